@@ -1,0 +1,169 @@
+import { randomUUID } from 'node:crypto';
+import { firstValueFrom, take, toArray } from 'rxjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { comparePositions, type EventStore, type EventToAppend, WrongExpectedRevision } from './port';
+
+/**
+ * The behaviour every adapter of the port must show. An adapter's test file calls this with a
+ * factory for a fresh, empty store.
+ */
+export function eventStoreContract(
+  name: string,
+  open: () => Promise<{ store: EventStore; dispose: () => Promise<void> }>,
+) {
+  describe(`event store contract: ${name}`, () => {
+    let store: EventStore;
+    let dispose: () => Promise<void>;
+    beforeAll(async () => {
+      ({ store, dispose } = await open());
+    });
+    afterAll(async () => {
+      await store.close();
+      await dispose();
+    });
+
+    const metadata = (extra: Partial<EventToAppend['metadata']> = {}) => ({
+      userId: 'user-1',
+      role: 'admin',
+      commandId: randomUUID(),
+      correlationId: randomUUID(),
+      causationId: randomUUID(),
+      ...extra,
+    });
+    const event = (type: string, data: Record<string, unknown> = {}): EventToAppend => ({
+      type,
+      data,
+      metadata: metadata(),
+    });
+    const stream = () => `test-${randomUUID()}`;
+
+    it('appends to a new stream with no_stream and reads it back in revision order', async () => {
+      const id = stream();
+      const result = await store.appendToStream(id, [event('A', { n: 1 }), event('B', { n: 2 })], {
+        expectedRevision: 'no_stream',
+      });
+      expect(result.nextRevision).toBe(1);
+      const events = await store.readStream(id);
+      expect(events.map((e) => [e.type, e.revision, e.data])).toEqual([
+        ['A', 0, { n: 1 }],
+        ['B', 1, { n: 2 }],
+      ]);
+    });
+
+    it('refuses no_stream on an existing stream with a typed conflict and writes nothing', async () => {
+      const id = stream();
+      await store.appendToStream(id, [event('A')], { expectedRevision: 'no_stream' });
+      const attempt = store.appendToStream(id, [event('B')], { expectedRevision: 'no_stream' });
+      await expect(attempt).rejects.toBeInstanceOf(WrongExpectedRevision);
+      await expect(attempt).rejects.toMatchObject({ actual: 0 });
+      expect((await store.readStream(id)).map((e) => e.type)).toEqual(['A']);
+    });
+
+    it('appends at the expected revision and refuses a stale one without writing', async () => {
+      const id = stream();
+      await store.appendToStream(id, [event('A')], { expectedRevision: 'no_stream' });
+      await store.appendToStream(id, [event('B')], { expectedRevision: 0 });
+      await expect(store.appendToStream(id, [event('C'), event('D')], { expectedRevision: 0 })).rejects.toMatchObject({
+        streamId: id,
+        expected: 0,
+        actual: 1,
+      });
+      await expect(store.appendToStream(stream(), [event('X')], { expectedRevision: 3 })).rejects.toMatchObject({
+        actual: 'no_stream',
+      });
+      expect((await store.readStream(id)).map((e) => e.type)).toEqual(['A', 'B']);
+    });
+
+    it('appends with any whatever the revision', async () => {
+      const id = stream();
+      await store.appendToStream(id, [event('A')], { expectedRevision: 'any' });
+      const result = await store.appendToStream(id, [event('B')], { expectedRevision: 'any' });
+      expect(result.nextRevision).toBe(1);
+    });
+
+    it('records the metadata auditors read, with the time it was recorded', async () => {
+      const id = stream();
+      const meta = metadata({ userId: 'u-42', role: 'tutor' });
+      const before = Date.now();
+      await store.appendToStream(id, [{ type: 'A', data: {}, metadata: meta }], { expectedRevision: 'no_stream' });
+      const [recorded] = await store.readStream(id);
+      expect(recorded?.metadata).toMatchObject(meta);
+      const at = Date.parse(recorded?.metadata.recordedAt ?? '');
+      expect(at).toBeGreaterThanOrEqual(before - 1000);
+      expect(at).toBeLessThanOrEqual(Date.now() + 1000);
+    });
+
+    it('reads $all in global order from a position', async () => {
+      const a = stream();
+      const b = stream();
+      const first = await store.appendToStream(a, [event('A1')], { expectedRevision: 'no_stream' });
+      await store.appendToStream(b, [event('B1'), event('B2')], { expectedRevision: 'no_stream' });
+      await store.appendToStream(a, [event('A2')], { expectedRevision: 0 });
+      const after = await store.readAll({ from: first.position, limit: 1000 });
+      const ours = after.filter((e) => e.streamId === a || e.streamId === b);
+      expect(ours.map((e) => e.type)).toEqual(['B1', 'B2', 'A2']);
+      for (let i = 1; i < after.length; i++) {
+        expect(comparePositions(after[i - 1]!.position, after[i]!.position)).toBe(-1);
+      }
+    });
+
+    it('a subscription catches up, then delivers new events live', async () => {
+      const id = stream();
+      const start = await store.appendToStream(id, [event('Before')], { expectedRevision: 'no_stream' });
+      const received = firstValueFrom(store.subscribeToAll(start.position).pipe(take(2), toArray()));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await store.appendToStream(id, [event('Live1'), event('Live2')], { expectedRevision: 0 });
+      const events = await received;
+      expect(events.map((e) => e.type)).toEqual(['Live1', 'Live2']);
+    });
+
+    it('8 concurrent appenders: a live subscriber sees every event once, each stream in order', async () => {
+      const total = 5000;
+      const writers = 8;
+      const runId = randomUUID();
+      const [head] = (await store.readAll({ limit: 1_000_000 })).slice(-1);
+      const seen: { streamId: string; revision: number }[] = [];
+      const done = new Promise<void>((resolve, reject) => {
+        const subscription = store.subscribeToAll(head?.position).subscribe({
+          next: (e) => {
+            if (!e.streamId.startsWith(`stress-${runId}`)) return;
+            seen.push({ streamId: e.streamId, revision: e.revision });
+            if (seen.length === total) {
+              subscription.unsubscribe();
+              resolve();
+            }
+          },
+          error: reject,
+        });
+      });
+      // Writers share 40 streams, so they collide and retry, as the command pipeline does.
+      const streams = Array.from({ length: 40 }, (_, i) => `stress-${runId}-${i}`);
+      let next = 0;
+      const writer = async () => {
+        while (next < total) {
+          const n = next++;
+          const id = streams[n % streams.length]!;
+          for (;;) {
+            const current = await store.readStream(id);
+            const expected = current.length === 0 ? 'no_stream' : current.length - 1;
+            try {
+              await store.appendToStream(id, [event('Stressed', { n })], { expectedRevision: expected });
+              break;
+            } catch (error) {
+              if (!(error instanceof WrongExpectedRevision)) throw error;
+            }
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: writers }, writer));
+      await done;
+      expect(seen).toHaveLength(total);
+      expect(new Set(seen.map((e) => `${e.streamId}@${e.revision}`)).size).toBe(total);
+      const lastRevision = new Map<string, number>();
+      for (const e of seen) {
+        expect(e.revision).toBe((lastRevision.get(e.streamId) ?? -1) + 1);
+        lastRevision.set(e.streamId, e.revision);
+      }
+    });
+  });
+}

@@ -1,0 +1,2 @@
+export * from './port';
+export { migrateEventStore, PostgresEventStore } from './postgres/postgres-event-store';

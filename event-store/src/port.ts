@@ -1,0 +1,80 @@
+import type { Observable } from 'rxjs';
+
+/**
+ * A place in `$all`. Like EventStoreDB's position it has two parts: `commit` orders
+ * transactions (the PostgreSQL adapter uses the transaction id), `prepare` orders events
+ * inside one. Compare with `comparePositions`, never by one part alone.
+ */
+export type Position = { commit: bigint; prepare: bigint };
+
+export const START: Position = { commit: 0n, prepare: 0n };
+
+export type ExpectedRevision = 'no_stream' | 'any' | 'stream_exists' | number;
+
+export type EventMetadata = {
+  userId: string;
+  role: string;
+  commandId: string;
+  correlationId: string;
+  causationId: string;
+};
+
+export type EventToAppend = {
+  id?: string;
+  type: string;
+  data: Record<string, unknown>;
+  metadata: EventMetadata;
+};
+
+export type RecordedEvent = {
+  id: string;
+  streamId: string;
+  revision: number;
+  position: Position;
+  type: string;
+  data: Record<string, unknown>;
+  metadata: EventMetadata & { recordedAt: string };
+};
+
+export type AppendResult = { nextRevision: number; position: Position };
+
+export interface EventStore {
+  readStream(streamId: string): Promise<RecordedEvent[]>;
+  appendToStream(
+    streamId: string,
+    events: EventToAppend[],
+    options: { expectedRevision: ExpectedRevision },
+  ): Promise<AppendResult>;
+  /** Events after `from` (exclusive) in global order. */
+  readAll(options?: { from?: Position; limit?: number }): Promise<RecordedEvent[]>;
+  /** Catches up from `from` (exclusive), then stays live until unsubscribed. */
+  subscribeToAll(from?: Position): Observable<RecordedEvent>;
+  close(): Promise<void>;
+}
+
+export class WrongExpectedRevision extends Error {
+  readonly code = 'wrong_expected_revision';
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: number | 'no_stream',
+  ) {
+    super(`Stream ${streamId} is at revision ${actual}, not ${expected}`);
+  }
+}
+
+export function comparePositions(a: Position, b: Position): number {
+  if (a.commit !== b.commit) return a.commit < b.commit ? -1 : 1;
+  if (a.prepare !== b.prepare) return a.prepare < b.prepare ? -1 : 1;
+  return 0;
+}
+
+export function formatPosition(position: Position): string {
+  return `${position.commit}/${position.prepare}`;
+}
+
+export function parsePosition(text: string): Position {
+  const match = /^(\d+)\/(\d+)$/.exec(text);
+  if (!match) throw new Error(`Not a position: ${text}`);
+  return { commit: BigInt(match[1] as string), prepare: BigInt(match[2] as string) };
+}

@@ -1,0 +1,11 @@
+import pg from 'pg';
+import { createTestDatabase } from '../../scripts/src/testing/test-database';
+import { eventStoreContract } from './event-store.contract';
+import { migrateEventStore, PostgresEventStore } from './postgres/postgres-event-store';
+
+eventStoreContract('PostgreSQL', async () => {
+  const database = await createTestDatabase();
+  const pool = new pg.Pool({ connectionString: database.url, max: 20 });
+  await migrateEventStore(pool);
+  return { store: new PostgresEventStore(pool), dispose: database.drop };
+});
