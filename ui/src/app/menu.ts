@@ -1,0 +1,47 @@
+import type { Role } from '../lib/current-user';
+
+export type MenuItem = {
+  label: string;
+  route: string;
+  /** Who sees it; everyone when absent. */
+  roles?: Role[];
+  hidden?: boolean;
+  children?: MenuItem[];
+};
+
+export type MenuEntry = { label: string; route: string; children: MenuEntry[] };
+
+export const menu: MenuItem[] = [
+  { label: 'Clients', route: 'clients' },
+  { label: 'Tutors', route: 'tutors', roles: ['admin', 'partner'] },
+  { label: 'Lessons', route: 'lessons' },
+  { label: 'Invoices', route: 'invoices' },
+  { label: 'Consultations', route: 'consultations', roles: ['admin'] },
+  { label: 'Workshops', route: 'workshops', roles: ['admin'] },
+  { label: 'Resources', route: 'resources', roles: ['admin'] },
+  {
+    label: 'Reports',
+    route: 'reports',
+    roles: ['admin', 'partner'],
+    children: [
+      { label: 'Invoices', route: 'invoices' },
+      { label: 'Workshops', route: 'workshops' },
+    ],
+  },
+];
+
+/** Joins route segments into an absolute path: ('reports', 'invoices') → '/reports/invoices'. */
+export function joinRoute(...parts: string[]): string {
+  const segments = parts.flatMap((part) => part.split('/')).filter((segment) => segment !== '');
+  return `/${segments.join('/')}`;
+}
+
+/** The menu a role sees, with every route absolute (a sub-item's route is under its parent's). */
+export function menuForRole(items: MenuItem[], role: Role, parent = ''): MenuEntry[] {
+  return items
+    .filter((item) => !item.hidden && (!item.roles || item.roles.includes(role)))
+    .map((item) => {
+      const route = joinRoute(parent, item.route);
+      return { label: item.label, route, children: menuForRole(item.children ?? [], role, route) };
+    });
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { joinRoute, menu, menuForRole } from './menu';
+
+const labels = (role: 'admin' | 'partner' | 'tutor') => menuForRole(menu, role).map((item) => item.label);
+
+describe('menu by role', () => {
+  it('gives an admin every item', () => {
+    expect(labels('admin')).toEqual([
+      'Clients',
+      'Tutors',
+      'Lessons',
+      'Invoices',
+      'Consultations',
+      'Workshops',
+      'Resources',
+      'Reports',
+    ]);
+  });
+
+  it('gives a partner clients, tutors, lessons, invoices and reports', () => {
+    expect(labels('partner')).toEqual(['Clients', 'Tutors', 'Lessons', 'Invoices', 'Reports']);
+  });
+
+  it('gives a tutor clients, lessons and invoices', () => {
+    expect(labels('tutor')).toEqual(['Clients', 'Lessons', 'Invoices']);
+  });
+
+  it('puts sub-item routes under the parent route', () => {
+    const reports = menuForRole(menu, 'admin').find((item) => item.label === 'Reports')!;
+    expect(reports.route).toBe('/reports');
+    expect(reports.children).toEqual([
+      { label: 'Invoices', route: '/reports/invoices', children: [] },
+      { label: 'Workshops', route: '/reports/workshops', children: [] },
+    ]);
+  });
+
+  it('leaves out hidden items and hidden sub-items', () => {
+    const items = menuForRole(
+      [
+        { label: 'Shown', route: 'shown', children: [{ label: 'Secret', route: 'secret', hidden: true }] },
+        { label: 'Hidden', route: 'hidden', hidden: true },
+      ],
+      'tutor',
+    );
+    expect(items).toEqual([{ label: 'Shown', route: '/shown', children: [] }]);
+  });
+
+  it('joins routes without doubled or missing slashes', () => {
+    expect(joinRoute('/reports/', '/invoices')).toBe('/reports/invoices');
+    expect(joinRoute('', 'clients')).toBe('/clients');
+  });
+});

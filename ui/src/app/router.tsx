@@ -1,0 +1,64 @@
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
+import { AddChildPage, EditChildPage } from '../features/clients/pages/child-form-page';
+import { ClientPage } from '../features/clients/pages/client-page';
+import { ClientsPage } from '../features/clients/pages/clients-page';
+import { EditContactPage, NewClientPage, NewContactPage } from '../features/clients/pages/contact-form-page';
+import { ActivatePage } from '../features/session/pages/activate-page';
+import { LoginPage } from '../features/session/pages/login-page';
+import { ResetPage } from '../features/session/pages/reset-page';
+import { PlaceholderPage } from './placeholder-page';
+import { SignedInShell } from './signed-in-shell';
+
+/** Screens of the spec's route table not built yet: path → heading. */
+const placeholders: [path: string, title: string][] = [
+  ['tutors', 'Tutors'],
+  ['tutor/new', 'New Tutor'],
+  ['tutor/:tutorId', 'Tutor'],
+  ['tutor/terminate/:tutorId', 'Terminate Tutor'],
+  ['tutor/reactivate/:tutorId', 'Reactivate Tutor'],
+  ['engagement/new/:tutorId', 'New Engagement'],
+  ['engagement/detail/:tutorId/:engagementId', 'Engagement'],
+  ['engagement/edit/:tutorId/:engagementId', 'Edit Engagement'],
+  ['engagement/rates/:tutorId/:engagementId', 'Engagement Rates'],
+  ['engagement/subjects/:tutorId/:engagementId', 'Engagement Subjects'],
+  ['engagement/terminate/:tutorId/:engagementId', 'Terminate Engagement'],
+  ['lessons', 'Lessons'],
+  ['lessons/add', 'Add Lessons'],
+  ['lessons/add/:tutorId', 'Add Lessons'],
+  ['invoices', 'Invoices'],
+  ['invoice/generate', 'Generate Invoice'],
+  ['invoice/generate/:tutorId', 'Generate Invoice'],
+  ['consultations', 'Consultations'],
+  ['consultations/new', 'New Consultation'],
+  ['workshops', 'Workshops'],
+  ['workshops/invoice', 'Workshop Invoice'],
+  ['workshops/:eventId', 'Workshop'],
+  ['workshops/:eventId/:registrationId', 'Registration'],
+  ['reports/invoices', 'Invoice Status Report'],
+  ['reports/workshops', 'Workshops Report'],
+  ['resources', 'Resources'],
+];
+
+export const routes: RouteObject[] = [
+  { path: '/login', element: <LoginPage /> },
+  { path: '/reset', element: <ResetPage /> },
+  { path: '/activate/:code', element: <ActivatePage /> },
+  { path: '/', element: <Navigate to="/clients" replace /> },
+  {
+    element: <SignedInShell />,
+    children: [
+      { path: 'dashboard', element: <PlaceholderPage title="Dashboard" /> },
+      { path: 'clients', element: <ClientsPage /> },
+      { path: 'client/new', element: <NewClientPage /> },
+      { path: 'client/:clientId', element: <ClientPage /> },
+      { path: 'contact/edit/:id', element: <EditContactPage /> },
+      { path: 'contact/new/:id', element: <NewContactPage /> },
+      { path: 'child/edit/:id', element: <EditChildPage /> },
+      { path: 'child/new/:id', element: <AddChildPage /> },
+      ...placeholders.map(([path, title]) => ({ path, element: <PlaceholderPage key={path} title={title} /> })),
+      { path: '*', element: <PlaceholderPage title="Page Not Found" /> },
+    ],
+  },
+];
+
+export const createRouter = () => createBrowserRouter(routes);

@@ -1,0 +1,153 @@
+import styled from '@emotion/styled';
+import { type ReactNode, useEffect, useState } from 'react';
+import { Link, NavLink, useLocation } from 'react-router-dom';
+import { SessionWarning } from '../features/session/components/session-warning';
+import { useSession } from '../features/session/use-session';
+import { displayName, type User } from '../lib/current-user';
+import { type MenuEntry, menu, menuForRole } from './menu';
+import { theme } from './theme';
+
+const wideQuery = '(min-width: 64em)';
+const isWide = () => typeof window !== 'undefined' && window.matchMedia?.(wideQuery).matches;
+
+const Header = styled.header(({ theme }) => ({
+  position: 'sticky',
+  top: 0,
+  zIndex: 30,
+  display: 'flex',
+  alignItems: 'center',
+  gap: '1rem',
+  height: '3.5rem',
+  padding: '0 1rem',
+  background: theme.colors.surface,
+  borderBottom: `1px solid ${theme.colors.border}`,
+}));
+
+const MenuButton = styled.button(({ theme }) => ({
+  display: 'inline-flex',
+  alignItems: 'center',
+  gap: '0.5rem',
+  font: 'inherit',
+  fontWeight: 600,
+  padding: '0.4rem 0.8rem',
+  border: `1px solid ${theme.colors.border}`,
+  borderRadius: theme.radius,
+  background: theme.colors.surface,
+  color: theme.colors.text,
+  cursor: 'pointer',
+}));
+
+const Logo = styled(Link)(({ theme }) => ({
+  fontWeight: 700,
+  fontSize: '1.15rem',
+  color: theme.colors.text,
+  textDecoration: 'none',
+}));
+
+const Spacer = styled.div({ flex: 1 });
+
+const UserName = styled.span(({ theme }) => ({ color: theme.colors.muted }));
+
+const Sidebar = styled.nav<{ open: boolean }>(({ theme, open }) => ({
+  position: 'fixed',
+  top: '3.5rem',
+  bottom: 0,
+  left: 0,
+  zIndex: 20,
+  width: theme.sidebarWidth,
+  overflowY: 'auto',
+  padding: '1rem 0',
+  background: theme.colors.sidebar,
+  color: theme.colors.sidebarText,
+  transform: open ? 'none' : 'translateX(-100%)',
+  visibility: open ? 'visible' : 'hidden',
+  transition: 'transform 0.2s ease, visibility 0.2s',
+}));
+
+const MenuList = styled.ul({ listStyle: 'none', margin: 0, padding: 0 });
+
+const MenuLink = styled(NavLink)<{ depth: number }>(({ theme, depth }) => ({
+  display: 'block',
+  padding: `0.6rem 1.25rem 0.6rem ${1.25 + depth * 1.25}rem`,
+  color: theme.colors.sidebarText,
+  textDecoration: 'none',
+  fontWeight: depth === 0 ? 600 : 400,
+  '&:hover': { background: theme.colors.sidebarActive },
+  '&.active': { background: theme.colors.sidebarActive, boxShadow: `inset 4px 0 0 ${theme.colors.focus}` },
+}));
+
+const Main = styled.main<{ shifted: boolean }>(({ theme, shifted }) => ({
+  padding: '2rem 1.5rem 3rem',
+  maxWidth: '80rem',
+  [theme.wide]: { marginLeft: shifted ? theme.sidebarWidth : 0, padding: '2rem 2.5rem 3rem' },
+}));
+
+const GroupLabel = styled.span<{ depth: number }>(({ depth }) => ({
+  display: 'block',
+  padding: `0.6rem 1.25rem 0.6rem ${1.25 + depth * 1.25}rem`,
+  fontWeight: 600,
+}));
+
+/** Items with sub-items are group labels: only the sub-items have screens. */
+function MenuItems({ items, depth }: { items: MenuEntry[]; depth: number }) {
+  return (
+    <MenuList>
+      {items.map((item) => (
+        <li key={item.route}>
+          {item.children.length > 0 ? (
+            <>
+              <GroupLabel depth={depth}>{item.label}</GroupLabel>
+              <MenuItems items={item.children} depth={depth + 1} />
+            </>
+          ) : (
+            <MenuLink to={item.route} depth={depth}>
+              {item.label}
+            </MenuLink>
+          )}
+        </li>
+      ))}
+    </MenuList>
+  );
+}
+
+export function Shell({ user, children }: { user: User; children: ReactNode }) {
+  const [open, setOpen] = useState(isWide);
+  const location = useLocation();
+  const session = useSession();
+  const items = menuForRole(menu, user.role);
+
+  // On a narrow screen the sidebar covers the page, so it closes after each navigation.
+  useEffect(() => {
+    if (!isWide()) setOpen(false);
+  }, [location.pathname]);
+
+  return (
+    <>
+      <Header>
+        <MenuButton type="button" aria-expanded={open} aria-controls="sidebar" onClick={() => setOpen((o) => !o)}>
+          <svg width="18" height="18" viewBox="0 0 18 18" aria-hidden="true" focusable="false">
+            <path d="M2 4h14M2 9h14M2 14h14" stroke={theme.colors.text} strokeWidth="2" />
+          </svg>
+          Menu
+        </MenuButton>
+        <Logo to="/dashboard">Tutoring Agency</Logo>
+        <Spacer />
+        <UserName>{displayName(user)}</UserName>
+        <a
+          href="/login"
+          onClick={(event) => {
+            event.preventDefault();
+            session.logout();
+          }}
+        >
+          Logout
+        </a>
+      </Header>
+      <Sidebar id="sidebar" aria-label="Main" open={open}>
+        <MenuItems items={items} depth={0} />
+      </Sidebar>
+      {session.warning ? <SessionWarning /> : null}
+      <Main shifted={open}>{children}</Main>
+    </>
+  );
+}

@@ -1,0 +1,50 @@
+import styled from '@emotion/styled';
+import type { ReactNode } from 'react';
+
+export const FieldWrap = styled.div({ display: 'flex', flexDirection: 'column', gap: '0.3rem', marginBottom: '1rem' });
+
+export const Label = styled.label(({ theme }) => ({ fontWeight: 600, color: theme.colors.text }));
+
+export const FieldError = styled.span(({ theme }) => ({ color: theme.colors.danger, fontSize: '0.9rem' }));
+
+export const controlStyles = ({ theme, invalid }: { theme: import('@emotion/react').Theme; invalid?: boolean }) =>
+  ({
+    font: 'inherit',
+    color: theme.colors.text,
+    background: theme.colors.surface,
+    border: `1px solid ${invalid ? theme.colors.danger : '#7b8794'}`,
+    borderRadius: theme.radius,
+    padding: '0.5rem 0.7rem',
+    minHeight: '2.5rem',
+    width: '100%',
+    maxWidth: '28rem',
+  }) as const;
+
+/** Label above a control, the error message below it (linked by aria-describedby). */
+export function Field({
+  id,
+  label,
+  required,
+  error,
+  children,
+}: {
+  id: string;
+  label: string;
+  required?: boolean;
+  error?: string;
+  children: ReactNode;
+}) {
+  return (
+    <FieldWrap>
+      <Label htmlFor={id}>
+        {label}
+        {required ? <span aria-hidden="true"> *</span> : null}
+      </Label>
+      {children}
+      {error ? <FieldError id={`${id}-error`}>{error}</FieldError> : null}
+    </FieldWrap>
+  );
+}
+
+export const errorProps = (id: string, error?: string) =>
+  error ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-error` } : {};

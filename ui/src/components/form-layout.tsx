@@ -1,0 +1,22 @@
+import styled from '@emotion/styled';
+
+export const FormPanel = styled.form(({ theme }) => ({
+  background: theme.colors.surface,
+  border: `1px solid ${theme.colors.border}`,
+  borderRadius: theme.radius,
+  padding: '1.5rem',
+  maxWidth: '46rem',
+}));
+
+export const FieldRow = styled.div({
+  display: 'grid',
+  gridTemplateColumns: 'repeat(auto-fit, minmax(14rem, 1fr))',
+  columnGap: '1.25rem',
+});
+
+export const Fieldset = styled.fieldset({
+  border: 'none',
+  margin: '0 0 0.5rem',
+  padding: 0,
+  '& legend': { fontWeight: 700, padding: 0, marginBottom: '0.5rem', fontSize: '1.05rem' },
+});

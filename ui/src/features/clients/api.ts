@@ -1,0 +1,76 @@
+import { getJson, postJson } from '../../lib/http';
+
+export type ClientListItem = {
+  id: string;
+  name: string;
+  address: string;
+  phone: string;
+  email: string;
+  students: number;
+  active: boolean;
+};
+
+export type Phone = { type: string; number: string };
+
+export type Contact = {
+  id: string;
+  firstName: string;
+  lastName: string;
+  address: string[];
+  postcode: string;
+  email: string;
+  phone: Phone[];
+  dob?: string | null;
+};
+
+export type Child = { id: string; firstName: string; lastName: string; dob: string };
+
+export type Client = { id: string; startDate: string; active: boolean; contacts: Contact[]; children: Child[] };
+
+export type Student = Child & { clientId: string; name?: string };
+
+export type TutorOption = { id: string; name: string };
+
+export type NewContact = Omit<Contact, 'id'>;
+
+type Command = { commandId: string };
+
+export type ClientsQuery = { includeInactive: boolean; tutor?: string };
+
+export function fetchClients(query: ClientsQuery, signal?: AbortSignal) {
+  const params = new URLSearchParams({ includeInactive: query.includeInactive ? 'Y' : 'N' });
+  if (query.tutor) params.set('tutor', query.tutor);
+  return getJson<{ clients: ClientListItem[] }>(`/api/clients?${params}`, signal).then((answer) => answer.clients);
+}
+
+export const fetchTutors = (signal?: AbortSignal) =>
+  getJson<{ tutors: TutorOption[] }>('/api/tutors?includeInactive=N', signal).then((answer) => answer.tutors ?? []);
+
+export const fetchClient = (id: string, signal?: AbortSignal) =>
+  getJson<{ client: Client }>(`/api/clients/${encodeURIComponent(id)}`, signal).then((answer) => answer.client);
+
+export const fetchContact = (id: string, signal?: AbortSignal) =>
+  getJson<{ contact: Contact & { clientId: string } }>(`/api/contacts/${encodeURIComponent(id)}`, signal).then(
+    (answer) => answer.contact,
+  );
+
+export const fetchStudents = (signal?: AbortSignal) =>
+  getJson<{ children: Student[] }>('/api/clients/all/children', signal).then((answer) => answer.children);
+
+export const createClient = (contact: NewContact & Command) =>
+  postJson<{ client: { id: string }; contact: Contact }>('/api/clients/contact', contact);
+
+export const addContact = (clientId: string, contact: NewContact & Command) =>
+  postJson<{ contact: Contact }>(`/api/clients/contact/${encodeURIComponent(clientId)}`, contact);
+
+export const saveContact = (contact: Contact & Command) =>
+  postJson<{ contact: Contact }>(`/api/contacts/${encodeURIComponent(contact.id)}`, contact);
+
+export const addChild = (clientId: string, child: Omit<Child, 'id'> & Command) =>
+  postJson<{ child: Child }>(`/api/clients/child/${encodeURIComponent(clientId)}`, child);
+
+export const saveChild = (child: Child & { clientId: string } & Command) =>
+  postJson<{ child: Child }>('/api/clients/child', child);
+
+export const setClientActive = (body: { id: string; active: boolean } & Command) =>
+  postJson<{ client?: Client }>(`/api/clients/active/${encodeURIComponent(body.id)}`, body);

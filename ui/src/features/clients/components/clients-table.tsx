@@ -1,0 +1,53 @@
+import styled from '@emotion/styled';
+import { Link } from 'react-router-dom';
+import { EmptyRow, Table, TableWrap, Td, Th, Tr } from '../../../components/table';
+import type { ClientListItem } from '../api';
+
+const Inactive = styled.span(({ theme }) => ({ marginLeft: '0.5rem', color: theme.colors.muted, fontSize: '0.85rem' }));
+
+/** The clients list; rows open the client when `onOpen` is given. */
+export function ClientsTable({ clients, onOpen }: { clients: ClientListItem[]; onOpen?: (id: string) => void }) {
+  return (
+    <TableWrap>
+      <Table>
+        <thead>
+          <tr>
+            <Th scope="col">Name</Th>
+            <Th scope="col">Address</Th>
+            <Th scope="col">Phone</Th>
+            <Th scope="col">Email</Th>
+            <Th scope="col" style={{ textAlign: 'right' }}>
+              Students
+            </Th>
+          </tr>
+        </thead>
+        <tbody>
+          {clients.length === 0 ? (
+            <tr>
+              <EmptyRow colSpan={5}>No clients to show.</EmptyRow>
+            </tr>
+          ) : (
+            clients.map((client) => (
+              <Tr key={client.id} clickable={Boolean(onOpen)} onClick={onOpen ? () => onOpen(client.id) : undefined}>
+                <Td>
+                  {onOpen ? (
+                    <Link to={`/client/${client.id}`} onClick={(event) => event.stopPropagation()}>
+                      {client.name}
+                    </Link>
+                  ) : (
+                    client.name
+                  )}
+                  {client.active === false ? <Inactive>(inactive)</Inactive> : null}
+                </Td>
+                <Td>{client.address}</Td>
+                <Td>{client.phone}</Td>
+                <Td>{client.email}</Td>
+                <Td numeric>{client.students}</Td>
+              </Tr>
+            ))
+          )}
+        </tbody>
+      </Table>
+    </TableWrap>
+  );
+}

@@ -1,0 +1,185 @@
+import styled from '@emotion/styled';
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { ErrorAlert } from '../../../components/alert';
+import { Button } from '../../../components/button';
+import { Checkbox } from '../../../components/checkbox';
+import { LoadState } from '../../../components/load-state';
+import { PageHeading } from '../../../components/page-heading';
+import { Panel, SectionHeading } from '../../../components/panel';
+import { EmptyRow, Table, TableWrap, Td, Th, Tr } from '../../../components/table';
+import { useCommandId } from '../../../lib/command-id';
+import { useCurrentUser } from '../../../lib/current-user';
+import { formatDate } from '../../../lib/format';
+import { errorMessage } from '../../../lib/http';
+import { useLoader } from '../../../lib/use-loader';
+import { type Client, fetchClient, setClientActive } from '../api';
+import { ContactCard } from '../components/contact-card';
+import { PencilLink } from '../components/pencil-link';
+
+const Summary = styled.div({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '2rem' });
+
+const Fact = styled.p({ margin: 0 });
+
+const Cards = styled.div({
+  display: 'grid',
+  gridTemplateColumns: 'repeat(auto-fill, minmax(18rem, 1fr))',
+  gap: '1rem',
+});
+
+const SectionTop = styled.div({
+  display: 'flex',
+  alignItems: 'center',
+  justifyContent: 'space-between',
+  gap: '1rem',
+  marginBottom: '1rem',
+  '& h2': { margin: 0 },
+});
+
+const Muted = styled.p(({ theme }) => ({ color: theme.colors.muted, margin: 0 }));
+
+const loadClient = (id: string, signal: AbortSignal) => fetchClient(id, signal);
+
+function ActiveToggle({ client, onSaved }: { client: Client; onSaved: (active: boolean) => void }) {
+  const commandId = useCommandId();
+  const [saving, setSaving] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const toggle = async (active: boolean) => {
+    setSaving(true);
+    setFailure(null);
+    try {
+      const answer = await setClientActive({ id: client.id, active, commandId: commandId.current() });
+      commandId.settle();
+      onSaved(answer?.client?.active ?? active);
+    } catch (error) {
+      commandId.settle(error);
+      setFailure(errorMessage(error));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <div>
+      <Checkbox
+        id="client-active"
+        label="Active"
+        checked={client.active}
+        disabled={saving}
+        onChange={(event) => toggle(event.target.checked)}
+      />
+      {failure ? <ErrorAlert>{failure}</ErrorAlert> : null}
+    </div>
+  );
+}
+
+function ClientDetail({ client: loaded }: { client: Client }) {
+  const user = useCurrentUser();
+  const navigate = useNavigate();
+  const admin = user.role === 'admin';
+  const [active, setActive] = useState(loaded.active);
+  const client = { ...loaded, active };
+
+  return (
+    <>
+      <Panel aria-label="Client summary">
+        <Summary>
+          <Fact>
+            <strong>Start date:</strong> {formatDate(client.startDate)}
+          </Fact>
+          {admin ? (
+            <ActiveToggle client={client} onSaved={setActive} />
+          ) : (
+            <Fact>
+              <strong>Status:</strong> {client.active ? 'Active' : 'Inactive'}
+            </Fact>
+          )}
+        </Summary>
+      </Panel>
+
+      <Panel aria-labelledby="contacts-heading">
+        <SectionTop>
+          <SectionHeading id="contacts-heading">Contacts</SectionHeading>
+          {admin ? (
+            <Button type="button" onClick={() => navigate(`/contact/new/${client.id}`)}>
+              Add Contact
+            </Button>
+          ) : null}
+        </SectionTop>
+        {client.contacts.length === 0 ? (
+          <Muted>No contacts yet.</Muted>
+        ) : (
+          <Cards>
+            {client.contacts.map((contact) => (
+              <ContactCard key={contact.id} contact={contact} editable={admin} />
+            ))}
+          </Cards>
+        )}
+      </Panel>
+
+      <Panel aria-labelledby="children-heading">
+        <SectionTop>
+          <SectionHeading id="children-heading">Children</SectionHeading>
+          {admin ? (
+            <Button type="button" onClick={() => navigate(`/child/new/${client.id}`)}>
+              Add Child
+            </Button>
+          ) : null}
+        </SectionTop>
+        <TableWrap>
+          <Table>
+            <thead>
+              <tr>
+                <Th scope="col">Name</Th>
+                <Th scope="col">Date of Birth</Th>
+                {admin ? (
+                  <Th scope="col">
+                    <span className="visually-hidden">Edit</span>
+                  </Th>
+                ) : null}
+              </tr>
+            </thead>
+            <tbody>
+              {client.children.length === 0 ? (
+                <tr>
+                  <EmptyRow colSpan={admin ? 3 : 2}>No children yet.</EmptyRow>
+                </tr>
+              ) : (
+                client.children.map((child) => {
+                  const name = `${child.firstName} ${child.lastName}`;
+                  return (
+                    <Tr key={child.id}>
+                      <Td>{name}</Td>
+                      <Td>{formatDate(child.dob)}</Td>
+                      {admin ? (
+                        <Td numeric>
+                          <PencilLink to={`/child/edit/${child.id}`} label={`Edit child ${name}`} />
+                        </Td>
+                      ) : null}
+                    </Tr>
+                  );
+                })
+              )}
+            </tbody>
+          </Table>
+        </TableWrap>
+      </Panel>
+    </>
+  );
+}
+
+export function ClientPage() {
+  const { clientId = '' } = useParams();
+  const { state, retry } = useLoader(loadClient, clientId);
+  return (
+    <>
+      <PageHeading title="Client">
+        <Link to="/clients">Back to clients</Link>
+      </PageHeading>
+      <LoadState state={state} onRetry={retry}>
+        {(client) => <ClientDetail key={client.id} client={client} />}
+      </LoadState>
+    </>
+  );
+}

@@ -1,0 +1,79 @@
+import styled from '@emotion/styled';
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { Button } from '../../../components/button';
+import { Checkbox } from '../../../components/checkbox';
+import { LoadState } from '../../../components/load-state';
+import { PageHeading } from '../../../components/page-heading';
+import { Select } from '../../../components/select';
+import { useCurrentUser } from '../../../lib/current-user';
+import { useLoader } from '../../../lib/use-loader';
+import { type ClientsQuery, fetchClients, fetchTutors } from '../api';
+import { ClientsTable } from '../components/clients-table';
+
+const Filters = styled.div({
+  display: 'flex',
+  flexWrap: 'wrap',
+  alignItems: 'flex-end',
+  gap: '1.5rem',
+  marginBottom: '1rem',
+  '& > div': { marginBottom: 0 },
+});
+
+const SelectWrap = styled.div({ minWidth: '16rem' });
+
+const loadClients = (query: ClientsQuery, signal: AbortSignal) => fetchClients(query, signal);
+const loadTutors = (staff: boolean, signal: AbortSignal) => (staff ? fetchTutors(signal) : Promise.resolve([]));
+
+export function ClientsPage() {
+  const user = useCurrentUser();
+  const navigate = useNavigate();
+  const staff = user.role === 'admin' || user.role === 'partner';
+  const [includeInactive, setIncludeInactive] = useState(false);
+  const [tutor, setTutor] = useState('');
+
+  const clients = useLoader(loadClients, { includeInactive, tutor: staff ? tutor || undefined : user.tutorId });
+  const tutors = useLoader(loadTutors, staff);
+  const tutorOptions = [
+    { value: '', label: 'All tutors' },
+    ...(tutors.state.data ?? []).map((option) => ({ value: option.id, label: option.name })),
+  ];
+
+  const showInactive = (
+    <Checkbox
+      id="show-inactive"
+      label="Show Inactive?"
+      checked={includeInactive}
+      onChange={(event) => setIncludeInactive(event.target.checked)}
+    />
+  );
+
+  return (
+    <>
+      <PageHeading title="Clients">
+        {user.role === 'admin' ? (
+          <Button type="button" onClick={() => navigate('/client/new')}>
+            New Client
+          </Button>
+        ) : null}
+      </PageHeading>
+      <Filters>
+        {staff ? (
+          <SelectWrap>
+            <Select
+              id="tutor"
+              label="Tutor"
+              value={tutor}
+              options={tutorOptions}
+              onChange={(event) => setTutor(event.target.value)}
+            />
+          </SelectWrap>
+        ) : null}
+        {showInactive}
+      </Filters>
+      <LoadState state={clients.state} onRetry={clients.retry}>
+        {(rows) => <ClientsTable clients={rows} onOpen={staff ? (id) => navigate(`/client/${id}`) : undefined} />}
+      </LoadState>
+    </>
+  );
+}

@@ -1,0 +1,22 @@
+import type { User } from '../../lib/current-user';
+import { getJson, postJson } from '../../lib/http';
+
+export const fetchCurrentUser = (signal?: AbortSignal) =>
+  getJson<{ user: User }>('/auth/local/me', signal).then((answer) => answer.user);
+
+export async function login(credentials: { username: string; password: string }): Promise<User> {
+  const answer = await postJson<{ token?: string; user: User }>('/auth/local', credentials);
+  return answer.user;
+}
+
+export const keepalive = () => postJson<{ ok: true }>('/auth/local/keepalive');
+
+/** Ends the session on the server (which clears the cookie) and forgets the token here too. */
+export async function logout(): Promise<void> {
+  try {
+    await postJson<{ ok: true }>('/auth/local/logout');
+  } finally {
+    // biome-ignore lint/suspicious/noDocumentCookie: the spec asks for the token cookie to be deleted on logout
+    document.cookie = 'token=; Max-Age=0; path=/';
+  }
+}

@@ -1,0 +1,18 @@
+import styled from '@emotion/styled';
+import { useEffect } from 'react';
+import { Link } from 'react-router-dom';
+import { CentredPanel } from '../components/centred-panel';
+
+const Note = styled.p(({ theme }) => ({ color: theme.colors.muted }));
+
+export function ResetPage() {
+  useEffect(() => {
+    document.title = 'Reset Password · Tutoring Agency';
+  }, []);
+  return (
+    <CentredPanel title="Reset Password">
+      <Note>Password reset is coming soon.</Note>
+      <Link to="/login">Back to login</Link>
+    </CentredPanel>
+  );
+}

@@ -1,0 +1,27 @@
+import dayjs from 'dayjs';
+
+/** dd MMM yyyy, e.g. 05 Mar 2024. */
+export function formatDate(value: string | null | undefined): string {
+  if (!value) return '';
+  const date = dayjs(value);
+  return date.isValid() ? date.format('DD MMM YYYY') : value;
+}
+
+/** dd MMM yyyy hh:mm. */
+export function formatDateTime(value: string | null | undefined): string {
+  if (!value) return '';
+  const date = dayjs(value);
+  return date.isValid() ? date.format('DD MMM YYYY HH:mm') : value;
+}
+
+const money = new Intl.NumberFormat('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: true });
+
+/** 0,0.00, e.g. 1,234.50. */
+export function formatMoney(value: number | null | undefined): string {
+  return money.format(value ?? 0);
+}
+
+/** A fraction as a percentage, e.g. 0.15 → 15%. */
+export function formatPercent(fraction: number | null | undefined): string {
+  return `${Math.round((fraction ?? 0) * 10000) / 100}%`;
+}

@@ -1,0 +1,18 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+const api = 'http://localhost:3000';
+
+export default defineConfig({
+  root,
+  plugins: [react({ jsxImportSource: '@emotion/react' })],
+  build: { outDir: 'dist', emptyOutDir: true },
+  server: {
+    proxy: {
+      '/api': { target: api, changeOrigin: true },
+      '/auth': { target: api, changeOrigin: true },
+    },
+  },
+});
