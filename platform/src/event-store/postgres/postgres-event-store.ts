@@ -75,6 +75,8 @@ export class PostgresEventStore implements EventStore {
     private readonly pool: pg.Pool,
     options: PostgresEventStoreOptions = {},
   ) {
+    // An idle connection dropped by the server (restart, shutdown) is replaced, not fatal.
+    pool.on('error', () => {});
     this.pollIntervalMs = options.pollIntervalMs ?? 1000;
     this.batchSize = options.batchSize ?? 500;
   }

@@ -17,6 +17,8 @@ export type EventMetadata = {
   commandId: string;
   correlationId: string;
   causationId: string;
+  /** The version of the payload's schema in `contracts`. */
+  schemaVersion?: number;
 };
 
 export type EventToAppend = {

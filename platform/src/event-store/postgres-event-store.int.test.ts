@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { createTestDatabase } from '../../scripts/src/testing/test-database';
+import { createTestDatabase } from '../../../scripts/src/testing/test-database';
 import { eventStoreContract } from './event-store.contract';
 import { migrateEventStore, PostgresEventStore } from './postgres/postgres-event-store';
 

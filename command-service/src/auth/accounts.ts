@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import type { Role, SessionUser } from '@agency/contracts';
+import { user as userAggregate } from '@agency/domain';
+import { HttpError } from '@agency/platform';
+import { hash, verify } from '@node-rs/argon2';
+import type pg from 'pg';
+import type { CommandContext } from '../pipeline/command-pipeline';
+
+// 2 is Algorithm.Argon2id (a const enum, which isolated modules cannot read).
+const ARGON2 = { algorithm: 2 } as const;
+
+export const hashPassword = (password: string) => hash(password, ARGON2);
+
+/** Spends the same time on an unknown username as on a wrong password. */
+const unknownUserHash = hashPassword(randomUUID());
+
+export type Account = { userId: string; username: string };
+
+export class Accounts {
+  constructor(private readonly db: pg.Pool) {}
+
+  /** The user for these credentials, or null. Role and name come from the users read model. */
+  async verify(username: string, password: string): Promise<(SessionUser & { name: string }) | null> {
+    const found = await this.db.query(
+      `select a.user_id, a.password_hash, u.username, u.role, u.tutor_id, u.name
+         from auth.accounts a join read.users u on u.id = a.user_id
+        where lower(a.username) = lower($1)`,
+      [username],
+    );
+    const row = found.rows[0];
+    const matches = await verify(row?.password_hash ?? (await unknownUserHash), password).catch(() => false);
+    if (!row || !matches) return null;
+    return {
+      id: row.user_id,
+      username: row.username,
+      role: row.role,
+      tutorId: row.tutor_id ?? undefined,
+      name: row.name,
+    };
+  }
+
+  /** The user as they are now (role may have changed since the token was issued). */
+  async profile(userId: string): Promise<(SessionUser & { name: string }) | null> {
+    const found = await this.db.query('select id, username, role, tutor_id, name from read.users where id = $1', [
+      userId,
+    ]);
+    const row = found.rows[0];
+    return row
+      ? { id: row.id, username: row.username, role: row.role, tutorId: row.tutor_id ?? undefined, name: row.name }
+      : null;
+  }
+
+  async firstAdmin(): Promise<SessionUser | null> {
+    const found = await this.db.query(
+      "select id, username from read.users where role = 'admin' order by username limit 1",
+    );
+    const row = found.rows[0];
+    return row ? { id: row.id, username: row.username, role: 'admin' } : null;
+  }
+
+  async count(): Promise<number> {
+    const result = await this.db.query('select count(*)::int as n from auth.accounts');
+    return result.rows[0].n;
+  }
+
+  async setPassword(userId: string, password: string) {
+    await this.db.query('update auth.accounts set password_hash = $2, updated_at = now() where user_id = $1', [
+      userId,
+      await hashPassword(password),
+    ]);
+  }
+
+  /**
+   * The credential row is written first (it holds the unique username), then the event; if the
+   * event cannot be recorded the row is removed again, so no half-made user remains.
+   */
+  async register(
+    context: CommandContext,
+    input: { username: string; password: string; role: Role; tutorId: string | null; name: string; userId?: string },
+  ) {
+    const userId = input.userId ?? randomUUID();
+    const inserted = await this.db.query(
+      'insert into auth.accounts (user_id, username, password_hash) values ($1, $2, $3) on conflict do nothing',
+      [userId, input.username, await hashPassword(input.password)],
+    );
+    if (inserted.rowCount === 0) {
+      throw new HttpError(409, 'username_taken', 'That username is already taken.', {
+        username: 'That username is already taken',
+      });
+    }
+    try {
+      await context.run(userAggregate.userStream(userId), userAggregate.userDecider, {
+        type: 'RegisterUser',
+        userId,
+        username: input.username,
+        role: input.role,
+        tutorId: input.tutorId,
+        name: input.name,
+      });
+    } catch (error) {
+      await this.db.query('delete from auth.accounts where user_id = $1', [userId]);
+      throw error;
+    }
+    return { userId };
+  }
+}

@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import { type ChildBody, type ContactBody, childBody, clientActiveBody, contactBody } from '@agency/contracts';
+import { client, todayIn } from '@agency/domain';
+import { HttpError, notFound } from '@agency/platform';
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import { z } from 'zod';
+import { type CommandContext, type CommandDependencies, commandRoute } from '../pipeline/command-pipeline';
+
+const toContact = (body: ContactBody, id: string) => ({
+  id,
+  firstName: body.firstName,
+  lastName: body.lastName,
+  address: body.address,
+  postcode: body.postcode,
+  email: body.email,
+  phone: body.phone,
+  dob: body.dob,
+});
+
+const toChild = (body: ChildBody, id: string) => ({
+  id,
+  firstName: body.firstName,
+  lastName: body.lastName,
+  dob: body.dob,
+});
+
+export async function clientRoutes(
+  app: FastifyInstance,
+  { deps, db, timeZone }: { deps: CommandDependencies; db: pg.Pool; timeZone: string },
+) {
+  const { clientDecider, clientStream } = client;
+
+  async function clientOfContact(contactId: string): Promise<string> {
+    const found = await db.query('select client_id from read.contacts where id = $1', [contactId]);
+    if (!found.rows[0]) throw notFound('There is no such contact.');
+    return found.rows[0].client_id;
+  }
+
+  async function saveChild(clientId: string, body: ChildBody, run: CommandContext['run']) {
+    const child = toChild(body, body.id ?? randomUUID());
+    await run(
+      clientStream(clientId),
+      clientDecider,
+      body.id ? { type: 'ChangeChildDetails', child } : { type: 'AddChild', child },
+    );
+    return { child: { ...child, clientId } };
+  }
+
+  // A new client is made with its first contact.
+  commandRoute(app, deps, {
+    url: '/api/clients/contact',
+    roles: ['admin'],
+    body: contactBody,
+    handle: async ({ body }, { run, now }) => {
+      const clientId = randomUUID();
+      const contact = toContact(body, randomUUID());
+      const startDate = todayIn(timeZone, now);
+      await run(clientStream(clientId), clientDecider, { type: 'RegisterClient', clientId, startDate, contact });
+      return { client: { id: clientId, startDate, active: true }, contact: { ...contact, clientId } };
+    },
+  });
+
+  commandRoute<typeof contactBody, { clientId: string }>(app, deps, {
+    url: '/api/clients/contact/:clientId',
+    roles: ['admin'],
+    body: contactBody,
+    handle: async ({ body, params }, { run }) => {
+      const contact = toContact(body, randomUUID());
+      await run(clientStream(params.clientId), clientDecider, { type: 'AddContact', contact });
+      return { contact: { ...contact, clientId: params.clientId } };
+    },
+  });
+
+  commandRoute<typeof contactBody, { id: string }>(app, deps, {
+    url: '/api/contacts/:id',
+    roles: ['admin'],
+    body: contactBody,
+    handle: async ({ body, params }, { run }) => {
+      const clientId = await clientOfContact(params.id);
+      const contact = toContact(body, params.id);
+      await run(clientStream(clientId), clientDecider, { type: 'ChangeContactDetails', contact });
+      return { contact: { ...contact, clientId } };
+    },
+  });
+
+  commandRoute<typeof childBody, { clientId: string }>(app, deps, {
+    url: '/api/clients/child/:clientId',
+    roles: ['admin'],
+    body: childBody,
+    handle: ({ body, params }, { run }) => saveChild(params.clientId, body, run),
+  });
+
+  commandRoute(app, deps, {
+    url: '/api/clients/child',
+    roles: ['admin'],
+    body: childBody,
+    handle: ({ body }, { run }) => {
+      if (!body.clientId)
+        throw new HttpError(400, 'invalid_input', 'clientId is required', { clientId: 'clientId is required' });
+      return saveChild(body.clientId, body, run);
+    },
+  });
+
+  const setActive = async (clientId: string, active: boolean, run: CommandContext['run']) => {
+    const state = await run(clientStream(clientId), clientDecider, { type: 'SetClientActive', active });
+    return { client: { id: clientId, active: state.status === 'registered' && state.active } };
+  };
+
+  commandRoute<typeof clientActiveBody, { id: string }>(app, deps, {
+    url: '/api/clients/active/:id',
+    roles: ['admin'],
+    body: clientActiveBody,
+    handle: ({ body, params }, { run }) => setActive(params.id, body.active, run),
+  });
+
+  // "Save client": the only thing a client itself holds that can change is whether it is active.
+  commandRoute(app, deps, {
+    url: '/api/clients',
+    roles: ['admin'],
+    body: clientActiveBody.extend({ id: z.string({ error: 'id is required' }).min(1, 'id is required') }),
+    handle: ({ body }, { run }) => setActive(body.id, body.active, run),
+  });
+}

@@ -1,0 +1,2 @@
+export { buildCommandApp } from './app';
+export { LoginThrottle } from './auth/login-throttle';

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { calendarDate, commandId, optionalText, requiredText } from '../values';
+
+const phoneEntry = z.object({
+  type: z.string().trim().max(20).default('Home'),
+  number: z.string().trim().max(40).default(''),
+});
+
+/**
+ * The contact form's body. Blank address lines and phone entries with no number are dropped,
+ * as the spec says, before the required checks apply.
+ */
+export const contactBody = z.object({
+  commandId,
+  id: z.string().optional(),
+  firstName: requiredText('First name is required'),
+  lastName: requiredText('Last name is required'),
+  address: z
+    .array(optionalText)
+    .max(4, 'An address has at most 4 lines')
+    .default([])
+    .transform((lines) => lines.filter((line) => line.length > 0))
+    .refine((lines) => lines.length > 0, 'Address is required'),
+  postcode: requiredText('Postcode is required'),
+  email: requiredText('Email is required'),
+  phone: z
+    .array(phoneEntry)
+    .max(2, 'A contact has at most 2 phone numbers')
+    .default([])
+    .transform((entries) => entries.filter((entry) => entry.number.length > 0))
+    .refine((entries) => entries.length > 0, 'Phone is required'),
+  dob: z
+    .union([calendarDate, z.literal(''), z.null()])
+    .optional()
+    .transform((value) => value || null),
+});
+export type ContactBody = z.infer<typeof contactBody>;
+
+export const childBody = z.object({
+  commandId,
+  id: z.string().optional(),
+  clientId: z.string().optional(),
+  firstName: requiredText('First name is required'),
+  lastName: requiredText('Last name is required'),
+  dob: z.string({ error: 'Date of birth is required' }).min(1, 'Date of birth is required').pipe(calendarDate),
+});
+export type ChildBody = z.infer<typeof childBody>;
+
+export const clientActiveBody = z.object({
+  commandId,
+  id: z.string().optional(),
+  active: z.boolean({ error: 'active must be true or false' }),
+});

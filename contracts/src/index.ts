@@ -1,0 +1,5 @@
+export * from './commands/client-commands';
+export * from './errors';
+export * from './events';
+export * from './roles';
+export * from './values';

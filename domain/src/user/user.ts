@@ -1,0 +1,63 @@
+import type { Role, UserEvent } from '@agency/contracts';
+import { type Decider, DomainError } from '../shared/decider';
+
+export type UserState =
+  | { status: 'none' }
+  | { status: 'registered'; userId: string; role: Role; tutorId: string | null };
+
+export type UserCommand =
+  | { type: 'RegisterUser'; userId: string; username: string; role: Role; tutorId: string | null; name: string }
+  | { type: 'ChangeUserRole'; role: Role; tutorId: string | null }
+  | { type: 'RecordPasswordChange'; reason: 'set-by-admin' | 'reset' | 'activation' };
+
+export const initialState = (): UserState => ({ status: 'none' });
+
+export function evolve(state: UserState, event: UserEvent): UserState {
+  switch (event.type) {
+    case 'UserRegistered':
+      return { status: 'registered', userId: event.data.userId, role: event.data.role, tutorId: event.data.tutorId };
+    case 'UserRoleChanged':
+      return state.status === 'registered' ? { ...state, role: event.data.role, tutorId: event.data.tutorId } : state;
+    case 'UserPasswordChanged':
+      return state;
+    default: {
+      const _never: never = event;
+      return _never;
+    }
+  }
+}
+
+function checkPartnerHasTutor(role: Role, tutorId: string | null) {
+  if (role !== 'admin' && !tutorId) {
+    throw new DomainError('invalid', `A ${role} user must be linked to a tutor.`, { tutorId: 'Tutor is required' });
+  }
+}
+
+export function decide(command: UserCommand, state: UserState, _now: Date): UserEvent[] {
+  switch (command.type) {
+    case 'RegisterUser': {
+      if (state.status !== 'none') throw new DomainError('conflict', 'This user already exists.');
+      checkPartnerHasTutor(command.role, command.tutorId);
+      const { userId, username, role, tutorId, name } = command;
+      return [{ type: 'UserRegistered', data: { userId, username, role, tutorId, name } }];
+    }
+    case 'ChangeUserRole': {
+      if (state.status === 'none') throw new DomainError('not_found', 'There is no such user.');
+      checkPartnerHasTutor(command.role, command.tutorId);
+      if (state.role === command.role && state.tutorId === command.tutorId) return [];
+      return [
+        { type: 'UserRoleChanged', data: { userId: state.userId, role: command.role, tutorId: command.tutorId } },
+      ];
+    }
+    case 'RecordPasswordChange':
+      if (state.status === 'none') throw new DomainError('not_found', 'There is no such user.');
+      return [{ type: 'UserPasswordChanged', data: { userId: state.userId, reason: command.reason } }];
+    default: {
+      const _never: never = command;
+      return _never;
+    }
+  }
+}
+
+export const userDecider: Decider<UserCommand, UserEvent, UserState> = { initialState, evolve, decide };
+export const userStream = (userId: string) => `user-${userId}`;

@@ -1,0 +1,3 @@
+export * from './event-store/event-store';
+export * from './http-errors';
+export * from './session-token';

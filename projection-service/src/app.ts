@@ -1,0 +1,25 @@
+import { installErrorReplies, sessionToken } from '@agency/platform';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import pg from 'pg';
+import { clientsQueries } from './queries/clients-queries';
+import { usersQueries } from './queries/users-queries';
+
+export type QueryAppOptions = { databaseUrl: string; jwtSecret: string; logger?: FastifyServerOptions['logger'] };
+
+/**
+ * The query side: GET /api/* answered from the read models in schema `read`. It verifies the
+ * session token itself rather than trusting the front door.
+ */
+export async function buildQueryApp(options: QueryAppOptions) {
+  const app = Fastify({ logger: options.logger ?? false });
+  // Every query reads the live schema by name, so a rebuild's swap is picked up at once.
+  const db = new pg.Pool({ connectionString: options.databaseUrl, max: 10, options: '-c search_path=read' });
+  db.on('error', (error) => app.log.warn({ err: error }, 'idle database connection lost'));
+  app.addHook('onClose', () => db.end());
+  installErrorReplies(app);
+  await app.register(sessionToken, { secret: options.jwtSecret });
+  await app.register(usersQueries, { db });
+  await app.register(clientsQueries, { db });
+  app.get('/api/health', async () => ({ ok: true }));
+  return app;
+}

@@ -1,0 +1,5 @@
+import { clientsProjection } from './clients-projection';
+import type { Projection } from './projection';
+import { usersProjection } from './users-projection';
+
+export const projections: Projection[] = [usersProjection, clientsProjection];

@@ -1,0 +1,141 @@
+import type { SessionUser } from '@agency/contracts';
+import { forbidden, notFound } from '@agency/platform';
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+
+type ContactRow = {
+  id: string;
+  client_id: string;
+  first_name: string;
+  last_name: string;
+  address: string[];
+  postcode: string;
+  email: string;
+  phone: { type: string; number: string }[];
+  dob: string | null;
+};
+
+const contactJson = (row: ContactRow) => ({
+  id: row.id,
+  clientId: row.client_id,
+  firstName: row.first_name,
+  lastName: row.last_name,
+  address: row.address,
+  postcode: row.postcode,
+  email: row.email,
+  phone: row.phone,
+  dob: row.dob,
+});
+
+const CONTACT_COLUMNS = `id, client_id, first_name, last_name, address, postcode, email, phone, to_char(dob, 'YYYY-MM-DD') as dob`;
+
+/** Tutors see only the families of their own students; staff see every family. */
+async function mayReadClient(db: pg.Pool, user: SessionUser, clientId: string) {
+  if (user.role !== 'tutor') return true;
+  const found = await db.query(
+    `select 1 from tutor_students ts join children ch on ch.id = ts.child_id
+      where ts.tutor_id = $1 and ch.client_id = $2 limit 1`,
+    [user.tutorId, clientId],
+  );
+  return (found.rowCount ?? 0) > 0;
+}
+
+export async function clientsQueries(app: FastifyInstance, { db }: { db: pg.Pool }) {
+  app.get<{ Querystring: { includeInactive?: string; tutor?: string } }>('/api/clients', async (request) => {
+    const user = await app.authenticate(request);
+    const includeInactive = request.query.includeInactive === 'Y';
+    const tutorId = user.role === 'tutor' ? (user.tutorId ?? '') : request.query.tutor || null;
+    const result = await db.query(
+      `select c.id, c.active, first.first_name || ' ' || first.last_name as name,
+              array_to_string(array(select jsonb_array_elements_text(first.address)), ', ') as address_lines,
+              first.postcode, first.email, first.phone -> 0 ->> 'number' as phone,
+              (select count(*)::int from children ch where ch.client_id = c.id) as students
+         from clients c
+         join lateral (select * from contacts ct where ct.client_id = c.id order by seq limit 1) first on true
+        where ($1 or c.active)
+          and ($2::text is null or exists (
+                select 1 from tutor_students ts join children ch on ch.id = ts.child_id
+                 where ch.client_id = c.id and ts.tutor_id = $2 and ($1 or ts.current)))
+        order by first.last_name, first.first_name, c.id`,
+      [includeInactive, tutorId],
+    );
+    return {
+      clients: result.rows.map((row) => ({
+        id: row.id,
+        name: row.name,
+        address: [row.address_lines, row.postcode].filter(Boolean).join(', '),
+        phone: row.phone ?? '',
+        email: row.email,
+        students: row.students,
+        active: row.active,
+      })),
+    };
+  });
+
+  app.get<{ Params: { id: string } }>('/api/clients/:id/children', async (request) => {
+    const user = await app.authenticate(request);
+    const all = request.params.id === 'all';
+    if (!all && !(await mayReadClient(db, user, request.params.id))) throw notFound('There is no such client.');
+    if (all && user.role === 'tutor') throw forbidden();
+    const result = await db.query(
+      `select ch.id, ch.client_id, ch.first_name, ch.last_name, to_char(ch.dob, 'YYYY-MM-DD') as dob
+         from children ch join clients c on c.id = ch.client_id
+        where ($1 or ch.client_id = $2)
+        order by ch.last_name, ch.first_name`,
+      [all, request.params.id],
+    );
+    return {
+      children: result.rows.map((row) => ({
+        id: row.id,
+        clientId: row.client_id,
+        firstName: row.first_name,
+        lastName: row.last_name,
+        dob: row.dob,
+        name: `${row.first_name} ${row.last_name}`,
+      })),
+    };
+  });
+
+  app.get<{ Params: { id: string } }>('/api/clients/:id', async (request) => {
+    const user = await app.authenticate(request);
+    const { id } = request.params;
+    const client = await db.query(
+      `select id, to_char(start_date, 'YYYY-MM-DD') as start_date, active from clients where id = $1`,
+      [id],
+    );
+    if (client.rowCount === 0 || !(await mayReadClient(db, user, id))) throw notFound('There is no such client.');
+    const contacts = await db.query<ContactRow>(
+      `select ${CONTACT_COLUMNS} from contacts where client_id = $1 order by seq`,
+      [id],
+    );
+    const children = await db.query(
+      `select id, first_name, last_name, to_char(dob, 'YYYY-MM-DD') as dob from children where client_id = $1 order by dob, first_name`,
+      [id],
+    );
+    const row = client.rows[0];
+    return {
+      client: {
+        id: row.id,
+        startDate: row.start_date,
+        active: row.active,
+        contacts: contacts.rows.map(contactJson),
+        children: children.rows.map((child) => ({
+          id: child.id,
+          firstName: child.first_name,
+          lastName: child.last_name,
+          dob: child.dob,
+        })),
+      },
+    };
+  });
+
+  app.get<{ Params: { id: string } }>('/api/contacts/:id', async (request) => {
+    const user = await app.authenticate(request);
+    const result = await db.query<ContactRow>(`select ${CONTACT_COLUMNS} from contacts where id = $1`, [
+      request.params.id,
+    ]);
+    const row = result.rows[0];
+    if (!row || !(await mayReadClient(db, user, row.client_id))) throw notFound('There is no such contact.');
+    return { contact: contactJson(row) };
+  });
+}

@@ -1,0 +1,48 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export type ProductConfig = {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  adminUsername: string;
+  adminPassword?: string;
+  jwtSecret: string;
+  timeZone: string;
+  publicUrl: string;
+  demoData: boolean;
+};
+
+/** The JWT secret is generated once and kept in DATA_DIR, so sessions survive a restart. */
+function jwtSecretFor(dataDir: string): string {
+  const file = join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): ProductConfig {
+  const port = Number.parseInt(env.PORT ?? '3000', 10);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`PORT must be a port number, not ${env.PORT}`);
+  const dataDir = resolve(env.DATA_DIR ?? '.data');
+  mkdirSync(dataDir, { recursive: true });
+  const timeZone = env.TZ || 'Europe/London';
+  // Node reads TZ for Date's local time; the rules use timeZone explicitly.
+  process.env.TZ = timeZone;
+  return {
+    port,
+    host: env.HOST ?? 'localhost',
+    dataDir,
+    databaseUrl: env.DATABASE_URL || undefined,
+    adminUsername: env.ADMIN_USERNAME || 'admin',
+    adminPassword: env.ADMIN_PASSWORD || undefined,
+    jwtSecret: env.JWT_SECRET || jwtSecretFor(dataDir),
+    timeZone,
+    publicUrl: env.PUBLIC_URL || `http://localhost:${port}`,
+    demoData: env.DEMO_DATA === '1' || env.DEMO_DATA === 'true',
+  };
+}

@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import type { RunningProduct } from './product';
+
+const SURNAMES = [
+  'Ahmed',
+  'Baker',
+  'Chen',
+  'Davies',
+  'Evans',
+  'Fischer',
+  'Green',
+  'Hughes',
+  'Iqbal',
+  'Jones',
+  'Khan',
+  'Lewis',
+  'Morgan',
+  'Nowak',
+  "O'Brien",
+  'Patel',
+  'Quinn',
+  'Roberts',
+  'Singh',
+  'Taylor',
+  'Usman',
+  'Walker',
+  'Young',
+  'Zhang',
+  'Murphy',
+  'Kowalski',
+  'Okafor',
+  'Rossi',
+  'Sato',
+  'Thomas',
+  'Wright',
+  'Hall',
+  'Price',
+  'Clarke',
+  'Bennett',
+  'Fraser',
+];
+const PARENTS = [
+  'Sarah',
+  'James',
+  'Priya',
+  'Tom',
+  'Aisha',
+  'David',
+  'Emma',
+  'Mohammed',
+  'Claire',
+  'Daniel',
+  'Helen',
+  'Wei',
+  'Rachel',
+  'Mark',
+  'Fatima',
+  'Paul',
+  'Laura',
+  'Chris',
+];
+const CHILDREN = [
+  'Oliver',
+  'Amelia',
+  'George',
+  'Isla',
+  'Noah',
+  'Ava',
+  'Leo',
+  'Mia',
+  'Arthur',
+  'Ivy',
+  'Oscar',
+  'Freya',
+  'Harry',
+  'Lily',
+  'Jack',
+  'Sophia',
+  'Theo',
+  'Grace',
+  'Zara',
+  'Yusuf',
+];
+const STREETS = [
+  'High Street',
+  'Church Road',
+  'Station Road',
+  'Victoria Road',
+  'Green Lane',
+  'Manor Road',
+  'Park Avenue',
+  'Kingsway',
+  'The Crescent',
+  'Mill Lane',
+];
+const TOWNS = [
+  ['Oxford', 'OX'],
+  ['Cambridge', 'CB'],
+  ['London', 'NW'],
+  ['Reading', 'RG'],
+  ['Guildford', 'GU'],
+] as const;
+
+/** A small deterministic generator, so every demo agency looks the same. */
+function sequence(seed: number) {
+  let state = seed;
+  const next = () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state / 2147483648;
+  };
+  return {
+    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T,
+    int: (n: number) => Math.floor(next() * n),
+  };
+}
+
+/**
+ * Fills an empty store with a living agency, through the real command routes (as the admin),
+ * so every event is one a person could have caused. Returns a summary, or null if the store
+ * already has clients.
+ */
+export async function seedDemoData(product: RunningProduct, families = 36): Promise<string | null> {
+  const { app } = product.command;
+  const admin = await product.command.accounts.firstAdmin();
+  if (!admin) throw new Error('No admin user to seed the demo data as');
+  const token = app.jwt.sign(admin);
+  const post = async (url: string, payload: Record<string, unknown>) => {
+    const response = await app.inject({
+      method: 'POST',
+      url,
+      payload: { commandId: randomUUID(), ...payload },
+      headers: { authorization: `Bearer ${token}` },
+    });
+    if (response.statusCode !== 200) throw new Error(`${url} answered ${response.statusCode}: ${response.body}`);
+    return response.json();
+  };
+  const existing = await app.inject({
+    method: 'GET',
+    url: '/api/clients?includeInactive=Y',
+    headers: { authorization: `Bearer ${token}` },
+  });
+  if (existing.statusCode !== 200) throw new Error(`Could not list clients: ${existing.body}`);
+  if (existing.json().clients.length > 0) return null;
+
+  const random = sequence(20261122);
+  let children = 0;
+  for (let family = 0; family < families; family++) {
+    const surname = SURNAMES[family % SURNAMES.length] as string;
+    const [town, area] = random.pick(TOWNS);
+    const postcode = `${area}${1 + random.int(9)} ${1 + random.int(9)}${String.fromCharCode(65 + random.int(26))}${String.fromCharCode(65 + random.int(26))}`;
+    const address = [`${1 + random.int(120)} ${random.pick(STREETS)}`, town];
+    const parent = random.pick(PARENTS);
+    const email = `${parent.toLowerCase()}.${surname.toLowerCase().replace(/[^a-z]/g, '')}@example.com`;
+    const mobile = `07${700 + random.int(299)} ${100000 + random.int(899999)}`;
+    const { client } = await post('/api/clients/contact', {
+      firstName: parent,
+      lastName: surname,
+      address,
+      postcode,
+      email,
+      phone: [{ type: 'Mobile', number: mobile }],
+    });
+    if (family % 3 === 0) {
+      await post(`/api/clients/contact/${client.id}`, {
+        firstName: random.pick(PARENTS),
+        lastName: surname,
+        address,
+        postcode,
+        email: `family.${surname.toLowerCase().replace(/[^a-z]/g, '')}@example.org`,
+        phone: [
+          { type: 'Home', number: `01${800 + random.int(199)} ${100000 + random.int(899999)}` },
+          { type: 'Work', number: `020 ${7000 + random.int(999)} ${1000 + random.int(8999)}` },
+        ],
+      });
+    }
+    const count = 1 + random.int(3);
+    for (let c = 0; c < count; c++) {
+      const year = 2008 + random.int(12);
+      const dob = `${year}-${String(1 + random.int(12)).padStart(2, '0')}-${String(1 + random.int(28)).padStart(2, '0')}`;
+      await post(`/api/clients/child/${client.id}`, { firstName: random.pick(CHILDREN), lastName: surname, dob });
+      children++;
+    }
+    if (family % 9 === 8) await post(`/api/clients/active/${client.id}`, { id: client.id, active: false });
+  }
+  return `${families} families with ${children} children`;
+}

@@ -1,0 +1,86 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { buildCommandApp, type LoginThrottle } from '@agency/command-service';
+import { PostgresEventStore } from '@agency/platform';
+import { buildQueryApp, ensureReadModels, ProjectionRunner, projections } from '@agency/projection-service';
+import pg from 'pg';
+import type { ProductConfig } from './config';
+import { openDatabase } from './database';
+
+export type RunningProduct = {
+  url: string;
+  databaseUrl: string;
+  /** Set only on the first start of an empty store. */
+  createdAdmin?: { username: string; password: string; generated: boolean };
+  command: Awaited<ReturnType<typeof buildCommandApp>>;
+  stop: () => Promise<void>;
+};
+
+const UI_DIR = join(import.meta.dirname, '../../ui/dist');
+
+/** Both services, their database and the projection runner, as `npm start` runs them. */
+export async function startProduct(
+  config: ProductConfig,
+  options: { log?: (line: string) => void; loginThrottle?: LoginThrottle } = {},
+): Promise<RunningProduct> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const store = await PostgresEventStore.connect(database.url);
+  const projectionPool = new pg.Pool({ connectionString: database.url, max: 5 });
+  projectionPool.on('error', () => {});
+  await ensureReadModels(projectionPool, store, projections);
+  const runner = new ProjectionRunner(projectionPool, store, projections, (message, error) =>
+    log(`${message}: ${error}`),
+  );
+  runner.start();
+
+  const query = await buildQueryApp({ databaseUrl: database.url, jwtSecret: config.jwtSecret });
+  const queryUrl = await query.listen({ port: 0, host: '127.0.0.1' });
+  const command = await buildCommandApp({
+    databaseUrl: database.url,
+    store,
+    jwtSecret: config.jwtSecret,
+    queryUrl,
+    uiDir: UI_DIR,
+    timeZone: config.timeZone,
+    loginThrottle: options.loginThrottle,
+  });
+  await command.app.listen({ port: config.port, host: config.host });
+  const address = command.app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+
+  let createdAdmin: RunningProduct['createdAdmin'];
+  if ((await command.accounts.count()) === 0) {
+    const password = config.adminPassword ?? randomBytes(12).toString('base64url');
+    const system = { id: 'system', username: 'system', role: 'admin' as const };
+    const { context, appendedUpTo } = command.actAs(system, randomUUID());
+    await command.accounts.register(context, {
+      username: config.adminUsername,
+      password,
+      role: 'admin',
+      tutorId: null,
+      name: 'Administrator',
+    });
+    const position = appendedUpTo();
+    if (position) await command.deps.projections.waitFor(position, 30_000);
+    createdAdmin = { username: config.adminUsername, password, generated: !config.adminPassword };
+  }
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    // Each step runs even if an earlier one failed: Ctrl-C may already have stopped PostgreSQL.
+    const steps = [
+      () => command.app.close(),
+      () => query.close(),
+      async () => runner.stop(),
+      () => store.close(),
+      () => projectionPool.end(),
+      () => database.stop(),
+    ];
+    stopping ??= (async () => {
+      for (const step of steps) await step().catch((error: unknown) => log(`while stopping: ${error}`));
+    })();
+    return stopping;
+  };
+  return { url: `http://localhost:${port}`, databaseUrl: database.url, createdAdmin, command, stop };
+}
