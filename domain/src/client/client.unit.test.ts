@@ -22,7 +22,9 @@ const registered: ClientEvent = {
 
 describe('client', () => {
   it('registers a new client with its first contact', () => {
-    given([]).when({ type: 'RegisterClient', clientId: 'c1', startDate: '2026-11-22', contact }).then([registered]);
+    given([])
+      .when({ type: 'RegisterClient', clientId: 'c1', startDate: '2026-11-22', contact })
+      .thenEvents([registered]);
   });
 
   it('refuses to register the same client twice', () => {
@@ -39,10 +41,10 @@ describe('client', () => {
     const second = { ...contact, id: 'contact-2', firstName: 'Bob' };
     given([registered])
       .when({ type: 'AddContact', contact: second })
-      .then([{ type: 'ContactAdded', data: { clientId: 'c1', contact: second } }]);
+      .thenEvents([{ type: 'ContactAdded', data: { clientId: 'c1', contact: second } }]);
     given([registered])
       .when({ type: 'ChangeContactDetails', contact: { ...contact, postcode: 'OX2 2BB' } })
-      .then([
+      .thenEvents([
         { type: 'ContactDetailsChanged', data: { clientId: 'c1', contact: { ...contact, postcode: 'OX2 2BB' } } },
       ]);
   });
@@ -55,19 +57,19 @@ describe('client', () => {
 
   it('adds a child, then changes it; an unknown child is refused', () => {
     const added: ClientEvent = { type: 'ChildAdded', data: { clientId: 'c1', child } };
-    given([registered]).when({ type: 'AddChild', child }).then([added]);
+    given([registered]).when({ type: 'AddChild', child }).thenEvents([added]);
     given([registered, added])
       .when({ type: 'ChangeChildDetails', child: { ...child, dob: '2015-03-05' } })
-      .then([{ type: 'ChildDetailsChanged', data: { clientId: 'c1', child: { ...child, dob: '2015-03-05' } } }]);
+      .thenEvents([{ type: 'ChildDetailsChanged', data: { clientId: 'c1', child: { ...child, dob: '2015-03-05' } } }]);
     given([registered]).when({ type: 'ChangeChildDetails', child }).thenRefused('not_found');
   });
 
   it('deactivates and reactivates; setting the current state again records nothing', () => {
     const deactivated: ClientEvent = { type: 'ClientDeactivated', data: { clientId: 'c1' } };
-    given([registered]).when({ type: 'SetClientActive', active: false }).then([deactivated]);
+    given([registered]).when({ type: 'SetClientActive', active: false }).thenEvents([deactivated]);
     given([registered, deactivated])
       .when({ type: 'SetClientActive', active: true })
-      .then([{ type: 'ClientReactivated', data: { clientId: 'c1' } }]);
-    given([registered]).when({ type: 'SetClientActive', active: true }).then([]);
+      .thenEvents([{ type: 'ClientReactivated', data: { clientId: 'c1' } }]);
+    given([registered]).when({ type: 'SetClientActive', active: true }).thenEvents([]);
   });
 });

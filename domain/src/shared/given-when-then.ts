@@ -10,7 +10,7 @@ export function specFor<Command, Event, State>(
     when: (command: Command) => {
       const run = () => decider.decide(command, fold(decider, given), now);
       return {
-        then: (expected: Event[]) => expect(run()).toEqual(expected),
+        thenEvents: (expected: Event[]) => expect(run()).toEqual(expected),
         thenRefused: (code: DomainError['code'], message?: string | RegExp) => {
           let caught: unknown;
           try {
