@@ -62,6 +62,8 @@ const Sidebar = styled.nav<{ open: boolean }>(({ theme, open }) => ({
   transform: open ? 'none' : 'translateX(-100%)',
   visibility: open ? 'visible' : 'hidden',
   transition: 'transform 0.2s ease, visibility 0.2s',
+  boxShadow: open ? '4px 0 16px rgba(16, 42, 67, 0.2)' : 'none',
+  [theme.wide]: { boxShadow: 'none' },
 }));
 
 const MenuList = styled.ul({ listStyle: 'none', margin: 0, padding: 0 });

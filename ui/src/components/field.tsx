@@ -5,6 +5,11 @@ export const FieldWrap = styled.div({ display: 'flex', flexDirection: 'column', 
 
 export const Label = styled.label(({ theme }) => ({ fontWeight: 600, color: theme.colors.text }));
 
+const LabelRow = styled.div({ display: 'flex', gap: '0.25rem' });
+
+// Outside the label so the accessible name is exactly the label; aria-required says it instead.
+const RequiredMark = styled.span(({ theme }) => ({ color: theme.colors.danger, fontWeight: 600 }));
+
 export const FieldError = styled.span(({ theme }) => ({ color: theme.colors.danger, fontSize: '0.9rem' }));
 
 export const controlStyles = ({ theme, invalid }: { theme: import('@emotion/react').Theme; invalid?: boolean }) =>
@@ -36,10 +41,10 @@ export function Field({
 }) {
   return (
     <FieldWrap>
-      <Label htmlFor={id}>
-        {label}
-        {required ? <span aria-hidden="true"> *</span> : null}
-      </Label>
+      <LabelRow>
+        <Label htmlFor={id}>{label}</Label>
+        {required ? <RequiredMark aria-hidden="true">*</RequiredMark> : null}
+      </LabelRow>
       {children}
       {error ? <FieldError id={`${id}-error`}>{error}</FieldError> : null}
     </FieldWrap>

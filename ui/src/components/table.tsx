@@ -23,7 +23,7 @@ export const Th = styled.th(({ theme }) => ({
 export const Td = styled.td<{ numeric?: boolean }>(({ theme, numeric }) => ({
   padding: '0.75rem 1rem',
   borderBottom: `1px solid ${theme.colors.border}`,
-  verticalAlign: 'top',
+  verticalAlign: 'middle',
   textAlign: numeric ? 'right' : 'left',
   fontVariantNumeric: numeric ? 'tabular-nums' : undefined,
 }));
