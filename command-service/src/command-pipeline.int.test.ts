@@ -1,0 +1,188 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestProduct, TEST_ADMIN, type TestProduct } from '../../scripts/src/testing/test-product';
+
+const contact = {
+  firstName: 'Ann',
+  lastName: 'Lee',
+  address: ['1 High Street', '', 'Oxford', ''],
+  postcode: 'OX1 1AA',
+  email: 'ann@example.com',
+  phone: [
+    { type: 'Home', number: '01865 000000' },
+    { type: 'Mobile', number: '' },
+  ],
+};
+
+describe('command pipeline (real PostgreSQL, both services)', () => {
+  let product: TestProduct;
+  let db: pg.Pool;
+  let admin: string;
+  const countEvents = async () => Number((await db.query('select count(*) from es.events')).rows[0].count);
+
+  beforeAll(async () => {
+    product = await startTestProduct();
+    db = new pg.Pool({ connectionString: product.databaseUrl });
+    admin = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
+  });
+  afterAll(async () => {
+    await db.end();
+    await product.dispose();
+  });
+
+  const post = (url: string, payload: object, token = admin, headers: Record<string, string> = {}) =>
+    product.command.app.inject({
+      method: 'POST',
+      url,
+      payload,
+      headers: { authorization: `Bearer ${token}`, ...headers },
+    });
+  const get = (url: string, token = admin) =>
+    fetch(`${product.url}${url}`, { headers: { authorization: `Bearer ${token}` } }).then(async (r) => ({
+      status: r.status,
+      body: await r.json(),
+    }));
+
+  it('refuses a body that breaks the contract with 400 and every field message, writing nothing', async () => {
+    const before = await countEvents();
+    const response = await post('/api/clients/contact', { firstName: ' ', address: ['', ''], phone: [{ number: '' }] });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toMatchObject({
+      code: 'invalid_input',
+      fields: {
+        firstName: 'First name is required',
+        lastName: 'Last name is required',
+        address: 'Address is required',
+        postcode: 'Postcode is required',
+        email: 'Email is required',
+        phone: 'Phone is required',
+      },
+    });
+    expect(await countEvents()).toBe(before);
+  });
+
+  it('answers after the projection caught up, so the next GET sees the write (read-your-writes)', async () => {
+    const response = await post('/api/clients/contact', { ...contact, commandId: randomUUID() });
+    expect(response.statusCode).toBe(200);
+    const { client, position } = response.json();
+    expect(position).toMatch(/^\d+\/\d+$/);
+    const detail = await get(`/api/clients/${client.id}`);
+    expect(detail.status).toBe(200);
+    // Blank address lines and phone entries without a number were dropped on save.
+    expect(detail.body.client.contacts[0]).toMatchObject({
+      address: ['1 High Street', 'Oxford'],
+      phone: [{ type: 'Home', number: '01865 000000' }],
+    });
+  });
+
+  it('a repeated commandId appends nothing and returns the first answer', async () => {
+    const commandId = randomUUID();
+    const first = await post('/api/clients/contact', { ...contact, commandId });
+    const afterFirst = await countEvents();
+    const again = await post('/api/clients/contact', { ...contact, firstName: 'Changed', commandId });
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toEqual(first.json());
+    expect(await countEvents()).toBe(afterFirst);
+    // The Idempotency-Key header works the same way.
+    const key = randomUUID();
+    const viaHeader = await post('/api/clients/contact', contact, admin, { 'idempotency-key': key });
+    const repeated = await post('/api/clients/contact', contact, admin, { 'idempotency-key': key });
+    expect(repeated.json()).toEqual(viaHeader.json());
+  });
+
+  it('two concurrent deliveries of one commandId append once', async () => {
+    const commandId = randomUUID();
+    const before = await countEvents();
+    const [a, b] = await Promise.all([
+      post('/api/clients/contact', { ...contact, commandId }),
+      post('/api/clients/contact', { ...contact, commandId }),
+    ]);
+    expect(a.statusCode).toBe(200);
+    expect(b.json()).toEqual(a.json());
+    expect(await countEvents()).toBe(before + 1);
+  });
+
+  it('concurrent commands on one client all land: conflicts are retried', async () => {
+    const { client } = (await post('/api/clients/contact', contact)).json();
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        post(`/api/clients/child/${client.id}`, {
+          firstName: `Child${i}`,
+          lastName: 'Lee',
+          dob: '2015-01-0' + (i + 1),
+        }),
+      ),
+    );
+    expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200, 200]);
+    const detail = await get(`/api/clients/${client.id}`);
+    expect(detail.body.client.children).toHaveLength(6);
+  });
+
+  it('a broken rule is a 4xx with a message, and an unknown id is 404', async () => {
+    const response = await post(`/api/clients/contact/${randomUUID()}`, contact);
+    expect(response.statusCode).toBe(404);
+    expect(response.json().error.message).toBe('There is no such client.');
+    const badDate = await post(`/api/clients/child/${randomUUID()}`, {
+      firstName: 'A',
+      lastName: 'B',
+      dob: '2015-02-30',
+    });
+    expect(badDate.statusCode).toBe(400);
+    expect(badDate.json().error.fields.dob).toBe('Not a real date');
+  });
+
+  it('checks roles on the server: no token is 401, a tutor may not create clients', async () => {
+    const anonymous = await product.command.app.inject({
+      method: 'POST',
+      url: '/api/clients/contact',
+      payload: contact,
+    });
+    expect(anonymous.statusCode).toBe(401);
+    expect((await get('/api/clients', 'not-a-token')).status).toBe(401);
+    const tutorToken = product.command.app.jwt.sign({ id: 'u-t', username: 'tutor1', role: 'tutor', tutorId: 't-1' });
+    const before = await countEvents();
+    const refused = await post('/api/clients/contact', contact, tutorToken);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error.code).toBe('forbidden');
+    expect(await countEvents()).toBe(before);
+  });
+
+  it('gives up with 409 when a stream keeps changing under the command', async () => {
+    const { client } = (await post('/api/clients/contact', contact)).json();
+    const store = product.command.deps.store;
+    const realAppend = store.appendToStream.bind(store);
+    // Someone else appends to the same client between every read and append.
+    store.appendToStream = async (streamId, events, options) => {
+      if (streamId === `client-${client.id}` && events[0]?.type === 'ChildAdded') {
+        const data = events[0].data as { child: Record<string, unknown> };
+        const otherChild = { ...data.child, id: randomUUID() };
+        await realAppend(streamId, [{ ...events[0], data: { ...data, child: otherChild } }], {
+          expectedRevision: 'any',
+        });
+      }
+      return realAppend(streamId, events, options);
+    };
+    try {
+      const response = await post(`/api/clients/child/${client.id}`, {
+        firstName: 'Busy',
+        lastName: 'Lee',
+        dob: '2016-01-01',
+      });
+      expect(response.statusCode).toBe(409);
+      expect(response.json().error.code).toBe('concurrent_change');
+    } finally {
+      store.appendToStream = realAppend;
+    }
+  });
+
+  it('every event carries who, which command and when', async () => {
+    const commandId = randomUUID();
+    const { client } = (await post('/api/clients/contact', { ...contact, commandId })).json();
+    const [event] = await product.command.deps.store.readStream(`client-${client.id}`);
+    expect(event?.type).toBe('ClientRegistered');
+    expect(event?.metadata).toMatchObject({ role: 'admin', commandId, causationId: commandId, schemaVersion: 1 });
+    expect(event?.metadata.userId).toBeTruthy();
+    expect(Date.parse(event?.metadata.recordedAt ?? '')).not.toBeNaN();
+  });
+});

@@ -1,0 +1,55 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LoginThrottle } from '@agency/command-service';
+import type { ProductConfig } from '../config';
+import { type RunningProduct, startProduct } from '../product';
+import { createTestDatabase } from './test-database';
+
+export const TEST_ADMIN = { username: 'admin', password: 'admin-password-1' };
+
+export type TestProduct = RunningProduct & {
+  /** Log in through the real route; answers the token. */
+  login: (username: string, password: string) => Promise<string>;
+  dispose: () => Promise<void>;
+};
+
+/** The whole product (both services, runner) on its own fresh database, for integration tests. */
+export async function startTestProduct(overrides: Partial<ProductConfig> = {}): Promise<TestProduct> {
+  const database = await createTestDatabase();
+  const dataDir = mkdtempSync(join(tmpdir(), 'agency-product-'));
+  const product = await startProduct(
+    {
+      port: 0,
+      host: '127.0.0.1',
+      dataDir,
+      databaseUrl: database.url,
+      adminUsername: TEST_ADMIN.username,
+      adminPassword: TEST_ADMIN.password,
+      jwtSecret: 'test-secret-test-secret-test-secret',
+      timeZone: 'Europe/London',
+      publicUrl: 'http://localhost',
+      demoData: false,
+      ...overrides,
+    },
+    { log: () => {}, loginThrottle: new LoginThrottle({ perUsername: 5, perAddress: 1000, windowMs: 60_000 }) },
+  );
+  const login = async (username: string, password: string) => {
+    const response = await product.command.app.inject({
+      method: 'POST',
+      url: '/auth/local',
+      payload: { username, password },
+    });
+    if (response.statusCode !== 200) throw new Error(`login ${username}: ${response.statusCode} ${response.body}`);
+    return response.json().token as string;
+  };
+  return {
+    ...product,
+    login,
+    dispose: async () => {
+      await product.stop();
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
