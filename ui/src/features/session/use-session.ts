@@ -1,5 +1,5 @@
 import { useMachine } from '@xstate/react';
-import { useEffect } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { HttpError } from '../../lib/http';
 import { keepalive, logout } from './api';
@@ -11,22 +11,26 @@ const activityThrottleMs = 1000;
 /** Runs the idle / warning / logout lifecycle for the signed-in shell. */
 export function useSession() {
   const navigate = useNavigate();
-  const [snapshot, send] = useMachine(
+  const navigateRef = useRef(navigate);
+  navigateRef.current = navigate;
+  // The machine must stay the same object across renders; it reaches the router through a ref.
+  const [machine] = useState(() =>
     sessionMachine.provide({
       actions: {
         keepalive: () => {
           keepalive().catch((error: unknown) => {
-            if (error instanceof HttpError && error.status === 401) navigate('/login', { replace: true });
+            if (error instanceof HttpError && error.status === 401) navigateRef.current('/login', { replace: true });
           });
         },
         logout: () => {
           logout()
             .catch(() => undefined)
-            .finally(() => navigate('/login', { replace: true }));
+            .finally(() => navigateRef.current('/login', { replace: true }));
         },
       },
     }),
   );
+  const [snapshot, send] = useMachine(machine);
 
   useEffect(() => {
     let last = 0;
