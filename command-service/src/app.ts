@@ -8,6 +8,7 @@ import pg from 'pg';
 import { Accounts } from './auth/accounts';
 import { authRoutes } from './auth/auth-routes';
 import { LoginThrottle } from './auth/login-throttle';
+import { userRoutes } from './auth/user-routes';
 import { clientRoutes } from './clients/client-routes';
 import { type CommandDependencies, createCommandContext } from './pipeline/command-pipeline';
 import { ProcessedCommands } from './pipeline/idempotency';
@@ -56,6 +57,7 @@ export async function buildCommandApp(options: CommandAppOptions) {
   });
   await app.register(sessionToken, { secret: options.jwtSecret });
   await app.register(authRoutes, { accounts, throttle: options.loginThrottle ?? new LoginThrottle() });
+  await app.register(userRoutes, { deps, accounts });
   await app.register(clientRoutes, { deps, db, timeZone: options.timeZone ?? 'Europe/London' });
   await app.register(fastifyHttpProxy, {
     upstream: options.queryUrl,
