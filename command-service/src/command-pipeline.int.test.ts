@@ -110,7 +110,7 @@ describe('command pipeline (real PostgreSQL, both services)', () => {
         post(`/api/clients/child/${client.id}`, {
           firstName: `Child${i}`,
           lastName: 'Lee',
-          dob: '2015-01-0' + (i + 1),
+          dob: `2015-01-0${i + 1}`,
         }),
       ),
     );

@@ -1,4 +1,5 @@
 export * as client from './client/client';
+export * as engagement from './engagement/engagement';
 export * from './shared/calendar';
 export * from './shared/decider';
 export * from './shared/money';
