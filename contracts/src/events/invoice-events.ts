@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { calendarDate } from '../values';
+import { defineEvent, type EventOf } from './define';
+import { calendarMonth } from './lesson-events';
+
+/** The month's earnings at one commission rate: 'Earnings of £X at N% commission'. */
+export const invoiceItem = z.object({
+  commissionBp: z.number().int().min(0).max(10_000),
+  earningsPence: z.number().int().min(0),
+  commissionPence: z.number().int().min(0),
+});
+export type InvoiceItem = z.infer<typeof invoiceItem>;
+
+const invoiceKey = { invoiceId: z.string(), tutorId: z.string(), month: calendarMonth };
+
+export const InvoiceGenerated = defineEvent(
+  'InvoiceGenerated',
+  1,
+  z.object({
+    ...invoiceKey,
+    /** The tutor's invoice prefix and a number that never repeats for that tutor. */
+    reference: z.string(),
+    date: calendarDate,
+    items: z.array(invoiceItem),
+    lessonCount: z.number().int().min(0),
+    earningsPence: z.number().int().min(0),
+    commissionPence: z.number().int().min(0),
+    partnerCommissionPence: z.number().int().min(0),
+  }),
+);
+export const InvoiceConfirmed = defineEvent('InvoiceConfirmed', 1, z.object(invoiceKey));
+export const InvoicePaymentRecorded = defineEvent(
+  'InvoicePaymentRecorded',
+  1,
+  z.object({ ...invoiceKey, paymentId: z.string(), date: calendarDate, amountPence: z.number().int().positive() }),
+);
+
+export const invoiceEvents = [InvoiceGenerated, InvoiceConfirmed, InvoicePaymentRecorded] as const;
+export type InvoiceEvent = EventOf<(typeof invoiceEvents)[number]>;

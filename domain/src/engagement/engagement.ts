@@ -1,0 +1,314 @@
+import type { EngagementEvent, EngagementTerms } from '@agency/contracts';
+import { type Decider, DomainError } from '../shared/decider';
+import { basisPointsToFraction, toPounds } from '../shared/money';
+
+/**
+ * An engagement's life is a run of periods. Only each period's start is stored: a period ends
+ * the day before the next one starts, and the last one ends with the engagement (or never).
+ * Periods therefore tile the life with no overlap and no gap by construction.
+ */
+type StoredPeriod = EngagementTerms & { startDate: string; subjects: string[] };
+
+/** A period with its end: `endDate` null while the engagement goes on. Pence and basis points. */
+export type EngagementPeriod = StoredPeriod & { endDate: string | null };
+
+type Life = { engagementId: string; tutorId: string; studentId: string; periods: StoredPeriod[] };
+
+export type EngagementState =
+  | { status: 'none' }
+  | ({ status: 'ongoing' } & Life)
+  | ({ status: 'ended'; endDate: string } & Life);
+
+/**
+ * Lookups that span streams are arguments: the service asks its read model whether the tutor
+ * already has another ongoing engagement with this student.
+ */
+export type EngagementCommand =
+  | ({
+      type: 'StartEngagement';
+      engagementId: string;
+      tutorId: string;
+      studentId: string;
+      startDate: string;
+      subjects: string[];
+      otherOngoingWithSameStudent: boolean;
+    } & EngagementTerms)
+  | ({ type: 'ChangeRates'; from: string } & EngagementTerms)
+  | { type: 'ChangeSubjects'; from: string; subjects: string[] }
+  | ({ type: 'CorrectPeriod'; periodStart: string; startDate: string; subjects: string[] } & EngagementTerms)
+  | { type: 'TerminateEngagement'; endDate: string };
+
+/** What lessons and invoices need to know about an engagement. */
+export type EngagementSummary = {
+  engagementId: string;
+  tutorId: string;
+  studentId: string;
+  startDate: string;
+  endDate: string | null;
+  periods: EngagementPeriod[];
+};
+
+/** A row of spec §3's history list, in the API's units (pounds, fractions). */
+export type HistoryRow = {
+  rate: number;
+  commissionRate: number;
+  partnerRate: number;
+  subjects: string[];
+  startDate: string;
+  endDate: string | null;
+  latest: boolean;
+};
+
+export const initialState = (): EngagementState => ({ status: 'none' });
+
+export function dayBefore(date: string): string {
+  const day = new Date(`${date}T00:00:00Z`);
+  day.setUTCDate(day.getUTCDate() - 1);
+  return day.toISOString().slice(0, 10);
+}
+
+const byStart = (a: StoredPeriod, b: StoredPeriod) => (a.startDate < b.startDate ? -1 : 1);
+
+/** New values from `from` on: the period in force closes the day before and a new one opens. */
+function changeFrom(periods: StoredPeriod[], from: string, change: Partial<StoredPeriod>): StoredPeriod[] {
+  const before = periods.filter((period) => period.startDate < from);
+  const inForce = before.at(-1) ?? periods.find((period) => period.startDate === from) ?? periods[0];
+  const after = periods.filter((period) => period.startDate > from);
+  return [...before, { ...inForce, ...change, startDate: from }, ...after];
+}
+
+export function evolve(state: EngagementState, event: EngagementEvent): EngagementState {
+  if (event.type === 'EngagementStarted') {
+    const { engagementId, tutorId, studentId, startDate, ratePence, commissionBp, partnerBp, subjects } = event.data;
+    return {
+      status: 'ongoing',
+      engagementId,
+      tutorId,
+      studentId,
+      periods: [{ startDate, ratePence, commissionBp, partnerBp, subjects }],
+    };
+  }
+  if (state.status === 'none') return state;
+  switch (event.type) {
+    case 'EngagementRatesChanged': {
+      const { from, ratePence, commissionBp, partnerBp } = event.data;
+      return { ...state, periods: changeFrom(state.periods, from, { ratePence, commissionBp, partnerBp }) };
+    }
+    case 'EngagementSubjectsChanged':
+      return { ...state, periods: changeFrom(state.periods, event.data.from, { subjects: event.data.subjects }) };
+    case 'EngagementPeriodCorrected': {
+      const { periodStart, startDate, ratePence, commissionBp, partnerBp, subjects } = event.data;
+      const corrected = { startDate, ratePence, commissionBp, partnerBp, subjects };
+      const periods = state.periods.map((period) => (period.startDate === periodStart ? corrected : period));
+      return { ...state, periods: periods.sort(byStart) };
+    }
+    case 'EngagementEnded':
+      return { ...state, status: 'ended', endDate: event.data.endDate };
+    default: {
+      const _never: never = event;
+      return _never;
+    }
+  }
+}
+
+/** The periods with their end dates, oldest first. */
+export function periodsOf(state: EngagementState): EngagementPeriod[] {
+  if (state.status === 'none') return [];
+  const lastEnd = state.status === 'ended' ? state.endDate : null;
+  return state.periods.map((period, index) => {
+    const next = state.periods[index + 1];
+    return { ...period, endDate: next ? dayBefore(next.startDate) : lastEnd };
+  });
+}
+
+/** The period whose values apply on `date`, or undefined outside the engagement's life. */
+export function periodInForce(periods: readonly EngagementPeriod[], date: string): EngagementPeriod | undefined {
+  return periods.find((period) => period.startDate <= date && (period.endDate === null || date <= period.endDate));
+}
+
+export function summaryOf(state: EngagementState): EngagementSummary | undefined {
+  if (state.status === 'none') return undefined;
+  const { engagementId, tutorId, studentId } = state;
+  const startDate = state.periods[0].startDate;
+  const endDate = state.status === 'ended' ? state.endDate : null;
+  return { engagementId, tutorId, studentId, startDate, endDate, periods: periodsOf(state) };
+}
+
+/** Spec §3's history list, newest period first; the one in force last is marked `latest`. */
+export function historyOf(state: EngagementState): HistoryRow[] {
+  const periods = periodsOf(state);
+  return periods
+    .map((period, index) => ({
+      rate: toPounds(period.ratePence),
+      commissionRate: basisPointsToFraction(period.commissionBp),
+      partnerRate: basisPointsToFraction(period.partnerBp),
+      subjects: period.subjects,
+      startDate: period.startDate,
+      endDate: period.endDate,
+      latest: index === periods.length - 1,
+    }))
+    .reverse();
+}
+
+function checkTerms({ ratePence, commissionBp, partnerBp }: EngagementTerms) {
+  if (typeof ratePence !== 'number' || !Number.isInteger(ratePence)) {
+    throw new DomainError('invalid', 'The rate must be an amount in pounds.', { rate: 'Rate must be a number' });
+  }
+  if (ratePence < 0)
+    throw new DomainError('invalid', 'The rate cannot be negative.', { rate: 'Rate cannot be negative' });
+  const percentage = (value: number, label: string, field: string) => {
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 10_000) {
+      const message = `${label} must be between 0 and 100`;
+      throw new DomainError('invalid', `${message}.`, { [field]: message });
+    }
+  };
+  percentage(commissionBp, 'Commission %', 'commissionPct');
+  percentage(partnerBp, 'Partner %', 'partnerPct');
+}
+
+const sameTerms = (a: EngagementTerms, b: EngagementTerms) =>
+  a.ratePence === b.ratePence && a.commissionBp === b.commissionBp && a.partnerBp === b.partnerBp;
+const sameSubjects = (a: string[], b: string[]) => a.length === b.length && a.every((s, i) => s === b[i]);
+
+/** A change from a date applies from the latest period on; earlier periods are corrected instead. */
+function checkChangeDate(state: Extract<EngagementState, { status: 'ongoing' }>, from: string) {
+  const start = state.periods[0].startDate;
+  if (from < start) {
+    throw new DomainError('invalid', `A change cannot take effect before the engagement started on ${start}.`, {
+      startDate: `On or after ${start}`,
+    });
+  }
+  const latest = state.periods.at(-1)!.startDate;
+  if (from < latest) {
+    throw new DomainError(
+      'invalid',
+      `A change must take effect on or after ${latest}, when the latest terms began; correct an earlier period from the history instead.`,
+      { startDate: `On or after ${latest}` },
+    );
+  }
+}
+
+function refuseIfEnded(state: EngagementState) {
+  if (state.status === 'none') throw new DomainError('not_found', 'There is no such engagement.');
+  if (state.status === 'ended') {
+    throw new DomainError('conflict', `This engagement ended on ${state.endDate}; it can no longer be changed.`);
+  }
+  return state;
+}
+
+export function decide(command: EngagementCommand, state: EngagementState, _now: Date): EngagementEvent[] {
+  switch (command.type) {
+    case 'StartEngagement': {
+      if (state.status !== 'none') throw new DomainError('conflict', 'This engagement already exists.');
+      if (command.otherOngoingWithSameStudent) {
+        throw new DomainError('conflict', 'This tutor already has an ongoing engagement with this student.', {
+          studentId: 'Already an ongoing student of this tutor',
+        });
+      }
+      checkTerms(command);
+      const { engagementId, tutorId, studentId, startDate, ratePence, commissionBp, partnerBp, subjects } = command;
+      return [
+        {
+          type: 'EngagementStarted',
+          data: { engagementId, tutorId, studentId, startDate, ratePence, commissionBp, partnerBp, subjects },
+        },
+      ];
+    }
+    case 'ChangeRates': {
+      const ongoing = refuseIfEnded(state);
+      checkChangeDate(ongoing, command.from);
+      checkTerms(command);
+      if (sameTerms(ongoing.periods.at(-1)!, command)) return [];
+      const { from, ratePence, commissionBp, partnerBp } = command;
+      return [
+        {
+          type: 'EngagementRatesChanged',
+          data: { engagementId: ongoing.engagementId, from, ratePence, commissionBp, partnerBp },
+        },
+      ];
+    }
+    case 'ChangeSubjects': {
+      const ongoing = refuseIfEnded(state);
+      checkChangeDate(ongoing, command.from);
+      if (sameSubjects(ongoing.periods.at(-1)!.subjects, command.subjects)) return [];
+      const { from, subjects } = command;
+      return [{ type: 'EngagementSubjectsChanged', data: { engagementId: ongoing.engagementId, from, subjects } }];
+    }
+    case 'CorrectPeriod':
+      return correctPeriod(command, state);
+    case 'TerminateEngagement': {
+      const ongoing = refuseIfEnded(state);
+      const start = ongoing.periods[0].startDate;
+      const latest = ongoing.periods.at(-1)!.startDate;
+      if (command.endDate < start) {
+        throw new DomainError('invalid', `The engagement cannot end before it started on ${start}.`, {
+          endDate: `On or after ${start}`,
+        });
+      }
+      if (command.endDate < latest) {
+        throw new DomainError('invalid', `The engagement cannot end before its latest terms began on ${latest}.`, {
+          endDate: `On or after ${latest}`,
+        });
+      }
+      return [{ type: 'EngagementEnded', data: { engagementId: ongoing.engagementId, endDate: command.endDate } }];
+    }
+    default: {
+      const _never: never = command;
+      return _never;
+    }
+  }
+}
+
+/**
+ * A correction edits one history period in place, also when the engagement has ended (the
+ * history stays editable). Its start may move, but not past the start of the period before it
+ * nor past its own end, so the periods still tile the engagement's life.
+ */
+function correctPeriod(
+  command: Extract<EngagementCommand, { type: 'CorrectPeriod' }>,
+  state: EngagementState,
+): EngagementEvent[] {
+  if (state.status === 'none') throw new DomainError('not_found', 'There is no such engagement.');
+  const periods = periodsOf(state);
+  const index = periods.findIndex((period) => period.startDate === command.periodStart);
+  if (index < 0) throw new DomainError('not_found', `There is no period starting on ${command.periodStart}.`);
+  const period = periods[index];
+  const previous = periods[index - 1];
+  if (previous && command.startDate <= previous.startDate) {
+    throw new DomainError(
+      'invalid',
+      `This period must start after the period before it, which starts on ${previous.startDate}.`,
+      { startDate: `After ${previous.startDate}` },
+    );
+  }
+  if (period.endDate !== null && command.startDate > period.endDate) {
+    const message =
+      state.status === 'ended' && index === periods.length - 1
+        ? `A change cannot take effect after the engagement ended on ${period.endDate}.`
+        : `This period must start on or before its end, ${period.endDate}.`;
+    throw new DomainError('invalid', message, { startDate: `On or before ${period.endDate}` });
+  }
+  checkTerms(command);
+  if (
+    command.startDate === period.startDate &&
+    sameTerms(period, command) &&
+    sameSubjects(period.subjects, command.subjects)
+  ) {
+    return [];
+  }
+  const { periodStart, startDate, ratePence, commissionBp, partnerBp, subjects } = command;
+  return [
+    {
+      type: 'EngagementPeriodCorrected',
+      data: { engagementId: state.engagementId, periodStart, startDate, ratePence, commissionBp, partnerBp, subjects },
+    },
+  ];
+}
+
+export const engagementDecider: Decider<EngagementCommand, EngagementEvent, EngagementState> = {
+  initialState,
+  evolve,
+  decide,
+};
+
+export const engagementStream = (engagementId: string) => `engagement-${engagementId}`;
