@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EventStore, installErrorReplies, sessionToken } from '@agency/platform';
 import fastifyHttpProxy from '@fastify/http-proxy';
@@ -6,14 +7,20 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import pg from 'pg';
 import { Accounts } from './auth/accounts';
+import { activationRoutes } from './auth/activation-routes';
 import { authRoutes } from './auth/auth-routes';
 import { LoginThrottle } from './auth/login-throttle';
+import { passwordResetRoutes } from './auth/password-reset-routes';
+import { type ResetLimits, ResetThrottle } from './auth/reset-throttle';
 import { userRoutes } from './auth/user-routes';
 import { clientRoutes } from './clients/client-routes';
+import { createMailer, type Mailer } from './mail/mailer';
 import { type CommandDependencies, createCommandContext } from './pipeline/command-pipeline';
 import { ProcessedCommands } from './pipeline/idempotency';
 import { ProjectionWatch } from './pipeline/projection-watch';
-import { COMMAND_SERVICE_SCHEMA } from './schema';
+import { COMMAND_SERVICE_SCHEMA, TUTOR_SCHEMA } from './schema';
+import { TutorNames } from './tutors/tutor-names';
+import { tutorRoutes } from './tutors/tutor-routes';
 
 export type CommandAppOptions = {
   databaseUrl: string;
@@ -26,6 +33,12 @@ export type CommandAppOptions = {
   timeZone?: string;
   clock?: () => Date;
   loginThrottle?: LoginThrottle;
+  /** Outgoing mail; by default .eml files in `outboxDir` (or the system temp folder). */
+  mailer?: Mailer;
+  outboxDir?: string;
+  /** Where links in e-mails point, e.g. https://agency.example.com. */
+  publicUrl?: string;
+  resetLimits?: ResetLimits;
   logger?: FastifyServerOptions['logger'];
 };
 
@@ -34,6 +47,7 @@ export async function buildCommandApp(options: CommandAppOptions) {
   const db = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
   db.on('error', (error) => app.log.warn({ err: error }, 'idle database connection lost'));
   await db.query(COMMAND_SERVICE_SCHEMA);
+  await db.query(TUTOR_SCHEMA);
   const projections = new ProjectionWatch(db);
   await projections.start();
   const deps: CommandDependencies = {
@@ -58,7 +72,26 @@ export async function buildCommandApp(options: CommandAppOptions) {
   await app.register(sessionToken, { secret: options.jwtSecret });
   await app.register(authRoutes, { accounts, throttle: options.loginThrottle ?? new LoginThrottle() });
   await app.register(userRoutes, { deps, accounts });
-  await app.register(clientRoutes, { deps, db, timeZone: options.timeZone ?? 'Europe/London' });
+  const timeZone = options.timeZone ?? 'Europe/London';
+  const publicUrl = options.publicUrl ?? 'http://localhost:3000';
+  const mailer =
+    options.mailer ??
+    createMailer({
+      outboxDir: options.outboxDir ?? join(tmpdir(), 'agency-outbox'),
+      from: 'Tutoring Agency <no-reply@localhost>',
+      log: (line) => app.log.info(line),
+    });
+  await app.register(activationRoutes, { accounts, db, deps });
+  await app.register(passwordResetRoutes, {
+    accounts,
+    db,
+    deps,
+    mailer,
+    publicUrl,
+    throttle: new ResetThrottle(db, options.resetLimits),
+  });
+  await app.register(clientRoutes, { deps, db, timeZone });
+  await app.register(tutorRoutes, { deps, db, names: new TutorNames(db), mailer, publicUrl, timeZone });
   await app.register(fastifyHttpProxy, {
     upstream: options.queryUrl,
     prefix: '/api',

@@ -18,3 +18,41 @@ create table if not exists command.processed_commands (
   created_at timestamptz not null default now()
 );
 `;
+
+/**
+ * Tutor usernames and invoice prefixes ever given, never released: the unique keys make a
+ * name unique among all tutors, past ones included, even under concurrent saves.
+ */
+export const TUTOR_SCHEMA = `
+create table if not exists command.tutor_names (
+  kind text not null check (kind in ('username', 'prefix')),
+  name text not null,
+  tutor_id text not null,
+  primary key (kind, name)
+);
+
+-- One-time codes are stored only as SHA-256 hashes; the code itself exists only in the e-mail.
+create table if not exists auth.activation_codes (
+  code_hash text primary key,
+  tutor_id text not null,
+  expires_at timestamptz not null,
+  used_at timestamptz,
+  created_at timestamptz not null default now()
+);
+create index if not exists activation_codes_tutor on auth.activation_codes (tutor_id);
+
+create table if not exists auth.reset_tokens (
+  token_hash text primary key,
+  user_id text not null,
+  expires_at timestamptz not null,
+  used_at timestamptz,
+  created_at timestamptz not null default now()
+);
+
+-- Password reset requests, for the too-many-attempts limit (per account and per address).
+create table if not exists auth.reset_requests (
+  key text not null,
+  requested_at timestamptz not null default now()
+);
+create index if not exists reset_requests_key on auth.reset_requests (key, requested_at);
+`;

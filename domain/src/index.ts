@@ -3,4 +3,5 @@ export * as engagement from './engagement/engagement';
 export * from './shared/calendar';
 export * from './shared/decider';
 export * from './shared/money';
+export * as tutor from './tutor/tutor';
 export * as user from './user/user';

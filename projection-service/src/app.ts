@@ -2,6 +2,7 @@ import { installErrorReplies, sessionToken } from '@agency/platform';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import pg from 'pg';
 import { clientsQueries } from './queries/clients-queries';
+import { tutorsQueries } from './queries/tutors-queries';
 import { usersQueries } from './queries/users-queries';
 
 export type QueryAppOptions = { databaseUrl: string; jwtSecret: string; logger?: FastifyServerOptions['logger'] };
@@ -20,6 +21,7 @@ export async function buildQueryApp(options: QueryAppOptions) {
   await app.register(sessionToken, { secret: options.jwtSecret });
   await app.register(usersQueries, { db });
   await app.register(clientsQueries, { db });
+  await app.register(tutorsQueries, { db });
   app.get('/api/health', async () => ({ ok: true }));
   return app;
 }

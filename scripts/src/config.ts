@@ -12,6 +12,9 @@ export type ProductConfig = {
   jwtSecret: string;
   timeZone: string;
   publicUrl: string;
+  /** smtp://host:port for outgoing mail; without it mail goes to DATA_DIR/outbox as .eml files. */
+  smtpUrl?: string;
+  mailFrom: string;
   demoData: boolean;
 };
 
@@ -43,6 +46,8 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): Pro
     jwtSecret: env.JWT_SECRET || jwtSecretFor(dataDir),
     timeZone,
     publicUrl: env.PUBLIC_URL || `http://localhost:${port}`,
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || 'Tutoring Agency <no-reply@localhost>',
     demoData: env.DEMO_DATA === '1' || env.DEMO_DATA === 'true',
   };
 }

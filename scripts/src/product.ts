@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { buildCommandApp, type LoginThrottle } from '@agency/command-service';
+import { buildCommandApp, createMailer, type LoginThrottle, type ResetLimits } from '@agency/command-service';
 import { PostgresEventStore } from '@agency/platform';
 import { buildQueryApp, ensureReadModels, ProjectionRunner, projections } from '@agency/projection-service';
 import pg from 'pg';
@@ -21,7 +21,7 @@ const UI_DIR = join(import.meta.dirname, '../../ui/dist');
 /** Both services, their database and the projection runner, as `npm start` runs them. */
 export async function startProduct(
   config: ProductConfig,
-  options: { log?: (line: string) => void; loginThrottle?: LoginThrottle } = {},
+  options: { log?: (line: string) => void; loginThrottle?: LoginThrottle; resetLimits?: ResetLimits } = {},
 ): Promise<RunningProduct> {
   const log = options.log ?? ((line: string) => console.log(line));
   const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
@@ -44,6 +44,14 @@ export async function startProduct(
     uiDir: UI_DIR,
     timeZone: config.timeZone,
     loginThrottle: options.loginThrottle,
+    resetLimits: options.resetLimits,
+    publicUrl: config.publicUrl,
+    mailer: createMailer({
+      smtpUrl: config.smtpUrl,
+      outboxDir: join(config.dataDir, 'outbox'),
+      from: config.mailFrom,
+      log,
+    }),
   });
   await command.app.listen({ port: config.port, host: config.host });
   const address = command.app.server.address();

@@ -79,6 +79,16 @@ export class Accounts {
     input: { username: string; password: string; role: Role; tutorId: string | null; name: string; userId?: string },
   ) {
     const userId = input.userId ?? randomUUID();
+    // A tutor's username is kept for that tutor's own login, even before it is activated.
+    const reserved = await this.db.query(
+      `select tutor_id from command.tutor_names where kind = 'username' and name = lower($1)`,
+      [input.username],
+    );
+    if (reserved.rows[0] && reserved.rows[0].tutor_id !== input.tutorId) {
+      throw new HttpError(409, 'username_taken', 'That username is already taken.', {
+        username: 'That username is already taken',
+      });
+    }
     const inserted = await this.db.query(
       'insert into auth.accounts (user_id, username, password_hash) values ($1, $2, $3) on conflict do nothing',
       [userId, input.username, await hashPassword(input.password)],

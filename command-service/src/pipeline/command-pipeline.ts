@@ -47,7 +47,7 @@ const STATUS_BY_DOMAIN_CODE: Record<DomainError['code'], number> = {
   locked: 409,
 };
 
-function domainToHttp(error: unknown): unknown {
+export function domainToHttp(error: unknown): unknown {
   if (error instanceof DomainError) {
     return new HttpError(STATUS_BY_DOMAIN_CODE[error.code], error.code, error.message, error.fields);
   }

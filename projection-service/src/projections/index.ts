@@ -1,5 +1,6 @@
 import { clientsProjection } from './clients-projection';
 import type { Projection } from './projection';
+import { tutorsProjection } from './tutors-projection';
 import { usersProjection } from './users-projection';
 
-export const projections: Projection[] = [usersProjection, clientsProjection];
+export const projections: Projection[] = [usersProjection, clientsProjection, tutorsProjection];

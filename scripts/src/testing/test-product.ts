@@ -29,6 +29,7 @@ export async function startTestProduct(overrides: Partial<ProductConfig> = {}): 
       jwtSecret: 'test-secret-test-secret-test-secret',
       timeZone: 'Europe/London',
       publicUrl: 'http://localhost',
+      mailFrom: 'Tutoring Agency <no-reply@localhost>',
       demoData: false,
       ...overrides,
     },

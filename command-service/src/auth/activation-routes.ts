@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { activationBody } from '@agency/contracts';
+import { tutor } from '@agency/domain';
+import { HttpError, invalidInput } from '@agency/platform';
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import { type CommandDependencies, createCommandContext, domainToHttp } from '../pipeline/command-pipeline';
+import { sha256 } from '../tutors/tutor-routes';
+import type { Accounts } from './accounts';
+import { issueToken } from './auth-routes';
+
+const UNKNOWN =
+  'This activation link is not valid. Please check the link in your email, or ask the agency for a new one.';
+const USED = 'This activation link has already been used. Please log in with your username and password.';
+const EXPIRED = 'This activation link has expired. Please ask the agency to send you a new one.';
+
+/**
+ * `POST /auth/local/activate`: a tutor turns a single-use, expiring activation code into a login
+ * with the password they choose, and is signed in.
+ */
+export async function activationRoutes(
+  app: FastifyInstance,
+  { accounts, db, deps }: { accounts: Accounts; db: pg.Pool; deps: CommandDependencies },
+) {
+  const { tutorDecider, tutorStream } = tutor;
+
+  app.post('/auth/local/activate', async (request, reply) => {
+    const parsed = activationBody.safeParse(request.body ?? {});
+    if (!parsed.success) throw invalidInput(parsed.error.issues);
+    const { activationCode, username, password } = parsed.data;
+    const codeHash = sha256(activationCode);
+    const found = await db.query(
+      'select tutor_id, used_at, expires_at <= now() as expired from auth.activation_codes where code_hash = $1',
+      [codeHash],
+    );
+    const code = found.rows[0];
+    if (!code) throw new HttpError(404, 'unknown_code', UNKNOWN);
+    if (code.used_at) throw new HttpError(410, 'code_used', USED);
+    if (code.expired) throw new HttpError(410, 'code_expired', EXPIRED);
+
+    const tutorId: string = code.tutor_id;
+    const userId = randomUUID();
+    const actor = { id: userId, username, role: 'tutor' as const, tutorId };
+    const commandId = randomUUID();
+    const { context, appendedUpTo } = createCommandContext(deps, actor, commandId, commandId);
+    const state = await context.load(tutorStream(tutorId), tutorDecider);
+    try {
+      // Checks the rules (tutor active, not yet activated, the username given) before the code is spent.
+      tutorDecider.decide({ type: 'ActivateTutorAccount', userId, username }, state, context.now);
+    } catch (error) {
+      throw domainToHttp(error);
+    }
+    if (state.status === 'none') throw new HttpError(404, 'unknown_code', UNKNOWN);
+
+    const claimed = await db.query(
+      'update auth.activation_codes set used_at = now() where code_hash = $1 and used_at is null and expires_at > now()',
+      [codeHash],
+    );
+    if (claimed.rowCount === 0) throw new HttpError(410, 'code_used', USED);
+    const names = await db.query('select first_name, last_name from read.tutors where id = $1', [tutorId]);
+    const name = names.rows[0] ? `${names.rows[0].first_name} ${names.rows[0].last_name}` : state.username;
+    try {
+      await accounts.register(context, {
+        userId,
+        username: state.username,
+        password,
+        role: 'tutor',
+        tutorId,
+        name,
+      });
+      await context.run(tutorStream(tutorId), tutorDecider, {
+        type: 'ActivateTutorAccount',
+        userId,
+        username,
+      });
+    } catch (error) {
+      await db.query('update auth.activation_codes set used_at = null where code_hash = $1', [codeHash]);
+      throw domainToHttp(error);
+    }
+    const position = appendedUpTo();
+    if (position) await deps.projections.waitFor(position);
+    const sessionUser = { id: userId, username: state.username, role: 'tutor' as const, tutorId };
+    const token = issueToken(app, reply, sessionUser);
+    return { token, user: { ...sessionUser, name } };
+  });
+}

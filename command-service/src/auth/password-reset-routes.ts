@@ -1,0 +1,120 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { newPasswordBody, resetRequestBody } from '@agency/contracts';
+import { user as userAggregate } from '@agency/domain';
+import { HttpError, invalidInput } from '@agency/platform';
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import type { Mailer } from '../mail/mailer';
+import { absoluteLink, resetMessage } from '../mail/messages';
+import { type CommandDependencies, createCommandContext } from '../pipeline/command-pipeline';
+import { sha256 } from '../tutors/tutor-routes';
+import type { Accounts } from './accounts';
+import { issueToken } from './auth-routes';
+import type { ResetThrottle } from './reset-throttle';
+
+export const RESET_LIFETIME_MS = 60 * 60 * 1000;
+
+const TOO_MANY =
+  'There were too many attempts to reset your password. Please contact the admin to have your password reset.';
+const UNKNOWN = 'This password reset link is not valid. Please ask for a new one.';
+const USED = 'This password reset link has already been used. Please ask for a new one.';
+const EXPIRED = 'This password reset link has expired. Please ask for a new one.';
+
+/**
+ * `POST /auth/local/reset` e-mails a single-use, expiring link to every account the username or
+ * e-mail address names, and answers the same for a name nobody has (no account enumeration).
+ * `POST /auth/local/password` sets the new password from that link and signs the user in.
+ */
+export async function passwordResetRoutes(
+  app: FastifyInstance,
+  options: {
+    accounts: Accounts;
+    db: pg.Pool;
+    deps: CommandDependencies;
+    mailer: Mailer;
+    publicUrl: string;
+    throttle: ResetThrottle;
+  },
+) {
+  const { accounts, db, deps, mailer, publicUrl, throttle } = options;
+
+  app.post('/auth/local/reset', async (request) => {
+    const parsed = resetRequestBody.safeParse(request.body ?? {});
+    if (!parsed.success) throw invalidInput(parsed.error.issues);
+    const identifier = parsed.data.username;
+    const found = await db.query(
+      `select a.user_id, a.username, u.name, t.email
+         from auth.accounts a
+         join read.users u on u.id = a.user_id
+         left join read.tutors t on t.id = u.tutor_id
+        where lower(a.username) = lower($1) or lower(t.email) = lower($1)`,
+      [identifier],
+    );
+    const keys = found.rows.length
+      ? found.rows.map((row) => `account:${row.user_id}`)
+      : [`name:${identifier.toLowerCase()}`];
+    if (!(await throttle.admit(keys, request.ip))) throw new HttpError(429, 'too_many_attempts', TOO_MANY);
+
+    for (const row of found.rows) {
+      if (!row.email) {
+        request.log.warn({ userId: row.user_id }, 'password reset asked for an account without an e-mail address');
+        continue;
+      }
+      const token = randomBytes(32).toString('base64url');
+      await db.query('insert into auth.reset_tokens (token_hash, user_id, expires_at) values ($1, $2, $3)', [
+        sha256(token),
+        row.user_id,
+        new Date(Date.now() + RESET_LIFETIME_MS),
+      ]);
+      // Not awaited: a known name must not answer measurably later than an unknown one.
+      mailer
+        .send(
+          resetMessage({
+            to: row.email,
+            name: row.name,
+            username: row.username,
+            link: absoluteLink(publicUrl, `/reset/${token}`),
+          }),
+        )
+        .catch((error: unknown) => request.log.warn({ err: error }, 'password reset email could not be sent'));
+    }
+    return { success: true };
+  });
+
+  app.post('/auth/local/password', async (request, reply) => {
+    const parsed = newPasswordBody.safeParse(request.body ?? {});
+    if (!parsed.success) throw invalidInput(parsed.error.issues);
+    const tokenHash = sha256(parsed.data.resetToken);
+    const found = await db.query(
+      'select user_id, used_at, expires_at <= now() as expired from auth.reset_tokens where token_hash = $1',
+      [tokenHash],
+    );
+    const row = found.rows[0];
+    if (!row) throw new HttpError(404, 'unknown_link', UNKNOWN);
+    if (row.used_at) throw new HttpError(410, 'link_used', USED);
+    if (row.expired) throw new HttpError(410, 'link_expired', EXPIRED);
+    const claimed = await db.query(
+      'update auth.reset_tokens set used_at = now() where token_hash = $1 and used_at is null and expires_at > now()',
+      [tokenHash],
+    );
+    if (claimed.rowCount === 0) throw new HttpError(410, 'link_used', USED);
+    const profile = await accounts.profile(row.user_id);
+    if (!profile) throw new HttpError(404, 'unknown_link', UNKNOWN);
+    await accounts.setPassword(row.user_id, parsed.data.password);
+    // Any other link still out for this account is spent too.
+    await db.query('update auth.reset_tokens set used_at = now() where user_id = $1 and used_at is null', [
+      row.user_id,
+    ]);
+    const { name, ...sessionUser } = profile;
+    const commandId = randomUUID();
+    const { context, appendedUpTo } = createCommandContext(deps, sessionUser, commandId, commandId);
+    await context.run(userAggregate.userStream(row.user_id), userAggregate.userDecider, {
+      type: 'RecordPasswordChange',
+      reason: 'reset',
+    });
+    const position = appendedUpTo();
+    if (position) await deps.projections.waitFor(position);
+    const token = issueToken(app, reply, sessionUser);
+    return { token, user: profile };
+  });
+}

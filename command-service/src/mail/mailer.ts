@@ -1,0 +1,66 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import nodemailer from 'nodemailer';
+
+export type MailMessage = {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** The message's links, printed to the log when mail goes to the outbox folder. */
+  links: string[];
+};
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}
+
+export type MailerOptions = {
+  /** smtp://host:port (or smtps://…); when absent, messages are written to `outboxDir`. */
+  smtpUrl?: string;
+  outboxDir: string;
+  from: string;
+  log: (line: string) => void;
+};
+
+/**
+ * Nodemailer over SMTP when `SMTP_URL` is set. Otherwise each message is written as an .eml
+ * file to the outbox folder and its links are printed, so a fresh install works without a
+ * mail server.
+ */
+export function createMailer(options: MailerOptions): Mailer {
+  if (options.smtpUrl) {
+    const transport = nodemailer.createTransport(options.smtpUrl);
+    return {
+      async send(message) {
+        await transport.sendMail({
+          from: options.from,
+          to: message.to,
+          subject: message.subject,
+          text: message.text,
+          html: message.html,
+        });
+      },
+    };
+  }
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  let sequence = 0;
+  return {
+    async send(message) {
+      const info = await transport.sendMail({
+        from: options.from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+      });
+      mkdirSync(options.outboxDir, { recursive: true });
+      sequence += 1;
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      const file = join(options.outboxDir, `${stamp}-${String(sequence).padStart(4, '0')}.eml`);
+      writeFileSync(file, info.message as Buffer);
+      options.log(`Mail to ${message.to} "${message.subject}" written to ${file}`);
+      for (const link of message.links) options.log(`  link: ${link}`);
+    },
+  };
+}

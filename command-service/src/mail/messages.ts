@@ -1,0 +1,53 @@
+import type { MailMessage } from './mailer';
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+/** An absolute link under the product's public address. */
+export const absoluteLink = (publicUrl: string, path: string) => `${publicUrl.replace(/\/+$/, '')}${path}`;
+
+function layout(paragraphs: string[], link: { href: string; label: string }) {
+  const body = paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n');
+  return `<!doctype html>
+<html><body style="font-family: Arial, sans-serif; color: #1f2933; line-height: 1.5">
+${body}
+<p><a href="${escapeHtml(link.href)}" style="display:inline-block;padding:10px 18px;background:#1d4ed8;color:#ffffff;text-decoration:none;border-radius:6px">${escapeHtml(link.label)}</a></p>
+<p style="color:#52606d;font-size:14px">If the button does not work, copy this address into your browser:<br>${escapeHtml(link.href)}</p>
+</body></html>`;
+}
+
+export function activationMessage(input: {
+  to: string;
+  firstName: string;
+  username: string;
+  link: string;
+}): MailMessage {
+  const lines = [
+    `Dear ${input.firstName},`,
+    'An account has been created for you at the tutoring agency.',
+    `Your username is: ${input.username}`,
+    'Please follow the link below to choose your password and activate your account. The link works once and expires in 7 days.',
+  ];
+  return {
+    to: input.to,
+    subject: 'Activate your tutoring agency account',
+    text: `${lines.join('\n\n')}\n\n${input.link}\n`,
+    html: layout(lines, { href: input.link, label: 'Activate your account' }),
+    links: [input.link],
+  };
+}
+
+export function resetMessage(input: { to: string; name: string; username: string; link: string }): MailMessage {
+  const lines = [
+    `Dear ${input.name},`,
+    `Someone asked to reset the password of the account "${input.username}" at the tutoring agency.`,
+    'Follow the link below to choose a new password. The link works once and expires in 1 hour. If you did not ask for this, you can ignore this email.',
+  ];
+  return {
+    to: input.to,
+    subject: 'Reset your tutoring agency password',
+    text: `${lines.join('\n\n')}\n\n${input.link}\n`,
+    html: layout(lines, { href: input.link, label: 'Choose a new password' }),
+    links: [input.link],
+  };
+}

@@ -1,0 +1,61 @@
+import { HttpError } from '@agency/platform';
+import type pg from 'pg';
+
+/**
+ * The command side's reservation of tutor usernames and invoice prefixes. A name once given is
+ * never released, so it stays unique among all tutors, past ones included.
+ */
+export class TutorNames {
+  constructor(private readonly db: pg.Pool) {}
+
+  /** Every username and prefix in use: the tutors' and the other logins' usernames. */
+  async taken() {
+    const names = await this.db.query(
+      `select kind, name from command.tutor_names
+       union all select 'username', lower(username) from auth.accounts`,
+    );
+    const usernames = new Set<string>();
+    const prefixes = new Set<string>();
+    for (const row of names.rows) (row.kind === 'username' ? usernames : prefixes).add(row.name);
+    return { usernames, prefixes };
+  }
+
+  /** Reserves both names for the tutor, or refuses with 409 and a message per taken field. */
+  async reserve(tutorId: string, username: string, invoicePrefix: string) {
+    const client = await this.db.connect();
+    try {
+      await client.query('begin');
+      const fields: Record<string, string> = {};
+      const user = await client.query(
+        `insert into command.tutor_names (kind, name, tutor_id) values ('username', lower($1), $2) on conflict do nothing`,
+        [username, tutorId],
+      );
+      const login = await client.query('select 1 from auth.accounts where lower(username) = lower($1)', [username]);
+      if (user.rowCount === 0 || (login.rowCount ?? 0) > 0) fields['tutor.username'] = 'That username is already taken';
+      const prefix = await client.query(
+        `insert into command.tutor_names (kind, name, tutor_id) values ('prefix', upper($1), $2) on conflict do nothing`,
+        [invoicePrefix, tutorId],
+      );
+      if (prefix.rowCount === 0) fields['tutor.invoicePrefix'] = 'That invoice prefix is already taken';
+      if (Object.keys(fields).length > 0) {
+        await client.query('rollback');
+        const message =
+          Object.keys(fields).length === 2
+            ? 'That username and invoice prefix are already taken.'
+            : `${Object.values(fields)[0]}.`;
+        throw new HttpError(409, 'name_taken', message, fields);
+      }
+      await client.query('commit');
+    } catch (error) {
+      await client.query('rollback').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Undoes a reservation whose tutor could not be recorded. */
+  async release(tutorId: string) {
+    await this.db.query('delete from command.tutor_names where tutor_id = $1', [tutorId]);
+  }
+}

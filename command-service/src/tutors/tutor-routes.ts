@@ -1,0 +1,220 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import {
+  noBody,
+  type TutorContactBody,
+  tutorActiveBody,
+  tutorBody,
+  tutorPartnerBody,
+  tutorSuggestionBody,
+} from '@agency/contracts';
+import { todayIn, tutor, user as userAggregate } from '@agency/domain';
+import { forbidden, HttpError, invalidInput, notFound } from '@agency/platform';
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import type { Mailer } from '../mail/mailer';
+import { absoluteLink, activationMessage } from '../mail/messages';
+import { type CommandContext, type CommandDependencies, commandRoute } from '../pipeline/command-pipeline';
+import type { TutorNames } from './tutor-names';
+
+export const ACTIVATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+
+export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+const toContact = (body: TutorContactBody) => ({
+  firstName: body.firstName,
+  lastName: body.lastName,
+  address: body.address,
+  postcode: body.postcode,
+  email: body.email,
+  phone: body.phone,
+  dob: null,
+});
+
+export type TutorRouteOptions = {
+  deps: CommandDependencies;
+  db: pg.Pool;
+  names: TutorNames;
+  mailer: Mailer;
+  publicUrl: string;
+  timeZone: string;
+};
+
+export async function tutorRoutes(app: FastifyInstance, options: TutorRouteOptions) {
+  const { deps, db, names, mailer, publicUrl, timeZone } = options;
+  const { tutorDecider, tutorStream } = tutor;
+
+  const loadTutor = async (tutorId: string, load: CommandContext['load']) => {
+    const state = await load(tutorStream(tutorId), tutorDecider);
+    if (state.status === 'none') throw notFound('There is no such tutor.');
+    return state;
+  };
+
+  const currentStudents = async (tutorId: string) => {
+    const found = await db.query('select count(*)::int as n from read.tutor_students where tutor_id = $1 and current', [
+      tutorId,
+    ]);
+    return found.rows[0].n as number;
+  };
+
+  // A suggestion, not a command: nothing is recorded, and the names are only reserved on save.
+  app.post('/api/tutors/suggest', async (request) => {
+    const user = await app.authenticate(request);
+    if (user.role !== 'admin') throw forbidden();
+    const parsed = tutorSuggestionBody.safeParse(request.body ?? {});
+    if (!parsed.success) throw invalidInput(parsed.error.issues);
+    const { username, prefix } = tutor.suggestTutorNames(
+      parsed.data.firstName,
+      parsed.data.lastName,
+      await names.taken(),
+    );
+    return { username, prefix, invoicePrefix: prefix };
+  });
+
+  commandRoute(app, deps, {
+    url: '/api/tutors/contact',
+    roles: ['admin'],
+    body: tutorBody,
+    handle: async ({ body }, { run, now }) => {
+      const tutorId = randomUUID();
+      const contact = { ...toContact(body.contact), id: randomUUID() };
+      const startDate = body.tutor.startDate ?? todayIn(timeZone, now);
+      const { username, invoicePrefix } = body.tutor;
+      await names.reserve(tutorId, username, invoicePrefix);
+      try {
+        await run(tutorStream(tutorId), tutorDecider, {
+          type: 'RegisterTutor',
+          tutorId,
+          startDate,
+          username,
+          invoicePrefix,
+          contact,
+        });
+      } catch (error) {
+        await names.release(tutorId);
+        throw error;
+      }
+      return { tutor: { id: tutorId, username, invoicePrefix, startDate, active: true, contact } };
+    },
+  });
+
+  commandRoute(app, deps, {
+    url: '/api/tutors/tutor',
+    roles: ['admin'],
+    body: tutorBody,
+    handle: async ({ body }, { run, load }) => {
+      const tutorId = body.tutor.id;
+      if (!tutorId)
+        throw new HttpError(400, 'invalid_input', 'tutor.id is required', { 'tutor.id': 'tutor.id is required' });
+      const state = await loadTutor(tutorId, load);
+      const fields: Record<string, string> = {};
+      if (body.tutor.username !== state.username) fields['tutor.username'] = 'The username cannot be changed';
+      if (body.tutor.invoicePrefix !== state.invoicePrefix)
+        fields['tutor.invoicePrefix'] = 'The invoice prefix cannot be changed';
+      if (Object.keys(fields).length > 0) {
+        throw new HttpError(409, 'conflict', 'A tutor keeps the username and invoice prefix first given.', fields);
+      }
+      const contact = toContact(body.contact);
+      await run(tutorStream(tutorId), tutorDecider, { type: 'ChangeTutorDetails', contact });
+      return {
+        tutor: {
+          id: tutorId,
+          username: state.username,
+          invoicePrefix: state.invoicePrefix,
+          contact: { ...contact, id: state.contactId },
+        },
+      };
+    },
+  });
+
+  commandRoute<typeof tutorActiveBody, { id: string }>(app, deps, {
+    url: '/api/tutors/active/:id',
+    roles: ['admin'],
+    body: tutorActiveBody,
+    handle: async ({ body, params }, { run, load, now }) => {
+      await loadTutor(params.id, load);
+      const today = todayIn(timeZone, now);
+      const state = body.active
+        ? await run(tutorStream(params.id), tutorDecider, {
+            type: 'ReactivateTutor',
+            startDate: body.startDate ?? today,
+          })
+        : await run(tutorStream(params.id), tutorDecider, {
+            type: 'TerminateTutor',
+            endDate: body.endDate ?? today,
+            currentStudents: await currentStudents(params.id),
+          });
+      if (state.status === 'none') throw notFound('There is no such tutor.');
+      return {
+        tutor: {
+          id: params.id,
+          active: state.status === 'active',
+          startDate: state.startDate,
+          endDate: state.endDate,
+        },
+      };
+    },
+  });
+
+  commandRoute<typeof noBody, { tutorId: string }>(app, deps, {
+    url: '/api/tutors/activate/:tutorId',
+    roles: ['admin'],
+    body: noBody,
+    handle: async ({ params }, { run, load, now }) => {
+      const { tutorId } = params;
+      const state = await loadTutor(tutorId, load);
+      tutor.requireAllowed(tutor.lifecycleViewOf(state, now), 'sendActivation');
+      const found = await db.query('select first_name, email from read.tutors where id = $1', [tutorId]);
+      const contact = found.rows[0];
+      if (!contact) throw notFound('There is no such tutor.');
+
+      // 256 random bits; only the hash is kept, so the code exists only in the e-mail.
+      const code = randomBytes(32).toString('base64url');
+      const expiresAt = new Date(now.getTime() + ACTIVATION_LIFETIME_MS).toISOString();
+      await db.query('delete from auth.activation_codes where tutor_id = $1 and used_at is null', [tutorId]);
+      await db.query('insert into auth.activation_codes (code_hash, tutor_id, expires_at) values ($1, $2, $3)', [
+        sha256(code),
+        tutorId,
+        expiresAt,
+      ]);
+      try {
+        await mailer.send(
+          activationMessage({
+            to: contact.email,
+            firstName: contact.first_name,
+            username: state.username,
+            link: absoluteLink(publicUrl, `/activate/${code}`),
+          }),
+        );
+      } catch (error) {
+        await db.query('delete from auth.activation_codes where code_hash = $1', [sha256(code)]);
+        app.log.warn({ err: error }, 'activation email could not be sent');
+        throw new HttpError(502, 'mail_failed', 'The activation email could not be sent. Please try again later.');
+      }
+      await run(tutorStream(tutorId), tutorDecider, {
+        type: 'RecordActivationEmailSent',
+        sentTo: contact.email,
+        expiresAt,
+      });
+      return { tutor: { id: tutorId, activationSent: true, activationExpiresAt: expiresAt } };
+    },
+  });
+
+  // The partner role of a tutor's own login: given and taken back by an admin.
+  commandRoute<typeof tutorPartnerBody, { tutorId: string }>(app, deps, {
+    url: '/api/tutors/partner/:tutorId',
+    roles: ['admin'],
+    body: tutorPartnerBody,
+    handle: async ({ body, params }, { run, load, now }) => {
+      const state = await loadTutor(params.tutorId, load);
+      tutor.requireAllowed(tutor.lifecycleViewOf(state, now), 'grantPartner');
+      if (state.account.status !== 'activated') throw notFound('There is no such account.');
+      const role = body.partner ? 'partner' : 'tutor';
+      await run(userAggregate.userStream(state.account.userId), userAggregate.userDecider, {
+        type: 'ChangeUserRole',
+        role,
+        tutorId: params.tutorId,
+      });
+      return { tutor: { id: params.tutorId, accountRole: role, partner: body.partner } };
+    },
+  });
+}

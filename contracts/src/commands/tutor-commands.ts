@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { calendarDate, commandId, optionalText, requiredText } from '../values';
+
+const phoneEntry = z.object({
+  type: z.string().trim().max(20).default('Mobile'),
+  number: z.string().trim().max(40).default(''),
+});
+
+/** A tutor's contact: address and phone are lists that may be empty; blank entries are dropped. */
+export const tutorContactBody = z.object({
+  id: z.string().optional(),
+  firstName: requiredText('First name is required'),
+  lastName: requiredText('Last name is required'),
+  address: z
+    .array(optionalText)
+    .max(4, 'An address has at most 4 lines')
+    .default([])
+    .transform((lines) => lines.filter((line) => line.length > 0)),
+  postcode: requiredText('Postcode is required'),
+  email: requiredText('Email is required'),
+  phone: z
+    .array(phoneEntry)
+    .max(2, 'A contact has at most 2 phone numbers')
+    .default([])
+    .transform((entries) => entries.filter((entry) => entry.number.length > 0)),
+});
+export type TutorContactBody = z.infer<typeof tutorContactBody>;
+
+export const tutorUsername = requiredText('Username is required')
+  .pipe(z.string().max(40, 'Username is too long (40 characters at most)'))
+  .pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9._-]+$/, 'Username may hold only letters, digits, dots, dashes and underscores')
+      .transform((value) => value.toLowerCase()),
+  );
+
+export const invoicePrefix = requiredText('Invoice Prefix is required')
+  .pipe(z.string().max(10, 'Invoice Prefix is too long (10 characters at most)'))
+  .pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9]+$/, 'Invoice Prefix may hold only letters and digits')
+      .transform((value) => value.toUpperCase()),
+  );
+
+/** `POST /api/tutors/contact` (new) and `POST /api/tutors/tutor` (existing): `{ contact, tutor }`. */
+export const tutorBody = z.object({
+  commandId,
+  contact: tutorContactBody.prefault({} as never),
+  tutor: z
+    .object({
+      id: z.string().optional(),
+      username: tutorUsername,
+      invoicePrefix,
+      startDate: z
+        .union([calendarDate, z.literal(''), z.null()])
+        .optional()
+        .transform((value) => value || null),
+    })
+    .prefault({ username: '', invoicePrefix: '' }),
+});
+export type TutorBody = z.infer<typeof tutorBody>;
+
+export const tutorSuggestionBody = z.object({
+  firstName: requiredText('First name is required'),
+  lastName: requiredText('Last name is required'),
+});
+
+/** Terminate (`active: false`, optional `endDate`) or reactivate (`active: true`, optional `startDate`). */
+export const tutorActiveBody = z.object({
+  commandId,
+  id: z.string().optional(),
+  active: z.boolean({ error: 'active must be true or false' }),
+  endDate: z
+    .union([calendarDate, z.literal(''), z.null()])
+    .optional()
+    .transform((value) => value || null),
+  startDate: z
+    .union([calendarDate, z.literal(''), z.null()])
+    .optional()
+    .transform((value) => value || null),
+});
+
+export const tutorPartnerBody = z.object({
+  commandId,
+  partner: z.boolean({ error: 'partner must be true or false' }),
+});
+
+export const noBody = z.object({ commandId });

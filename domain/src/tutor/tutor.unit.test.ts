@@ -1,0 +1,164 @@
+import type { ContactDetails, TutorEvent } from '@agency/contracts';
+import { describe, expect, it } from 'vitest';
+import { DomainError, fold } from '../shared/decider';
+import { specFor } from '../shared/given-when-then';
+import { lifecycleViewOf, requireAllowed, type TutorCommand, tutorDecider } from './tutor';
+import { type LifecycleCase, lifecycleCases, type TutorAction } from './tutor-lifecycle';
+
+const now = new Date('2026-11-22T10:00:00Z');
+const given = specFor(tutorDecider, now);
+const contact: ContactDetails = {
+  id: 'contact-1',
+  firstName: 'Jane',
+  lastName: "O'Brien",
+  address: ['2 Mill Lane'],
+  postcode: 'OX2 6AA',
+  email: 'jane@example.com',
+  phone: [],
+  dob: null,
+};
+const registered: TutorEvent = {
+  type: 'TutorRegistered',
+  data: { tutorId: 't1', startDate: '2026-01-05', username: 'jobrien', invoicePrefix: 'JO', contact },
+};
+const sent = (expiresAt = '2026-11-29T10:00:00.000Z'): TutorEvent => ({
+  type: 'TutorActivationEmailSent',
+  data: { tutorId: 't1', sentTo: 'jane@example.com', expiresAt },
+});
+const activated: TutorEvent = {
+  type: 'TutorAccountActivated',
+  data: { tutorId: 't1', userId: 'u1', username: 'jobrien' },
+};
+const terminated: TutorEvent = { type: 'TutorTerminated', data: { tutorId: 't1', endDate: '2026-06-30' } };
+
+function historyFor(row: LifecycleCase): TutorEvent[] {
+  const events: TutorEvent[] = [registered];
+  if (row.account === 'activationSent') events.push(sent());
+  if (row.account === 'activated') events.push(sent(), activated);
+  if (!row.active) events.push(terminated);
+  return events;
+}
+
+const commandFor = (action: Exclude<TutorAction, 'grantPartner'>, row: LifecycleCase): TutorCommand => {
+  switch (action) {
+    case 'terminate':
+      return { type: 'TerminateTutor', endDate: '2026-11-22', currentStudents: row.currentStudents };
+    case 'reactivate':
+      return { type: 'ReactivateTutor', startDate: '2026-11-22' };
+    case 'sendActivation':
+      return { type: 'RecordActivationEmailSent', sentTo: 'jane@example.com', expiresAt: '2026-11-29T10:00:00.000Z' };
+  }
+};
+
+const eventOf = {
+  terminate: 'TutorTerminated',
+  reactivate: 'TutorReactivated',
+  sendActivation: 'TutorActivationEmailSent',
+} as const;
+
+describe('tutor lifecycle rules (the table the UI machine is tested on too)', () => {
+  const name = (row: LifecycleCase) =>
+    `${row.active ? 'active' : 'inactive'}, ${row.account}, ${row.currentStudents} current students`;
+
+  for (const row of lifecycleCases) {
+    describe(name(row), () => {
+      for (const action of ['terminate', 'reactivate', 'sendActivation'] as const) {
+        const allowed = row.allowed.includes(action);
+        it(`${allowed ? 'allows' : 'refuses'} ${action}`, () => {
+          const then = given(historyFor(row)).when(commandFor(action, row));
+          if (allowed) then.thenEvents([expect.objectContaining({ type: eventOf[action] })]);
+          else then.thenRefused('conflict');
+        });
+      }
+      it(`${row.allowed.includes('grantPartner') ? 'allows' : 'refuses'} the partner role`, () => {
+        const view = lifecycleViewOf(fold(tutorDecider, historyFor(row)), now, row.currentStudents);
+        const check = () => requireAllowed(view, 'grantPartner');
+        if (row.allowed.includes('grantPartner')) expect(check).not.toThrow();
+        else expect(check).toThrow(DomainError);
+      });
+    });
+  }
+});
+
+describe('tutor', () => {
+  it('registers a tutor with username, invoice prefix and contact', () => {
+    given([])
+      .when({
+        type: 'RegisterTutor',
+        tutorId: 't1',
+        startDate: '2026-01-05',
+        username: 'jobrien',
+        invoicePrefix: 'JO',
+        contact,
+      })
+      .thenEvents([registered]);
+    given([registered])
+      .when({
+        type: 'RegisterTutor',
+        tutorId: 't1',
+        startDate: '2026-01-05',
+        username: 'x',
+        invoicePrefix: 'X',
+        contact,
+      })
+      .thenRefused('conflict', 'already exists');
+  });
+
+  it('refuses anything for an unknown tutor', () => {
+    given([]).when({ type: 'ReactivateTutor', startDate: '2026-11-22' }).thenRefused('not_found', 'no such tutor');
+  });
+
+  it('changes contact details, keeping the contact id', () => {
+    const { id: _id, ...rest } = contact;
+    given([registered])
+      .when({ type: 'ChangeTutorDetails', contact: { ...rest, postcode: 'OX1 1AA' } })
+      .thenEvents([
+        { type: 'TutorDetailsChanged', data: { tutorId: 't1', contact: { ...contact, postcode: 'OX1 1AA' } } },
+      ]);
+  });
+
+  it('terminates with an end date, refusing one before the start date', () => {
+    given([registered])
+      .when({ type: 'TerminateTutor', endDate: '2026-11-22', currentStudents: 0 })
+      .thenEvents([{ type: 'TutorTerminated', data: { tutorId: 't1', endDate: '2026-11-22' } }]);
+    given([registered])
+      .when({ type: 'TerminateTutor', endDate: '2025-12-31', currentStudents: 0 })
+      .thenRefused('invalid', 'before the start date');
+  });
+
+  it('refuses to terminate a tutor with current students, saying why', () => {
+    given([registered])
+      .when({ type: 'TerminateTutor', endDate: '2026-11-22', currentStudents: 2 })
+      .thenRefused('conflict', 'still has 2 current students');
+  });
+
+  it('reactivates from a start date on or after the end date', () => {
+    given([registered, terminated])
+      .when({ type: 'ReactivateTutor', startDate: '2026-06-30' })
+      .thenEvents([{ type: 'TutorReactivated', data: { tutorId: 't1', startDate: '2026-06-30' } }]);
+    given([registered, terminated])
+      .when({ type: 'ReactivateTutor', startDate: '2026-06-01' })
+      .thenRefused('invalid', 'before the end date');
+  });
+
+  it('lets a new activation email go out once the last code has expired', () => {
+    given([registered, sent('2026-11-20T00:00:00.000Z')])
+      .when({ type: 'RecordActivationEmailSent', sentTo: 'jane@example.com', expiresAt: '2026-11-29T10:00:00.000Z' })
+      .thenEvents([sent('2026-11-29T10:00:00.000Z')]);
+  });
+
+  it('activates the account for the tutor username only, once, while active', () => {
+    given([registered, sent()])
+      .when({ type: 'ActivateTutorAccount', userId: 'u1', username: 'JOBrien' })
+      .thenEvents([activated]);
+    given([registered, sent()])
+      .when({ type: 'ActivateTutorAccount', userId: 'u1', username: 'someone' })
+      .thenRefused('invalid', 'username given in your activation email');
+    given([registered, sent(), activated])
+      .when({ type: 'ActivateTutorAccount', userId: 'u2', username: 'jobrien' })
+      .thenRefused('conflict', 'already activated');
+    given([registered, sent(), terminated])
+      .when({ type: 'ActivateTutorAccount', userId: 'u1', username: 'jobrien' })
+      .thenRefused('conflict', 'no longer active');
+  });
+});

@@ -1,0 +1,78 @@
+import type {
+  TutorAccountActivated,
+  TutorActivationEmailSent,
+  TutorDetailsChanged,
+  TutorReactivated,
+  TutorRegistered,
+  TutorTerminated,
+} from '@agency/contracts';
+import type { z } from 'zod';
+import type { Projection } from './projection';
+
+type Data<D extends { schema: z.ZodType }> = z.infer<D['schema']>;
+
+export const tutorsProjection: Projection = {
+  name: 'tutors',
+  handlers: {
+    TutorRegistered: (sql, { data }) => {
+      const { tutorId, contact, username, invoicePrefix, startDate } = data as Data<typeof TutorRegistered>;
+      return sql.query(
+        `insert into tutors (id, contact_id, first_name, last_name, address, postcode, email, phone,
+                             username, invoice_prefix, start_date)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        [
+          tutorId,
+          contact.id,
+          contact.firstName,
+          contact.lastName,
+          JSON.stringify(contact.address),
+          contact.postcode,
+          contact.email,
+          JSON.stringify(contact.phone),
+          username,
+          invoicePrefix,
+          startDate,
+        ],
+      );
+    },
+    TutorDetailsChanged: (sql, { data }) => {
+      const { tutorId, contact } = data as Data<typeof TutorDetailsChanged>;
+      return sql.query(
+        `update tutors set first_name = $2, last_name = $3, address = $4, postcode = $5, email = $6, phone = $7
+          where id = $1`,
+        [
+          tutorId,
+          contact.firstName,
+          contact.lastName,
+          JSON.stringify(contact.address),
+          contact.postcode,
+          contact.email,
+          JSON.stringify(contact.phone),
+        ],
+      );
+    },
+    TutorTerminated: (sql, { data }) => {
+      const { tutorId, endDate } = data as Data<typeof TutorTerminated>;
+      return sql.query('update tutors set active = false, end_date = $2 where id = $1', [tutorId, endDate]);
+    },
+    TutorReactivated: (sql, { data }) => {
+      const { tutorId, startDate } = data as Data<typeof TutorReactivated>;
+      return sql.query('update tutors set active = true, start_date = $2, end_date = null where id = $1', [
+        tutorId,
+        startDate,
+      ]);
+    },
+    TutorActivationEmailSent: (sql, { data }) => {
+      const { tutorId, sentTo, expiresAt } = data as Data<typeof TutorActivationEmailSent>;
+      return sql.query('update tutors set activation_sent_to = $2, activation_expires_at = $3 where id = $1', [
+        tutorId,
+        sentTo,
+        expiresAt,
+      ]);
+    },
+    TutorAccountActivated: (sql, { data }) => {
+      const { tutorId, userId } = data as Data<typeof TutorAccountActivated>;
+      return sql.query('update tutors set user_id = $2 where id = $1', [tutorId, userId]);
+    },
+  },
+};
