@@ -1,0 +1,266 @@
+import type { LessonDetails, LessonEvent, Role } from '@agency/contracts';
+import { type EngagementSummary, periodInForce } from '../engagement/engagement';
+import { type Decider, DomainError } from '../shared/decider';
+import { commissionOf, type Hundredths, lessonAmount, type Pence, partnerCommissionOf } from '../shared/money';
+
+/**
+ * One tutor's lessons for one calendar month. The stream is `timesheet-{tutorId}-{yyyy-mm}`:
+ * small enough that loading it is quick and two writers rarely meet, large enough that the
+ * 12-hours-a-day rule and the invoice lock are checked inside one consistency boundary.
+ */
+export type TimesheetState =
+  | { status: 'open'; lessons: ReadonlyMap<string, LessonDetails> }
+  | { status: 'locked'; lessons: ReadonlyMap<string, LessonDetails>; invoiceId: string };
+
+/** Who is acting: an admin, or a tutor or partner tied to a tutor id. */
+export type Actor = { role: Role; tutorId?: string | null };
+
+type TimesheetKey = { tutorId: string; month: string };
+
+/**
+ * `engagement` is a lookup result (the engagement's summary, read from its own stream) and
+ * `actor` the session's user. Durations are hundredths of an hour, amounts pence.
+ */
+export type TimesheetCommand =
+  | (TimesheetKey & {
+      type: 'RecordLesson';
+      lessonId: string;
+      engagement: EngagementSummary;
+      date: string;
+      /** Defaults to 1 hour. */
+      duration?: Hundredths;
+      /** Only when typed directly; otherwise duration × rate. */
+      amountPence?: Pence;
+      actor: Actor;
+    })
+  | (TimesheetKey & {
+      type: 'ChangeLesson';
+      lessonId: string;
+      engagement: EngagementSummary;
+      date: string;
+      /** 0 removes the lesson. */
+      duration: Hundredths;
+      amountPence?: Pence;
+      actor: Actor;
+    })
+  | (TimesheetKey & { type: 'RemoveLesson'; lessonId: string; actor: Actor })
+  | (TimesheetKey & { type: 'LockMonth'; invoiceId: string });
+
+export const DEFAULT_DURATION: Hundredths = 100;
+export const MAX_HOURS_A_DAY_WITH_ONE_STUDENT = 12;
+
+export const initialState = (): TimesheetState => ({ status: 'open', lessons: new Map() });
+
+export function evolve(state: TimesheetState, event: LessonEvent): TimesheetState {
+  switch (event.type) {
+    case 'LessonRecorded':
+    case 'LessonChanged':
+      return { ...state, lessons: new Map(state.lessons).set(event.data.lesson.lessonId, event.data.lesson) };
+    case 'LessonRemoved': {
+      const lessons = new Map(state.lessons);
+      lessons.delete(event.data.lessonId);
+      return { ...state, lessons };
+    }
+    case 'TimesheetMonthLocked':
+      return { status: 'locked', lessons: state.lessons, invoiceId: event.data.invoiceId };
+    default: {
+      const _never: never = event;
+      return _never;
+    }
+  }
+}
+
+/** The month's lessons in date order. */
+export function lessonsOf(state: TimesheetState): LessonDetails[] {
+  return [...state.lessons.values()].sort((a, b) =>
+    a.date === b.date ? (a.lessonId < b.lessonId ? -1 : 1) : a.date < b.date ? -1 : 1,
+  );
+}
+
+export type LessonTotals = { amountPence: Pence; commissionPence: Pence; partnerCommissionPence: Pence };
+
+/** The totals row of the lessons month view: plain sums of the lessons, never recomputed. */
+export function totalsOf(lessons: readonly LessonDetails[]): LessonTotals {
+  return lessons.reduce(
+    (totals, lesson) => ({
+      amountPence: totals.amountPence + lesson.amountPence,
+      commissionPence: totals.commissionPence + lesson.commissionPence,
+      partnerCommissionPence: totals.partnerCommissionPence + lesson.partnerCommissionPence,
+    }),
+    { amountPence: 0, commissionPence: 0, partnerCommissionPence: 0 },
+  );
+}
+
+const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+/** '2026-03' → 'March 2026'. */
+export const monthName = (month: string) => `${MONTH_NAMES[Number(month.slice(5, 7)) - 1]} ${month.slice(0, 4)}`;
+
+/** Spec §5/§6: an admin records for anyone; a tutor for self; a partner for their own tutor id. */
+export function mayRecordFor(actor: Actor, tutorId: string): boolean {
+  return actor.role === 'admin' || actor.tutorId === tutorId;
+}
+
+export function checkMayRecordFor(actor: Actor, tutorId: string) {
+  if (mayRecordFor(actor, tutorId)) return;
+  throw new DomainError(
+    'forbidden',
+    actor.role === 'partner'
+      ? 'A partner can record lessons only for their own tutor.'
+      : 'A tutor can record lessons only on their own timesheet.',
+  );
+}
+
+function checkOpen(state: TimesheetState, month: string) {
+  if (state.status === 'locked') {
+    throw new DomainError('locked', `The lessons of ${monthName(month)} are locked: the month has been invoiced.`);
+  }
+}
+
+/** Prices a lesson with the engagement period in force on its date: amount, commission, partner share. */
+export function priceLesson(input: {
+  lessonId: string;
+  engagement: EngagementSummary;
+  date: string;
+  duration: Hundredths;
+  amountPence?: Pence;
+}): LessonDetails {
+  const { lessonId, engagement, date, duration, amountPence } = input;
+  const period = periodInForce(engagement.periods, date);
+  if (!period) {
+    const life = engagement.endDate
+      ? `from ${engagement.startDate} to ${engagement.endDate}`
+      : `from ${engagement.startDate}`;
+    throw new DomainError('invalid', `There is no engagement with this student on ${date}: it runs ${life}.`, {
+      date: 'Outside the engagement',
+    });
+  }
+  const amountEdited = amountPence !== undefined;
+  const amount = amountPence ?? lessonAmount(duration, period.ratePence);
+  const commission = commissionOf(amount, period.commissionBp);
+  return {
+    lessonId,
+    engagementId: engagement.engagementId,
+    studentId: engagement.studentId,
+    date,
+    duration,
+    ratePence: period.ratePence,
+    amountPence: amount,
+    amountEdited,
+    commissionBp: period.commissionBp,
+    commissionPence: commission,
+    partnerBp: period.partnerBp,
+    partnerCommissionPence: partnerCommissionOf(commission, period.partnerBp),
+  };
+}
+
+function checkLesson(
+  state: TimesheetState,
+  command: TimesheetKey & {
+    lessonId: string;
+    engagement: EngagementSummary;
+    date: string;
+    duration: Hundredths;
+    amountPence?: Pence;
+  },
+) {
+  const { tutorId, month, engagement, date, duration, amountPence } = command;
+  if (engagement.tutorId !== tutorId) {
+    throw new DomainError('invalid', "This engagement is not one of this tutor's.", { engagementId: 'Not this tutor' });
+  }
+  if (date.slice(0, 7) !== month) {
+    throw new DomainError('invalid', `${date} is not in ${monthName(month)}; record it on that month's timesheet.`, {
+      date: `Not in ${monthName(month)}`,
+    });
+  }
+  if (!Number.isInteger(duration)) {
+    throw new DomainError('invalid', 'Duration must be in hours, with at most two decimals.', { duration: 'Hours' });
+  }
+  if (duration < 0) throw new DomainError('invalid', 'Duration cannot be negative.', { duration: 'Not negative' });
+  if (amountPence !== undefined && (!Number.isInteger(amountPence) || amountPence < 0)) {
+    throw new DomainError('invalid', 'Amount must be an amount in pounds, not negative.', { amount: 'Not negative' });
+  }
+  const sameDay = [...state.lessons.values()].filter(
+    (lesson) =>
+      lesson.lessonId !== command.lessonId && lesson.studentId === engagement.studentId && lesson.date === date,
+  );
+  const hours = sameDay.reduce((sum, lesson) => sum + lesson.duration, duration);
+  if (hours > MAX_HOURS_A_DAY_WITH_ONE_STUDENT * 100) {
+    throw new DomainError(
+      'invalid',
+      `No more than ${MAX_HOURS_A_DAY_WITH_ONE_STUDENT} hours of lessons a day with one student.`,
+      { duration: `${MAX_HOURS_A_DAY_WITH_ONE_STUDENT} hours a day at most` },
+    );
+  }
+}
+
+const sameLesson = (a: LessonDetails, b: LessonDetails) =>
+  (Object.keys(a) as (keyof LessonDetails)[]).every((key) => a[key] === b[key]);
+
+export function decide(command: TimesheetCommand, state: TimesheetState, _now: Date): LessonEvent[] {
+  const { tutorId, month } = command;
+  switch (command.type) {
+    case 'RecordLesson': {
+      checkMayRecordFor(command.actor, tutorId);
+      checkOpen(state, month);
+      if (state.lessons.has(command.lessonId)) throw new DomainError('conflict', 'This lesson is already recorded.');
+      const duration = command.duration ?? DEFAULT_DURATION;
+      checkLesson(state, { ...command, duration });
+      if (duration === 0) return [];
+      const lesson = priceLesson({ ...command, duration });
+      return [{ type: 'LessonRecorded', data: { tutorId, month, lesson } }];
+    }
+    case 'ChangeLesson': {
+      checkMayRecordFor(command.actor, tutorId);
+      checkOpen(state, month);
+      const recorded = state.lessons.get(command.lessonId);
+      if (!recorded) throw new DomainError('not_found', 'There is no such lesson on this timesheet.');
+      if (recorded.engagementId !== command.engagement.engagementId) {
+        throw new DomainError('invalid', 'A lesson cannot move to another student; remove it and record a new one.');
+      }
+      checkLesson(state, command);
+      if (command.duration === 0)
+        return [{ type: 'LessonRemoved', data: { tutorId, month, lessonId: recorded.lessonId } }];
+      const lesson = priceLesson(command);
+      if (sameLesson(recorded, lesson)) return [];
+      return [{ type: 'LessonChanged', data: { tutorId, month, lesson } }];
+    }
+    case 'RemoveLesson': {
+      checkMayRecordFor(command.actor, tutorId);
+      checkOpen(state, month);
+      if (!state.lessons.has(command.lessonId)) {
+        throw new DomainError('not_found', 'There is no such lesson on this timesheet.');
+      }
+      return [{ type: 'LessonRemoved', data: { tutorId, month, lessonId: command.lessonId } }];
+    }
+    case 'LockMonth':
+      if (state.status === 'locked') return [];
+      return [{ type: 'TimesheetMonthLocked', data: { tutorId, month, invoiceId: command.invoiceId } }];
+    default: {
+      const _never: never = command;
+      return _never;
+    }
+  }
+}
+
+export const timesheetDecider: Decider<TimesheetCommand, LessonEvent, TimesheetState> = {
+  initialState,
+  evolve,
+  decide,
+};
+
+/** `month` is `YYYY-MM`. */
+export const timesheetStream = (tutorId: string, month: string) => `timesheet-${tutorId}-${month}`;
