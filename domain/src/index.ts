@@ -1,5 +1,6 @@
 export * as client from './client/client';
 export * as engagement from './engagement/engagement';
+export * as invoice from './invoice/invoice';
 export * from './shared/calendar';
 export * from './shared/decider';
 export * from './shared/money';

@@ -1,0 +1,166 @@
+import type { InvoiceEvent, InvoiceItem, LessonDetails } from '@agency/contracts';
+import { type Decider, DomainError } from '../shared/decider';
+import { formatPercent, formatPounds, type Pence } from '../shared/money';
+import { type Actor, checkMayRecordFor, monthName } from '../timesheet/timesheet';
+
+/**
+ * One tutor's invoice for one month, stream `invoice-{tutorId}-{yyyy-mm}`: at most one per
+ * month by construction. The service locks the month's timesheet first (`LockMonth`), then
+ * generates from the locked lessons, so the invoice and the lessons cannot drift apart.
+ */
+export type InvoiceSummary = {
+  items: InvoiceItem[];
+  lessonCount: number;
+  earningsPence: Pence;
+  commissionPence: Pence;
+  partnerCommissionPence: Pence;
+};
+
+export type Invoice = InvoiceSummary & {
+  invoiceId: string;
+  tutorId: string;
+  month: string;
+  reference: string;
+  date: string;
+};
+
+export type InvoiceState =
+  | { status: 'none' }
+  | { status: 'generated'; invoice: Invoice; paidPence: Pence }
+  | { status: 'confirmed'; invoice: Invoice; paidPence: Pence };
+
+export type InvoiceCommand =
+  | {
+      type: 'GenerateInvoice';
+      invoiceId: string;
+      tutorId: string;
+      month: string;
+      /** The tutor's invoice prefix and the next number of the tutor's counter (allocated by the service). */
+      invoicePrefix: string;
+      number: number;
+      /** The invoice date: today in the agency's time zone. */
+      date: string;
+      /** The month's lessons, read from the (locked) timesheet. */
+      lessons: readonly LessonDetails[];
+      actor: Actor;
+    }
+  | { type: 'ConfirmInvoice'; actor: Actor }
+  | { type: 'RecordPayment'; paymentId: string; date: string; amountPence: Pence; actor: Actor };
+
+export const initialState = (): InvoiceState => ({ status: 'none' });
+
+/**
+ * The month's earnings grouped by commission rate (lowest rate first), with totals. Each
+ * item's commission is the sum of its lessons' commissions, which were rounded per lesson,
+ * so the invoice always equals the lessons month view to the penny.
+ */
+export function invoiceSummary(lessons: readonly LessonDetails[]): InvoiceSummary {
+  const byRate = new Map<number, InvoiceItem>();
+  for (const lesson of lessons) {
+    const item = byRate.get(lesson.commissionBp) ?? {
+      commissionBp: lesson.commissionBp,
+      earningsPence: 0,
+      commissionPence: 0,
+    };
+    byRate.set(lesson.commissionBp, {
+      ...item,
+      earningsPence: item.earningsPence + lesson.amountPence,
+      commissionPence: item.commissionPence + lesson.commissionPence,
+    });
+  }
+  const items = [...byRate.values()].sort((a, b) => a.commissionBp - b.commissionBp);
+  const sum = (pick: (lesson: LessonDetails) => number) => lessons.reduce((total, lesson) => total + pick(lesson), 0);
+  return {
+    items,
+    lessonCount: lessons.length,
+    earningsPence: sum((lesson) => lesson.amountPence),
+    commissionPence: sum((lesson) => lesson.commissionPence),
+    partnerCommissionPence: sum((lesson) => lesson.partnerCommissionPence),
+  };
+}
+
+/** The invoice line as the confirmation page and the document show it. */
+export const itemDescription = (item: InvoiceItem) =>
+  `Earnings of ${formatPounds(item.earningsPence)} at ${formatPercent(item.commissionBp)}% commission`;
+
+/** The tutor's prefix and the number, at least four digits: ('JS', 12) → 'JS0012'. */
+export const invoiceReference = (prefix: string, number: number) => `${prefix}${String(number).padStart(4, '0')}`;
+
+export function evolve(state: InvoiceState, event: InvoiceEvent): InvoiceState {
+  switch (event.type) {
+    case 'InvoiceGenerated':
+      return { status: 'generated', invoice: event.data, paidPence: 0 };
+    case 'InvoiceConfirmed':
+      return state.status === 'none' ? state : { ...state, status: 'confirmed' };
+    case 'InvoicePaymentRecorded':
+      return state.status === 'none' ? state : { ...state, paidPence: state.paidPence + event.data.amountPence };
+    default: {
+      const _never: never = event;
+      return _never;
+    }
+  }
+}
+
+function existing(state: InvoiceState) {
+  if (state.status === 'none') throw new DomainError('not_found', 'There is no such invoice.');
+  return state;
+}
+
+export function decide(command: InvoiceCommand, state: InvoiceState, _now: Date): InvoiceEvent[] {
+  switch (command.type) {
+    case 'GenerateInvoice': {
+      const { invoiceId, tutorId, month, invoicePrefix, number, date, lessons, actor } = command;
+      checkMayRecordFor(actor, tutorId);
+      // The invoice page generates on every visit: the second time answers with the first invoice.
+      if (state.status !== 'none') return [];
+      if (!Number.isInteger(number) || number < 1) {
+        throw new DomainError('invalid', 'An invoice number must be a whole number from 1.');
+      }
+      const stray = lessons.find((lesson) => lesson.date.slice(0, 7) !== month);
+      if (stray) {
+        throw new DomainError(
+          'invalid',
+          `A lesson on ${stray.date} does not belong on the invoice for ${monthName(month)}.`,
+        );
+      }
+      const reference = invoiceReference(invoicePrefix, number);
+      return [
+        { type: 'InvoiceGenerated', data: { invoiceId, tutorId, month, reference, date, ...invoiceSummary(lessons) } },
+      ];
+    }
+    case 'ConfirmInvoice': {
+      const { invoice, status } = existing(state);
+      const { actor } = command;
+      if (!(actor.role === 'admin' || (actor.role === 'tutor' && actor.tutorId === invoice.tutorId))) {
+        throw new DomainError('forbidden', "Only the invoice's tutor or an admin can confirm it.");
+      }
+      if (status === 'confirmed') return [];
+      const { invoiceId, tutorId, month } = invoice;
+      return [{ type: 'InvoiceConfirmed', data: { invoiceId, tutorId, month } }];
+    }
+    case 'RecordPayment': {
+      if (command.actor.role !== 'admin') throw new DomainError('forbidden', 'Only an admin can record a payment.');
+      const { invoice } = existing(state);
+      const { paymentId, date, amountPence } = command;
+      if (!Number.isInteger(amountPence) || amountPence <= 0) {
+        throw new DomainError('invalid', 'A payment must be more than £0.00.', {
+          amount: 'Amount must be more than 0',
+        });
+      }
+      if (invoice.commissionPence === 0) {
+        throw new DomainError('invalid', 'There is nothing to pay on this invoice: it has no commission.');
+      }
+      const { invoiceId, tutorId, month } = invoice;
+      return [{ type: 'InvoicePaymentRecorded', data: { invoiceId, tutorId, month, paymentId, date, amountPence } }];
+    }
+    default: {
+      const _never: never = command;
+      return _never;
+    }
+  }
+}
+
+export const invoiceDecider: Decider<InvoiceCommand, InvoiceEvent, InvoiceState> = { initialState, evolve, decide };
+
+/** `month` is `YYYY-MM`. */
+export const invoiceStream = (tutorId: string, month: string) => `invoice-${tutorId}-${month}`;
