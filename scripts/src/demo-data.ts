@@ -182,5 +182,52 @@ export async function seedDemoData(product: RunningProduct, families = 36): Prom
     }
     if (family % 9 === 8) await post(`/api/clients/active/${client.id}`, { id: client.id, active: false });
   }
-  return `${families} families with ${children} children`;
+  const tutors = await seedTutors(post);
+  return `${families} families with ${children} children; ${tutors}`;
+}
+
+const TUTORS: { first: string; last: string; town: string; terminated?: boolean; partner?: boolean }[] = [
+  { first: 'Eleanor', last: 'Marsh', town: 'Oxford', partner: true },
+  { first: 'Rahul', last: 'Mehta', town: 'Cambridge' },
+  { first: 'Sophie', last: 'Turner', town: 'London' },
+  { first: 'Ben', last: 'Adeyemi', town: 'Reading' },
+  { first: 'Hannah', last: 'Kowalczyk', town: 'Oxford', terminated: true },
+  { first: 'Lucas', last: 'Ferreira', town: 'Guildford' },
+  { first: 'Grace', last: 'Ng', town: 'London', terminated: true },
+  { first: 'Samuel', last: 'Marsh', town: 'Oxford' },
+];
+
+export const DEMO_PARTNER = { username: 'partner', password: 'demo-partner-password' };
+
+/** Tutors through the real routes: suggestion, save, two terminated, one with a partner login. */
+async function seedTutors(post: (url: string, payload: Record<string, unknown>) => Promise<unknown>) {
+  let n = 0;
+  for (const entry of TUTORS) {
+    const suggestion = (await post('/api/tutors/suggest', { firstName: entry.first, lastName: entry.last })) as {
+      username: string;
+      prefix: string;
+    };
+    const { tutor } = (await post('/api/tutors/contact', {
+      contact: {
+        firstName: entry.first,
+        lastName: entry.last,
+        address: [`${10 + n * 7} ${STREETS[n % STREETS.length]}`, entry.town],
+        postcode: `OX${n + 1} ${n + 2}TB`,
+        email: `${entry.first}.${entry.last}@tutors.example.com`.toLowerCase(),
+        phone: [{ type: 'Mobile', number: `07700 90${String(1000 + n * 137).slice(0, 4)}` }],
+      },
+      tutor: { username: suggestion.username, invoicePrefix: suggestion.prefix, startDate: `202${n % 5}-09-01` },
+    })) as { tutor: { id: string } };
+    if (entry.terminated) await post(`/api/tutors/active/${tutor.id}`, { id: tutor.id, active: false });
+    if (entry.partner) {
+      await post('/api/users', {
+        ...DEMO_PARTNER,
+        role: 'partner',
+        tutorId: tutor.id,
+        name: `${entry.first} ${entry.last}`,
+      });
+    }
+    n++;
+  }
+  return `${n} tutors (2 terminated; partner login ${DEMO_PARTNER.username} / ${DEMO_PARTNER.password})`;
 }

@@ -5,17 +5,17 @@ import { ClientsPage } from '../features/clients/pages/clients-page';
 import { EditContactPage, NewClientPage, NewContactPage } from '../features/clients/pages/contact-form-page';
 import { ActivatePage } from '../features/session/pages/activate-page';
 import { LoginPage } from '../features/session/pages/login-page';
+import { NewPasswordPage } from '../features/session/pages/new-password-page';
 import { ResetPage } from '../features/session/pages/reset-page';
+import { NewTutorPage } from '../features/tutors/pages/new-tutor-page';
+import { TutorPage } from '../features/tutors/pages/tutor-page';
+import { ReactivateTutorPage, TerminateTutorPage } from '../features/tutors/pages/tutor-status-pages';
+import { TutorsPage } from '../features/tutors/pages/tutors-page';
 import { PlaceholderPage } from './placeholder-page';
 import { SignedInShell } from './signed-in-shell';
 
 /** Screens of the spec's route table not built yet: path → heading. */
 const placeholders: [path: string, title: string][] = [
-  ['tutors', 'Tutors'],
-  ['tutor/new', 'New Tutor'],
-  ['tutor/:tutorId', 'Tutor'],
-  ['tutor/terminate/:tutorId', 'Terminate Tutor'],
-  ['tutor/reactivate/:tutorId', 'Reactivate Tutor'],
   ['engagement/new/:tutorId', 'New Engagement'],
   ['engagement/detail/:tutorId/:engagementId', 'Engagement'],
   ['engagement/edit/:tutorId/:engagementId', 'Edit Engagement'],
@@ -42,6 +42,7 @@ const placeholders: [path: string, title: string][] = [
 export const routes: RouteObject[] = [
   { path: '/login', element: <LoginPage /> },
   { path: '/reset', element: <ResetPage /> },
+  { path: '/reset/:token', element: <NewPasswordPage /> },
   { path: '/activate/:code', element: <ActivatePage /> },
   { path: '/', element: <Navigate to="/clients" replace /> },
   {
@@ -55,6 +56,11 @@ export const routes: RouteObject[] = [
       { path: 'contact/new/:id', element: <NewContactPage /> },
       { path: 'child/edit/:id', element: <EditChildPage /> },
       { path: 'child/new/:id', element: <AddChildPage /> },
+      { path: 'tutors', element: <TutorsPage /> },
+      { path: 'tutor/new', element: <NewTutorPage /> },
+      { path: 'tutor/:tutorId', element: <TutorPage /> },
+      { path: 'tutor/terminate/:tutorId', element: <TerminateTutorPage /> },
+      { path: 'tutor/reactivate/:tutorId', element: <ReactivateTutorPage /> },
       ...placeholders.map(([path, title]) => ({ path, element: <PlaceholderPage key={path} title={title} /> })),
       { path: '*', element: <PlaceholderPage title="Page Not Found" /> },
     ],

@@ -20,3 +20,17 @@ export async function logout(): Promise<void> {
     document.cookie = 'token=; Max-Age=0; path=/';
   }
 }
+
+export async function activate(body: { activationCode: string; username: string; password: string }): Promise<User> {
+  const answer = await postJson<{ token?: string; user: User }>('/auth/local/activate', body);
+  return answer.user;
+}
+
+/** Answers the success flag; a 429 is the too-many-attempts answer. */
+export const requestPasswordReset = (username: string) =>
+  postJson<{ success: boolean }>('/auth/local/reset', { username });
+
+export async function setNewPassword(body: { resetToken: string; password: string }): Promise<User> {
+  const answer = await postJson<{ token?: string; user: User }>('/auth/local/password', body);
+  return answer.user;
+}

@@ -1,0 +1,72 @@
+import { getJson, postJson } from '../../lib/http';
+
+export type Phone = { type: string; number: string };
+
+export type TutorListItem = {
+  id: string;
+  name: string;
+  address: string;
+  phone: string;
+  email: string;
+  active: boolean;
+  startDate: string;
+  endDate: string | null;
+};
+
+export type TutorContact = {
+  id: string;
+  firstName: string;
+  lastName: string;
+  address: string[];
+  postcode: string;
+  email: string;
+  phone: Phone[];
+};
+
+export type TutorStudent = { engagementId: string; studentId: string; name: string };
+
+export type Tutor = {
+  id: string;
+  name: string;
+  contact: TutorContact;
+  username: string;
+  invoicePrefix: string;
+  startDate: string;
+  endDate: string | null;
+  active: boolean;
+  accountActive: boolean;
+  accountRole: 'tutor' | 'partner' | 'admin' | null;
+  activationSent: boolean;
+  currentStudents: TutorStudent[];
+  formerStudents: TutorStudent[];
+};
+
+export type NewTutor = {
+  contact: Omit<TutorContact, 'id'>;
+  tutor: { username: string; invoicePrefix: string; startDate?: string | null };
+};
+
+type Command = { commandId: string };
+
+export const fetchTutors = (includeInactive: boolean, signal?: AbortSignal) =>
+  getJson<{ tutors: TutorListItem[] }>(`/api/tutors?includeInactive=${includeInactive ? 'Y' : 'N'}`, signal).then(
+    (answer) => answer.tutors,
+  );
+
+export const fetchTutor = (id: string, signal?: AbortSignal) =>
+  getJson<{ tutor: Tutor }>(`/api/tutors/${encodeURIComponent(id)}`, signal).then((answer) => answer.tutor);
+
+export const suggestNames = (names: { firstName: string; lastName: string }) =>
+  postJson<{ username: string; prefix: string }>('/api/tutors/suggest', names);
+
+export const createTutor = (body: NewTutor & Command) =>
+  postJson<{ tutor: { id: string } }>('/api/tutors/contact', body);
+
+export const setTutorActive = (id: string, body: { active: boolean; endDate?: string; startDate?: string } & Command) =>
+  postJson<{ tutor: { id: string; active: boolean } }>(`/api/tutors/active/${encodeURIComponent(id)}`, { id, ...body });
+
+export const sendActivationEmail = (id: string, body: Command) =>
+  postJson<{ tutor: { id: string; activationSent: boolean } }>(`/api/tutors/activate/${encodeURIComponent(id)}`, body);
+
+export const setPartner = (id: string, body: { partner: boolean } & Command) =>
+  postJson<{ tutor: { id: string; partner: boolean } }>(`/api/tutors/partner/${encodeURIComponent(id)}`, body);

@@ -1,0 +1,119 @@
+import { todayIn } from '@agency/domain/shared/calendar';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useNavigate, useParams } from 'react-router-dom';
+import { ErrorAlert } from '../../../components/alert';
+import { Button, ButtonRow } from '../../../components/button';
+import { DateField } from '../../../components/date-field';
+import { LoadState } from '../../../components/load-state';
+import { PageHeading } from '../../../components/page-heading';
+import { Panel } from '../../../components/panel';
+import { useCommandId } from '../../../lib/command-id';
+import { errorMessage } from '../../../lib/http';
+import { useLoader } from '../../../lib/use-loader';
+import { fetchTutor, setTutorActive, type Tutor } from '../api';
+import { ContactSummary } from '../components/contact-summary';
+import { AGENCY_TIME_ZONE } from './new-tutor-page';
+
+const loadTutor = (id: string, signal: AbortSignal) => fetchTutor(id, signal);
+
+function DateForm({
+  tutor,
+  field,
+  label,
+  action,
+}: {
+  tutor: Tutor;
+  field: 'endDate' | 'startDate';
+  label: string;
+  action: string;
+}) {
+  const navigate = useNavigate();
+  const commandId = useCommandId();
+  const [failure, setFailure] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<{ date: string }>({ mode: 'onTouched', defaultValues: { date: todayIn(AGENCY_TIME_ZONE, new Date()) } });
+
+  const onSubmit = handleSubmit(async ({ date }) => {
+    setFailure(null);
+    try {
+      await setTutorActive(tutor.id, {
+        active: field === 'startDate',
+        [field]: date,
+        commandId: commandId.current(),
+      });
+      commandId.settle();
+      navigate(`/tutor/${tutor.id}`);
+    } catch (error) {
+      commandId.settle(error);
+      setFailure(errorMessage(error));
+    }
+  });
+
+  return (
+    <form noValidate onSubmit={onSubmit}>
+      <DateField
+        id={field}
+        label={label}
+        required
+        error={errors.date?.message}
+        {...register('date', { validate: (value) => value !== '' || `${label} is required` })}
+      />
+      {failure ? <ErrorAlert>{failure}</ErrorAlert> : null}
+      <ButtonRow>
+        <Button type="submit" disabled={isSubmitting}>
+          {action}
+        </Button>
+        <Button type="button" variant="secondary" onClick={() => navigate(`/tutor/${tutor.id}`)}>
+          Cancel
+        </Button>
+      </ButtonRow>
+    </form>
+  );
+}
+
+/** tutor/terminate/{tutorId}: contact summary, start date, End Date (default today). */
+export function TerminateTutorPage() {
+  const { tutorId = '' } = useParams();
+  const { state, retry } = useLoader(loadTutor, tutorId);
+  return (
+    <>
+      <PageHeading title="Terminate Tutor" />
+      <LoadState state={state} onRetry={retry}>
+        {(tutor) => (
+          <Panel aria-label="Terminate tutor">
+            <ContactSummary tutor={tutor} />
+            <DateForm tutor={tutor} field="endDate" label="End Date" action="Terminate Tutor" />
+          </Panel>
+        )}
+      </LoadState>
+    </>
+  );
+}
+
+/** tutor/reactivate/{tutorId}: contact summary, username, invoice prefix, Start Date (default today). */
+export function ReactivateTutorPage() {
+  const { tutorId = '' } = useParams();
+  const { state, retry } = useLoader(loadTutor, tutorId);
+  return (
+    <>
+      <PageHeading title="Reactivate Tutor" />
+      <LoadState state={state} onRetry={retry}>
+        {(tutor) => (
+          <Panel aria-label="Reactivate tutor">
+            <ContactSummary tutor={tutor}>
+              <dt>Username</dt>
+              <dd>{tutor.username}</dd>
+              <dt>Invoice Prefix</dt>
+              <dd>{tutor.invoicePrefix}</dd>
+            </ContactSummary>
+            <DateForm tutor={tutor} field="startDate" label="Start Date" action="Reactivate Tutor" />
+          </Panel>
+        )}
+      </LoadState>
+    </>
+  );
+}
