@@ -152,6 +152,17 @@ describe('tutors, activation and password reset in the browser', () => {
     await admin.getByText('Activated', { exact: true }).waitFor();
   });
 
+  it("admin edits the tutor's contact from the detail page", async () => {
+    await admin.goto(tutorUrl);
+    await admin.getByRole('link', { name: 'Edit Contact' }).click();
+    await admin.getByRole('heading', { name: 'Edit Contact' }).waitFor();
+    await expect.poll(() => admin.getByLabel('Postcode').inputValue()).toBe('OX2 6AU');
+    await admin.getByLabel('Postcode').fill('OX2 6ZZ');
+    await admin.getByRole('button', { name: 'Save' }).click();
+    await admin.waitForURL(`**${tutorUrl}`);
+    await admin.getByText('OX2 6ZZ').waitFor();
+  });
+
   it('admin terminates the tutor (End Date defaults to today) and reactivates them', async () => {
     await admin.goto(tutorUrl);
     await admin.getByRole('link', { name: 'Terminate Tutor' }).click();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type ChildBody, type ContactBody, childBody, clientActiveBody, contactBody } from '@agency/contracts';
-import { client, todayIn } from '@agency/domain';
+import { client, todayIn, tutor } from '@agency/domain';
 import { HttpError, notFound } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
@@ -77,6 +77,17 @@ export async function clientRoutes(
     roles: ['admin'],
     body: contactBody,
     handle: async ({ body, params }, { run }) => {
+      // The tutor detail's edit-contact link uses this form too.
+      const tutorOwner = await db.query('select id from read.tutors where contact_id = $1', [params.id]);
+      const tutorId: string | undefined = tutorOwner.rows[0]?.id;
+      if (tutorId) {
+        const { id: _id, dob: _dob, ...details } = toContact(body, params.id);
+        await run(tutor.tutorStream(tutorId), tutor.tutorDecider, {
+          type: 'ChangeTutorDetails',
+          contact: { ...details, dob: null },
+        });
+        return { contact: { ...details, id: params.id, tutorId } };
+      }
       const clientId = await clientOfContact(params.id);
       const contact = toContact(body, params.id);
       await run(clientStream(clientId), clientDecider, { type: 'ChangeContactDetails', contact });

@@ -193,6 +193,17 @@ describe('tutors, activation and password reset (real PostgreSQL, real SMTP on l
     expect((await get(`/api/tutors/${randomUUID()}`)).status).toBe(404);
   });
 
+  it("edits a tutor's contact through the contact form's calls, as the tutor detail's edit link does", async () => {
+    const lee = await newTutor('Lee', 'Park');
+    const { tutor } = (await get(`/api/tutors/${lee.id}`)).body;
+    const read = await get(`/api/contacts/${tutor.contact.id}`);
+    expect(read.body.contact).toMatchObject({ id: tutor.contact.id, tutorId: lee.id, firstName: 'Lee' });
+    const saved = await post(`/api/contacts/${tutor.contact.id}`, { ...contact, firstName: 'Leigh', lastName: 'Park' });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json().contact).toMatchObject({ tutorId: lee.id, firstName: 'Leigh' });
+    expect((await get(`/api/tutors/${lee.id}`)).body.tutor).toMatchObject({ name: 'Leigh Park', username: 'lpark' });
+  });
+
   it('refuses to terminate a tutor with current students, with a clear message', async () => {
     const tom = await newTutor('Tom', 'Hardy');
     await db.query(

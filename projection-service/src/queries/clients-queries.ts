@@ -41,6 +41,29 @@ async function mayReadClient(db: pg.Pool, user: SessionUser, clientId: string) {
 }
 
 export async function clientsQueries(app: FastifyInstance, { db }: { db: pg.Pool }) {
+  // The tutor detail's edit-contact link opens the same contact form: a tutor's contact is read here too.
+  async function tutorContact(contactId: string, user: SessionUser) {
+    const found = await db.query(
+      'select id, contact_id, first_name, last_name, address, postcode, email, phone from tutors where contact_id = $1',
+      [contactId],
+    );
+    const tutor = found.rows[0];
+    if (!tutor || (user.role === 'tutor' && user.tutorId !== tutor.id)) throw notFound('There is no such contact.');
+    return {
+      contact: {
+        id: tutor.contact_id,
+        tutorId: tutor.id,
+        firstName: tutor.first_name,
+        lastName: tutor.last_name,
+        address: tutor.address,
+        postcode: tutor.postcode,
+        email: tutor.email,
+        phone: tutor.phone,
+        dob: null,
+      },
+    };
+  }
+
   app.get<{ Querystring: { includeInactive?: string; tutor?: string } }>('/api/clients', async (request) => {
     const user = await app.authenticate(request);
     const includeInactive = request.query.includeInactive === 'Y';
@@ -135,7 +158,8 @@ export async function clientsQueries(app: FastifyInstance, { db }: { db: pg.Pool
       request.params.id,
     ]);
     const row = result.rows[0];
-    if (!row || !(await mayReadClient(db, user, row.client_id))) throw notFound('There is no such contact.');
+    if (!row) return tutorContact(request.params.id, user);
+    if (!(await mayReadClient(db, user, row.client_id))) throw notFound('There is no such contact.');
     return { contact: contactJson(row) };
   });
 }

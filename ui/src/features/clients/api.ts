@@ -50,9 +50,10 @@ export const fetchClient = (id: string, signal?: AbortSignal) =>
   getJson<{ client: Client }>(`/api/clients/${encodeURIComponent(id)}`, signal).then((answer) => answer.client);
 
 export const fetchContact = (id: string, signal?: AbortSignal) =>
-  getJson<{ contact: Contact & { clientId: string } }>(`/api/contacts/${encodeURIComponent(id)}`, signal).then(
-    (answer) => answer.contact,
-  );
+  getJson<{ contact: Contact & { clientId?: string; tutorId?: string } }>(
+    `/api/contacts/${encodeURIComponent(id)}`,
+    signal,
+  ).then((answer) => answer.contact);
 
 export const fetchStudents = (signal?: AbortSignal) =>
   getJson<{ children: Student[] }>('/api/clients/all/children', signal).then((answer) => answer.children);

@@ -45,6 +45,10 @@ export function NewContactPage() {
 
 const loadContact = (id: string, signal: AbortSignal) => fetchContact(id, signal);
 
+/** A tutor's contact is edited here too (from the tutor detail); back goes to its tutor. */
+const ownerPage = (contact: { clientId?: string; tutorId?: string }) =>
+  contact.tutorId ? `/tutor/${contact.tutorId}` : `/client/${contact.clientId}`;
+
 /** contact/edit/{contactId}. */
 export function EditContactPage() {
   const { id = '' } = useParams();
@@ -60,9 +64,9 @@ export function EditContactPage() {
             initial={toContactFormValues(contact)}
             onSave={async (values, commandId) => {
               await saveContact({ ...values, id: contact.id, commandId });
-              navigate(`/client/${contact.clientId}`);
+              navigate(ownerPage(contact));
             }}
-            onCancel={() => navigate(`/client/${contact.clientId}`)}
+            onCancel={() => navigate(ownerPage(contact))}
           />
         )}
       </LoadState>
