@@ -14,6 +14,7 @@ import { passwordResetRoutes } from './auth/password-reset-routes';
 import { type ResetLimits, ResetThrottle } from './auth/reset-throttle';
 import { userRoutes } from './auth/user-routes';
 import { clientRoutes } from './clients/client-routes';
+import { engagementRoutes } from './engagements/engagement-routes';
 import { createMailer, type Mailer } from './mail/mailer';
 import { type CommandDependencies, createCommandContext } from './pipeline/command-pipeline';
 import { ProcessedCommands } from './pipeline/idempotency';
@@ -92,6 +93,7 @@ export async function buildCommandApp(options: CommandAppOptions) {
   });
   await app.register(clientRoutes, { deps, db, timeZone });
   await app.register(tutorRoutes, { deps, db, names: new TutorNames(db), mailer, publicUrl, timeZone });
+  await app.register(engagementRoutes, { deps, db });
   await app.register(fastifyHttpProxy, {
     upstream: options.queryUrl,
     prefix: '/api',

@@ -2,6 +2,7 @@ import { installErrorReplies, sessionToken } from '@agency/platform';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import pg from 'pg';
 import { clientsQueries } from './queries/clients-queries';
+import { engagementQueries } from './queries/engagement-queries';
 import { tutorsQueries } from './queries/tutors-queries';
 import { usersQueries } from './queries/users-queries';
 
@@ -22,6 +23,7 @@ export async function buildQueryApp(options: QueryAppOptions) {
   await app.register(usersQueries, { db });
   await app.register(clientsQueries, { db });
   await app.register(tutorsQueries, { db });
+  await app.register(engagementQueries, { db });
   app.get('/api/health', async () => ({ ok: true }));
   return app;
 }

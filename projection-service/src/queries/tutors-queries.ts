@@ -48,10 +48,13 @@ export async function tutorsQueries(app: FastifyInstance, { db }: { db: pg.Pool 
     const row = found.rows[0];
     if (!row) throw notFound('There is no such tutor.');
     const students = await db.query(
-      `select ts.engagement_id, ts.child_id, ts.current, ch.first_name, ch.last_name, ch.client_id
+      `select ts.engagement_id, ts.child_id, ts.current, ch.first_name, ch.last_name, ch.client_id,
+              to_char(e.start_date, 'YYYY-MM-DD') as start_date, to_char(e.end_date, 'YYYY-MM-DD') as end_date,
+              e.rate_pence, e.subjects
          from tutor_students ts left join children ch on ch.id = ts.child_id
+         left join engagements e on e.id = ts.engagement_id
         where ts.tutor_id = $1
-        order by ch.last_name, ch.first_name`,
+        order by ch.last_name, ch.first_name, e.start_date desc`,
       [id],
     );
     const student = (s: (typeof students.rows)[number]) => ({
@@ -59,6 +62,10 @@ export async function tutorsQueries(app: FastifyInstance, { db }: { db: pg.Pool 
       studentId: s.child_id,
       clientId: s.client_id,
       name: [s.first_name, s.last_name].filter(Boolean).join(' '),
+      startDate: s.start_date,
+      endDate: s.end_date,
+      rate: s.rate_pence === null ? null : s.rate_pence / 100,
+      subjects: s.subjects ?? [],
     });
     const accountActive = row.user_id !== null;
     return {

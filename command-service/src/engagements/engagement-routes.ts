@@ -1,0 +1,179 @@
+import { randomUUID } from 'node:crypto';
+import { type EngagementBody, type EngagementTerms, engagementBody } from '@agency/contracts';
+import { engagement, percentToBasisPoints, toPence, tutor } from '@agency/domain';
+import { HttpError, notFound } from '@agency/platform';
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import type { CommandContext, CommandDependencies } from '../pipeline/command-pipeline';
+import { commandRoute } from '../pipeline/command-pipeline';
+
+type Change = NonNullable<EngagementBody['change']>;
+type Ongoing = Exclude<engagement.EngagementState, { status: 'none' }>;
+
+const termsOf = (body: EngagementBody): EngagementTerms => ({
+  ratePence: toPence(body.rate, 'The rate'),
+  commissionBp: percentToBasisPoints(body.commissionPct, 'Commission %'),
+  partnerBp: percentToBasisPoints(body.partnerPct, 'Partner %'),
+});
+
+const sameSubjects = (a: string[], b: string[]) => a.length === b.length && a.every((s, i) => s === b[i]);
+
+const missing = (field: string, message: string) => new HttpError(400, 'invalid_input', message, { [field]: message });
+
+/**
+ * Without `change`, the body says what it is: `periodStart` names a period to correct, an
+ * `endDate` ends the engagement, and otherwise the rates and subjects are compared with the
+ * period in force on `startDate` (both may change at once).
+ */
+function changesOf(body: EngagementBody, state: Ongoing): Change[] {
+  if (body.change) return [body.change];
+  if (body.periodStart) return ['correction'];
+  if (body.endDate) return ['termination'];
+  const periods = engagement.periodsOf(state);
+  const inForce = engagement.periodInForce(periods, body.startDate) ?? periods.at(-1)!;
+  const terms = termsOf(body);
+  const changes: Change[] = [];
+  if (
+    terms.ratePence !== inForce.ratePence ||
+    terms.commissionBp !== inForce.commissionBp ||
+    terms.partnerBp !== inForce.partnerBp
+  ) {
+    changes.push('rates');
+  }
+  if (!sameSubjects(body.subjects, inForce.subjects)) changes.push('subjects');
+  return changes;
+}
+
+function commandFor(change: Exclude<Change, 'start'>, body: EngagementBody): engagement.EngagementCommand {
+  switch (change) {
+    case 'rates':
+      return { type: 'ChangeRates', from: body.startDate, ...termsOf(body) };
+    case 'subjects':
+      return { type: 'ChangeSubjects', from: body.startDate, subjects: body.subjects };
+    case 'correction':
+      if (!body.periodStart) throw missing('periodStart', 'Choose the history period to correct');
+      return {
+        type: 'CorrectPeriod',
+        periodStart: body.periodStart,
+        startDate: body.startDate,
+        subjects: body.subjects,
+        ...termsOf(body),
+      };
+    case 'termination':
+      if (!body.endDate) throw missing('endDate', 'End date is required');
+      return { type: 'TerminateEngagement', endDate: body.endDate };
+    default: {
+      const _never: never = change;
+      return _never;
+    }
+  }
+}
+
+/**
+ * `POST /api/tutors/engagement` (admin): start an engagement, change its rates or subjects from
+ * a date, correct a history period, or end it. Cross-stream facts (the tutor, the child, another
+ * ongoing engagement with the same child) are looked up here and handed to the decider.
+ */
+export async function engagementRoutes(app: FastifyInstance, { deps, db }: { deps: CommandDependencies; db: pg.Pool }) {
+  const { engagementDecider, engagementStream } = engagement;
+
+  async function names(tutorId: string, studentId: string) {
+    const found = await db.query(
+      `select (select first_name || ' ' || last_name from read.tutors where id = $1) as tutor_name,
+              (select first_name from read.children where id = $2) as first_name,
+              (select last_name from read.children where id = $2) as last_name`,
+      [tutorId, studentId],
+    );
+    return found.rows[0] as { tutor_name: string | null; first_name: string | null; last_name: string | null };
+  }
+
+  async function answer(state: engagement.EngagementState) {
+    const summary = engagement.summaryOf(state);
+    if (!summary) throw notFound('There is no such engagement.');
+    const found = await names(summary.tutorId, summary.studentId);
+    const history = engagement.historyOf(state);
+    const latest = history[0]!;
+    const studentName = [found.first_name, found.last_name].filter(Boolean).join(' ');
+    return {
+      engagement: {
+        id: summary.engagementId,
+        tutor: { id: summary.tutorId, name: found.tutor_name ?? '' },
+        tutorId: summary.tutorId,
+        studentId: summary.studentId,
+        name: studentName,
+        studentName,
+        firstName: found.first_name ?? '',
+        lastName: found.last_name ?? '',
+        rate: latest.rate,
+        commissionRate: latest.commissionRate,
+        partnerRate: latest.partnerRate,
+        commissionPct: Math.round(latest.commissionRate * 10_000) / 100,
+        partnerPct: Math.round(latest.partnerRate * 10_000) / 100,
+        startDate: summary.startDate,
+        ...(summary.endDate ? { endDate: summary.endDate } : {}),
+        subjects: latest.subjects,
+        history,
+      },
+    };
+  }
+
+  async function start(body: EngagementBody, { run, load }: CommandContext) {
+    if (body.change && body.change !== 'start')
+      throw missing('id', 'Choose the engagement to change: the id is required');
+    if (body.endDate) throw missing('endDate', 'A new engagement cannot have an end date; terminate it once started');
+    const studentId = body.studentId!;
+    const tutorState = await load(tutor.tutorStream(body.tutorId), tutor.tutorDecider);
+    if (tutorState.status === 'none') throw notFound('There is no such tutor.');
+    if (tutorState.status === 'inactive') {
+      throw new HttpError(409, 'conflict', 'This tutor is inactive: reactivate the tutor before adding students.');
+    }
+    const child = await db.query('select 1 from read.children where id = $1', [studentId]);
+    if (child.rowCount === 0) throw notFound('There is no such student.');
+    const other = await db.query(
+      'select 1 from read.engagements where tutor_id = $1 and student_id = $2 and end_date is null limit 1',
+      [body.tutorId, studentId],
+    );
+    const engagementId = randomUUID();
+    return run(engagementStream(engagementId), engagementDecider, {
+      type: 'StartEngagement',
+      engagementId,
+      tutorId: body.tutorId,
+      studentId,
+      startDate: body.startDate,
+      subjects: body.subjects,
+      otherOngoingWithSameStudent: (other.rowCount ?? 0) > 0,
+      ...termsOf(body),
+    });
+  }
+
+  async function change(id: string, body: EngagementBody, { run, load }: CommandContext) {
+    if (body.change === 'start') throw missing('id', 'An engagement with an id has already started');
+    const stream = engagementStream(id);
+    let state = await load(stream, engagementDecider);
+    if (state.status === 'none' || state.tutorId !== body.tutorId)
+      throw notFound('There is no such engagement for this tutor.');
+    if (body.studentId && body.studentId !== state.studentId) {
+      throw new HttpError(
+        409,
+        'conflict',
+        'The student of an engagement cannot be changed; add a new student instead.',
+        {
+          studentId: 'The student cannot be changed',
+        },
+      );
+    }
+    for (const next of changesOf(body, state)) {
+      if (next === 'start') continue;
+      state = await run(stream, engagementDecider, commandFor(next, body));
+    }
+    return state;
+  }
+
+  commandRoute(app, deps, {
+    url: '/api/tutors/engagement',
+    roles: ['admin'],
+    body: engagementBody,
+    handle: async ({ body }, context) =>
+      answer(body.id ? await change(body.id, body, context) : await start(body, context)),
+  });
+}

@@ -1,0 +1,100 @@
+import type { SessionUser } from '@agency/contracts';
+import { basisPointsToFraction, engagement, toPounds } from '@agency/domain';
+import { HttpError, notFound } from '@agency/platform';
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+const percentOf = (fraction: number) => Math.round(fraction * 10_000) / 100;
+
+/**
+ * One engagement with its history periods, and the period in force on a date (what lessons and
+ * invoices price by, exposed for auditors). Staff read any engagement; a tutor only their own.
+ */
+export async function engagementQueries(app: FastifyInstance, { db }: { db: pg.Pool }) {
+  const mayRead = (user: SessionUser, tutorId: string) => user.role !== 'tutor' || user.tutorId === tutorId;
+
+  async function loadEngagement(user: SessionUser, tutorId: string, engagementId: string) {
+    if (!mayRead(user, tutorId)) throw notFound('There is no such engagement.');
+    const found = await db.query(
+      `select e.state, e.student_id, t.first_name || ' ' || t.last_name as tutor_name,
+              ch.first_name, ch.last_name
+         from engagements e
+         left join tutors t on t.id = e.tutor_id
+         left join children ch on ch.id = e.student_id
+        where e.id = $1 and e.tutor_id = $2`,
+      [engagementId, tutorId],
+    );
+    const row = found.rows[0];
+    if (!row) throw notFound('There is no such engagement.');
+    return {
+      state: row.state as engagement.EngagementState,
+      tutorName: (row.tutor_name as string | null) ?? '',
+      firstName: (row.first_name as string | null) ?? '',
+      lastName: (row.last_name as string | null) ?? '',
+    };
+  }
+
+  app.get<{ Params: { tutorId: string; engagementId: string } }>(
+    '/api/tutors/engagement/:tutorId/:engagementId',
+    async (request) => {
+      const user = await app.authenticate(request);
+      const { tutorId, engagementId } = request.params;
+      const { state, tutorName, firstName, lastName } = await loadEngagement(user, tutorId, engagementId);
+      const summary = engagement.summaryOf(state);
+      if (!summary) throw notFound('There is no such engagement.');
+      const history = engagement.historyOf(state);
+      const latest = history[0]!;
+      const studentName = [firstName, lastName].filter(Boolean).join(' ');
+      return {
+        engagement: {
+          id: summary.engagementId,
+          tutor: { id: summary.tutorId, name: tutorName },
+          tutorId: summary.tutorId,
+          studentId: summary.studentId,
+          name: studentName,
+          studentName,
+          firstName,
+          lastName,
+          rate: latest.rate,
+          commissionRate: latest.commissionRate,
+          partnerRate: latest.partnerRate,
+          commissionPct: percentOf(latest.commissionRate),
+          partnerPct: percentOf(latest.partnerRate),
+          startDate: summary.startDate,
+          // An ongoing engagement sends no endDate (spec §4).
+          ...(summary.endDate ? { endDate: summary.endDate } : {}),
+          subjects: latest.subjects,
+          history,
+        },
+      };
+    },
+  );
+
+  app.get<{ Params: { tutorId: string; engagementId: string; date: string } }>(
+    '/api/tutors/engagement/:tutorId/:engagementId/on/:date',
+    async (request) => {
+      const user = await app.authenticate(request);
+      const { tutorId, engagementId, date } = request.params;
+      if (!DATE.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`))) {
+        throw new HttpError(400, 'invalid_input', 'The date must be YYYY-MM-DD.', { date: 'Use YYYY-MM-DD' });
+      }
+      const { state } = await loadEngagement(user, tutorId, engagementId);
+      const period = engagement.periodInForce(engagement.periodsOf(state), date);
+      if (!period) throw notFound(`The engagement was not in force on ${date}.`);
+      return {
+        engagementId,
+        date,
+        period: {
+          rate: toPounds(period.ratePence),
+          commissionRate: basisPointsToFraction(period.commissionBp),
+          partnerRate: basisPointsToFraction(period.partnerBp),
+          subjects: period.subjects,
+          startDate: period.startDate,
+          endDate: period.endDate,
+        },
+      };
+    },
+  );
+}
