@@ -15,6 +15,7 @@ import { type ResetLimits, ResetThrottle } from './auth/reset-throttle';
 import { userRoutes } from './auth/user-routes';
 import { clientRoutes } from './clients/client-routes';
 import { engagementRoutes } from './engagements/engagement-routes';
+import { lessonRoutes } from './lessons/lesson-routes';
 import { createMailer, type Mailer } from './mail/mailer';
 import { type CommandDependencies, createCommandContext } from './pipeline/command-pipeline';
 import { ProcessedCommands } from './pipeline/idempotency';
@@ -94,6 +95,7 @@ export async function buildCommandApp(options: CommandAppOptions) {
   await app.register(clientRoutes, { deps, db, timeZone });
   await app.register(tutorRoutes, { deps, db, names: new TutorNames(db), mailer, publicUrl, timeZone });
   await app.register(engagementRoutes, { deps, db });
+  await app.register(lessonRoutes, { deps, db });
   await app.register(fastifyHttpProxy, {
     upstream: options.queryUrl,
     prefix: '/api',

@@ -1,0 +1,141 @@
+import type { LessonDetails, SessionUser } from '@agency/contracts';
+import { engagement, timesheet, toHours, toPounds } from '@agency/domain';
+import { type GridEngagement, timesheetGrid } from '@agency/domain/timesheet/timesheet-grid';
+import { forbidden, HttpError } from '@agency/platform';
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+
+const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+const badQuery = (name: string, message: string) => new HttpError(400, 'invalid_input', message, { [name]: message });
+
+/**
+ * Whose lessons a user reads: a tutor (or a partner acting as one) only their own when they
+ * name no one else; admins and partners any tutor, or all of them when `tutorId` is empty.
+ */
+function tutorScope(user: SessionUser, asked: string | undefined): string | null {
+  const tutorId = asked?.trim() || null;
+  if (user.role === 'tutor') {
+    if (!user.tutorId) throw forbidden('This account is not linked to a tutor.');
+    if (tutorId && tutorId !== user.tutorId) throw forbidden('A tutor can see only their own lessons.');
+    return user.tutorId;
+  }
+  return tutorId;
+}
+
+const toLessonDetails = (row: Record<string, unknown>): LessonDetails => ({
+  lessonId: row.id as string,
+  engagementId: row.engagement_id as string,
+  studentId: row.student_id as string,
+  date: row.day as string,
+  duration: row.duration_hundredths as number,
+  ratePence: row.rate_pence as number,
+  amountPence: row.amount_pence as number,
+  amountEdited: row.amount_edited as boolean,
+  commissionBp: row.commission_bp as number,
+  commissionPence: row.commission_pence as number,
+  partnerBp: row.partner_bp as number,
+  partnerCommissionPence: row.partner_commission_pence as number,
+});
+
+const LESSON_COLUMNS = `l.id, l.tutor_id, l.month, l.engagement_id, l.student_id, to_char(l.date, 'YYYY-MM-DD') as day,
+  l.duration_hundredths, l.rate_pence, l.amount_pence, l.amount_edited, l.commission_bp, l.commission_pence,
+  l.partner_bp, l.partner_commission_pence`;
+
+export async function lessonQueries(app: FastifyInstance, { db }: { db: pg.Pool }) {
+  const isLocked = async (tutorId: string, month: string) =>
+    ((await db.query('select 1 from locked_months where tutor_id = $1 and month = $2', [tutorId, month])).rowCount ??
+      0) > 0;
+
+  app.get<{ Querystring: { year?: string; month?: string; tutorId?: string } }>('/api/lessons', async (request) => {
+    const user = await app.authenticate(request);
+    const year = Number(request.query.year);
+    const monthNumber = Number(request.query.month);
+    if (!Number.isInteger(year) || year < 2000 || year > 2100) throw badQuery('year', 'year must be a year like 2026');
+    if (!Number.isInteger(monthNumber) || monthNumber < 1 || monthNumber > 12) {
+      throw badQuery('month', 'month must be a number from 1 to 12');
+    }
+    const month = `${year}-${String(monthNumber).padStart(2, '0')}`;
+    const tutorId = tutorScope(user, request.query.tutorId);
+    const found = await db.query(
+      `select ${LESSON_COLUMNS},
+              coalesce(t.first_name || ' ' || t.last_name, '') as tutor_name,
+              coalesce(ch.first_name || ' ' || ch.last_name, '') as student_name,
+              lm.invoice_id is not null as locked
+         from lessons l
+         left join tutors t on t.id = l.tutor_id
+         left join children ch on ch.id = l.student_id
+         left join locked_months lm on lm.tutor_id = l.tutor_id and lm.month = l.month
+        where l.month = $1 and ($2::text is null or l.tutor_id = $2)
+        order by l.date, tutor_name, student_name, l.id`,
+      [month, tutorId],
+    );
+    const details = found.rows.map(toLessonDetails);
+    const totals = timesheet.totalsOf(details);
+    // Spec §5/§6: adding needs someone to add for (an admin must pick a tutor) and an open month.
+    const canAddLessons =
+      tutorId !== null &&
+      timesheet.mayRecordFor({ role: user.role, tutorId: user.tutorId ?? null }, tutorId) &&
+      !(await isLocked(tutorId, month));
+    return {
+      month,
+      lessons: found.rows.map((row, index) => {
+        const lesson = details[index];
+        return {
+          id: lesson.lessonId,
+          date: lesson.date,
+          tutor: row.tutor_name,
+          tutorId: row.tutor_id,
+          student: row.student_name,
+          studentId: lesson.studentId,
+          engagementId: lesson.engagementId,
+          duration: toHours(lesson.duration),
+          rate: toPounds(lesson.ratePence),
+          amount: toPounds(lesson.amountPence),
+          amountEdited: lesson.amountEdited,
+          commission: toPounds(lesson.commissionPence),
+          partnerCommission: toPounds(lesson.partnerCommissionPence),
+          locked: row.locked,
+        };
+      }),
+      totals: {
+        amount: toPounds(totals.amountPence),
+        commission: toPounds(totals.commissionPence),
+        partnerCommission: toPounds(totals.partnerCommissionPence),
+      },
+      canAddLessons,
+    };
+  });
+
+  app.get<{ Querystring: { from?: string; to?: string; month?: string; tutorId?: string } }>(
+    '/api/lessons/timesheet',
+    async (request) => {
+      const user = await app.authenticate(request);
+      const { from = '', to = '', month = '' } = request.query;
+      if (!MONTH.test(month)) throw badQuery('month', 'month must be a month like 2026-03');
+      if (!DATE.test(from)) throw badQuery('from', 'from must be a date like 2026-03-02');
+      if (!DATE.test(to)) throw badQuery('to', 'to must be a date like 2026-03-08');
+      const tutorId = tutorScope(user, request.query.tutorId);
+      if (!tutorId) throw badQuery('tutorId', 'Choose a tutor');
+      const [engagements, lessons, locked] = await Promise.all([
+        db.query(
+          `select e.state, coalesce(ch.first_name || ' ' || ch.last_name, '') as student_name
+             from engagements e left join children ch on ch.id = e.student_id
+            where e.tutor_id = $1`,
+          [tutorId],
+        ),
+        db.query(`select ${LESSON_COLUMNS} from lessons l where l.tutor_id = $1 and l.month = $2`, [tutorId, month]),
+        isLocked(tutorId, month),
+      ]);
+      const rows: GridEngagement[] = engagements.rows.flatMap((row) => {
+        const summary = engagement.summaryOf(row.state);
+        return summary ? [{ summary, studentName: row.student_name }] : [];
+      });
+      return {
+        tutorId,
+        ...timesheetGrid({ month, from, to, engagements: rows, lessons: lessons.rows.map(toLessonDetails), locked }),
+      };
+    },
+  );
+}
