@@ -72,7 +72,8 @@ const byStart = (a: StoredPeriod, b: StoredPeriod) => (a.startDate < b.startDate
 /** New values from `from` on: the period in force closes the day before and a new one opens. */
 function changeFrom(periods: StoredPeriod[], from: string, change: Partial<StoredPeriod>): StoredPeriod[] {
   const before = periods.filter((period) => period.startDate < from);
-  const inForce = before.at(-1) ?? periods.find((period) => period.startDate === from) ?? periods[0];
+  // A period that starts on `from` is the one in force then: it is amended, not replaced.
+  const inForce = periods.find((period) => period.startDate === from) ?? before.at(-1) ?? periods[0];
   const after = periods.filter((period) => period.startDate > from);
   return [...before, { ...inForce, ...change, startDate: from }, ...after];
 }

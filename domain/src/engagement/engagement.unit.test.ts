@@ -113,6 +113,21 @@ describe('changing rates and subjects from a date', () => {
     ]);
   });
 
+  it('a change of subjects on the day new rates began keeps those rates', () => {
+    const subjectsChanged: EngagementEvent = {
+      type: 'EngagementSubjectsChanged',
+      data: { engagementId: 'e1', from: '2026-03-01', subjects: ['Physics'] },
+    };
+    given([started, ratesChanged])
+      .when({ type: 'ChangeSubjects', from: '2026-03-01', subjects: ['Physics'] })
+      .thenEvents([subjectsChanged]);
+    const periods = periodsOf(fold(engagementDecider, [started, ratesChanged, subjectsChanged]));
+    expect(periods.map((p) => [p.startDate, p.endDate, p.ratePence, p.subjects])).toEqual([
+      ['2026-01-05', '2026-02-28', 4000, ['Maths']],
+      ['2026-03-01', null, 4500, ['Physics']],
+    ]);
+  });
+
   it('records nothing when nothing changes', () => {
     given([started])
       .when({ type: 'ChangeRates', from: '2026-03-01', ...terms })
