@@ -16,14 +16,19 @@ const unknownUserHash = hashPassword(randomUUID());
 
 export type Account = { userId: string; username: string };
 
+/** A user as they are now; `tutorEnded` when their tutor was terminated (they may no longer sign in). */
+export type Profile = SessionUser & { name: string; tutorEnded: boolean };
+
 export class Accounts {
   constructor(private readonly db: pg.Pool) {}
 
   /** The user for these credentials, or null. Role and name come from the users read model. */
-  async verify(username: string, password: string): Promise<(SessionUser & { name: string }) | null> {
+  async verify(username: string, password: string): Promise<Profile | null> {
     const found = await this.db.query(
-      `select a.user_id, a.password_hash, u.username, u.role, u.tutor_id, u.name
+      `select a.user_id, a.password_hash, u.username, u.role, u.tutor_id, u.name,
+              coalesce(t.active, true) as tutor_active
          from auth.accounts a join read.users u on u.id = a.user_id
+         left join read.tutors t on t.id = u.tutor_id
         where lower(a.username) = lower($1)`,
       [username],
     );
@@ -36,18 +41,28 @@ export class Accounts {
       role: row.role,
       tutorId: row.tutor_id ?? undefined,
       name: row.name,
+      tutorEnded: row.role !== 'admin' && !row.tutor_active,
     };
   }
 
   /** The user as they are now (role may have changed since the token was issued). */
-  async profile(userId: string): Promise<(SessionUser & { name: string }) | null> {
-    const found = await this.db.query('select id, username, role, tutor_id, name from read.users where id = $1', [
-      userId,
-    ]);
+  async profile(userId: string): Promise<Profile | null> {
+    const found = await this.db.query(
+      `select u.id, u.username, u.role, u.tutor_id, u.name, coalesce(t.active, true) as tutor_active
+         from read.users u left join read.tutors t on t.id = u.tutor_id
+        where u.id = $1`,
+      [userId],
+    );
     const row = found.rows[0];
-    return row
-      ? { id: row.id, username: row.username, role: row.role, tutorId: row.tutor_id ?? undefined, name: row.name }
-      : null;
+    if (!row) return null;
+    return {
+      id: row.id,
+      username: row.username,
+      role: row.role,
+      tutorId: row.tutor_id ?? undefined,
+      name: row.name,
+      tutorEnded: row.role !== 'admin' && !row.tutor_active,
+    };
   }
 
   async firstAdmin(): Promise<SessionUser | null> {

@@ -10,6 +10,8 @@ const credentials = z.object({
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200),
 });
 
+const ENDED = 'Your tutor account has ended. Please contact the office if this is a mistake.';
+
 export function issueToken(app: FastifyInstance, reply: FastifyReply, user: SessionUser) {
   const token = app.jwt.sign({ id: user.id, username: user.username, role: user.role, tutorId: user.tutorId });
   reply.setCookie(TOKEN_COOKIE, token, {
@@ -40,7 +42,8 @@ export async function authRoutes(
       throw new HttpError(401, 'wrong_credentials', 'Wrong username or password.');
     }
     throttle.succeeded(username);
-    const { name, ...sessionUser } = user;
+    if (user.tutorEnded) throw new HttpError(403, 'account_ended', ENDED);
+    const { name, tutorEnded: _ended, ...sessionUser } = user;
     const token = issueToken(app, reply, sessionUser);
     return { token, user: { ...sessionUser, name } };
   });
@@ -48,12 +51,16 @@ export async function authRoutes(
   app.get('/auth/local/me', async (request) => {
     const user = await app.authenticate(request);
     const found = await accounts.profile(user.id);
-    if (!found) throw new HttpError(401, 'unauthenticated', 'Please log in.');
-    return { user: found };
+    if (!found || found.tutorEnded) throw new HttpError(401, 'unauthenticated', 'Please log in.');
+    const { tutorEnded: _ended, ...profile } = found;
+    return { user: profile };
   });
 
   app.post('/auth/local/keepalive', async (request, reply) => {
     const user = await app.authenticate(request);
+    // A session ends with the tutor's engagement with the agency, not only with its token.
+    const found = await accounts.profile(user.id);
+    if (!found || found.tutorEnded) throw new HttpError(401, 'unauthenticated', 'Please log in.');
     issueToken(app, reply, user);
     return { ok: true };
   });

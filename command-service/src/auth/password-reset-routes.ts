@@ -105,7 +105,7 @@ export async function passwordResetRoutes(
     await db.query('update auth.reset_tokens set used_at = now() where user_id = $1 and used_at is null', [
       row.user_id,
     ]);
-    const { name, ...sessionUser } = profile;
+    const { name, tutorEnded: _ended, ...sessionUser } = profile;
     const commandId = randomUUID();
     const { context, appendedUpTo } = createCommandContext(deps, sessionUser, commandId, commandId);
     await context.run(userAggregate.userStream(row.user_id), userAggregate.userDecider, {

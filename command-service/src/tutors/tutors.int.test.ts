@@ -383,4 +383,26 @@ describe('tutors, activation and password reset (real PostgreSQL, real SMTP on l
     expect((await post('/api/tutors/suggest', { firstName: 'A', lastName: 'B' }, tutorToken)).statusCode).toBe(403);
     expect((await post('/api/tutors/suggest', { firstName: 'A', lastName: 'B' }, '')).statusCode).toBe(401);
   });
+
+  it('a terminated tutor can no longer sign in, and an open session ends at the next keepalive', async () => {
+    const tom = await newTutor('Tom', 'Ended');
+    const login = await post('/api/users', {
+      username: 'tom.ended.login',
+      password: 'tom-password',
+      role: 'tutor',
+      tutorId: tom.id,
+      name: 'Tom Ended',
+    });
+    expect(login.statusCode).toBe(200);
+    const session = await product.login('tom.ended.login', 'tom-password');
+    expect((await post(`/api/tutors/active/${tom.id}`, { id: tom.id, active: false })).statusCode).toBe(200);
+    const refused = await post('/auth/local', { username: 'tom.ended.login', password: 'tom-password' }, '');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error.code).toBe('account_ended');
+    expect((await post('/auth/local/keepalive', {}, session)).statusCode).toBe(401);
+    expect((await post(`/api/tutors/active/${tom.id}`, { id: tom.id, active: true })).statusCode).toBe(200);
+    expect((await post('/auth/local', { username: 'tom.ended.login', password: 'tom-password' }, '')).statusCode).toBe(
+      200,
+    );
+  });
 });
