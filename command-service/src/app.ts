@@ -15,6 +15,8 @@ import { type ResetLimits, ResetThrottle } from './auth/reset-throttle';
 import { userRoutes } from './auth/user-routes';
 import { clientRoutes } from './clients/client-routes';
 import { engagementRoutes } from './engagements/engagement-routes';
+import { invoiceRoutes } from './invoices/invoice-routes';
+import { INVOICE_SCHEMA } from './invoices/invoice-schema';
 import { lessonRoutes } from './lessons/lesson-routes';
 import { createMailer, type Mailer } from './mail/mailer';
 import { type CommandDependencies, createCommandContext } from './pipeline/command-pipeline';
@@ -50,6 +52,7 @@ export async function buildCommandApp(options: CommandAppOptions) {
   db.on('error', (error) => app.log.warn({ err: error }, 'idle database connection lost'));
   await db.query(COMMAND_SERVICE_SCHEMA);
   await db.query(TUTOR_SCHEMA);
+  await db.query(INVOICE_SCHEMA);
   const projections = new ProjectionWatch(db);
   await projections.start();
   const deps: CommandDependencies = {
@@ -96,6 +99,7 @@ export async function buildCommandApp(options: CommandAppOptions) {
   await app.register(tutorRoutes, { deps, db, names: new TutorNames(db), mailer, publicUrl, timeZone });
   await app.register(engagementRoutes, { deps, db });
   await app.register(lessonRoutes, { deps, db });
+  await app.register(invoiceRoutes, { deps, db, timeZone });
   await app.register(fastifyHttpProxy, {
     upstream: options.queryUrl,
     prefix: '/api',

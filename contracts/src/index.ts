@@ -1,3 +1,4 @@
+export * from './agency';
 export * from './commands/auth-commands';
 export * from './commands/client-commands';
 export * from './commands/engagement-commands';

@@ -1,5 +1,6 @@
 import { clientsProjection } from './clients-projection';
 import { engagementsProjection } from './engagements-projection';
+import { invoicesProjection } from './invoices-projection';
 import { lessonsProjection } from './lessons-projection';
 import type { Projection } from './projection';
 import { tutorsProjection } from './tutors-projection';
@@ -11,4 +12,5 @@ export const projections: Projection[] = [
   tutorsProjection,
   engagementsProjection,
   lessonsProjection,
+  invoicesProjection,
 ];

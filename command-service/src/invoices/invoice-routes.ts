@@ -1,0 +1,170 @@
+import { randomUUID } from 'node:crypto';
+import { invoiceConfirmBody, invoicePaymentBody, invoiceSaveBody } from '@agency/contracts';
+import { basisPointsToFraction, DomainError, invoice, timesheet, todayIn, toPence, toPounds } from '@agency/domain';
+import { notFound } from '@agency/platform';
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import { type CommandContext, type CommandDependencies, commandRoute } from '../pipeline/command-pipeline';
+
+/**
+ * The invoice id names its tutor and month, `{tutorId}_{yyyy-mm}`: the stream is found from the
+ * id alone, and the id exists before the invoice does, so the month's lock can name it.
+ */
+export const invoiceIdOf = (tutorId: string, month: string) => `${tutorId}_${month}`;
+
+export function parseInvoiceId(id: string): { tutorId: string; month: string } | undefined {
+  const match = /^(.+)_(\d{4}-(?:0[1-9]|1[0-2]))$/.exec(id);
+  return match ? { tutorId: match[1]!, month: match[2]! } : undefined;
+}
+
+const monthOf = (year: number, month: number) => `${year}-${String(month).padStart(2, '0')}`;
+
+type Generated = Exclude<invoice.InvoiceState, { status: 'none' }>;
+
+/** The answer to every invoice command: the invoice as the list and the confirmation page show it. */
+function invoiceAnswer(state: Generated) {
+  const { invoice: generated, paidPence, status } = state;
+  const confirmed = status === 'confirmed';
+  return {
+    invoice: {
+      id: generated.invoiceId,
+      tutorId: generated.tutorId,
+      month: generated.month,
+      reference: generated.reference,
+      date: generated.date,
+      earnings: toPounds(generated.earningsPence),
+      commission: toPounds(generated.commissionPence),
+      partnerCommission: toPounds(generated.partnerCommissionPence),
+      items: generated.items.map((item) => ({
+        earnings: toPounds(item.earningsPence),
+        commissionRate: basisPointsToFraction(item.commissionBp),
+        commission: toPounds(item.commissionPence),
+        description: invoice.itemDescription(item),
+      })),
+      totalCommission: toPounds(generated.commissionPence),
+      paid: toPounds(paidPence),
+      confirmed,
+      // A confirmed invoice never changes: the confirmation page sends the user back to the list.
+      locked: confirmed,
+    },
+  };
+}
+
+export type InvoiceRouteOptions = { deps: CommandDependencies; db: pg.Pool; timeZone: string };
+
+/**
+ * Invoices: generate (locking the month's lessons first), confirm, record a payment. The
+ * invoice number comes from a per-tutor counter on the command side, taken only when the
+ * invoice stream is still empty, so generating again neither repeats nor wastes a number.
+ */
+export async function invoiceRoutes(app: FastifyInstance, { deps, db, timeZone }: InvoiceRouteOptions) {
+  const { invoiceDecider, invoiceStream } = invoice;
+  const { timesheetDecider, timesheetStream } = timesheet;
+
+  const actorOf = (user: CommandContext['user']): timesheet.Actor => ({ role: user.role, tutorId: user.tutorId });
+
+  async function invoicePrefixOf(tutorId: string): Promise<string> {
+    const found = await db.query('select invoice_prefix from read.tutors where id = $1', [tutorId]);
+    if (!found.rows[0]) throw notFound('There is no such tutor.');
+    return found.rows[0].invoice_prefix;
+  }
+
+  async function nextNumber(tutorId: string): Promise<number> {
+    const taken = await db.query(
+      `insert into invoice.reference_counters as counter (tutor_id, last_number) values ($1, 1)
+       on conflict (tutor_id) do update set last_number = counter.last_number + 1
+       returning last_number`,
+      [tutorId],
+    );
+    return taken.rows[0].last_number;
+  }
+
+  async function existingInvoice(id: string, load: CommandContext['load']): Promise<Generated> {
+    const key = parseInvoiceId(id);
+    if (!key) throw notFound('There is no such invoice.');
+    const state = await load(invoiceStream(key.tutorId, key.month), invoiceDecider);
+    if (state.status === 'none') throw notFound('There is no such invoice.');
+    return state;
+  }
+
+  commandRoute(app, deps, {
+    url: '/api/invoices/save',
+    roles: ['admin', 'partner', 'tutor'],
+    body: invoiceSaveBody,
+    handle: async ({ body }, { run, load, user, now }) => {
+      const { tutorId } = body;
+      const month = monthOf(body.year, body.month);
+      const actor = actorOf(user);
+      // Checked before the lock: a refused generation must leave the timesheet open.
+      timesheet.checkMayRecordFor(actor, tutorId);
+      const invoicePrefix = await invoicePrefixOf(tutorId);
+      const today = todayIn(timeZone, now);
+      if (month > today.slice(0, 7)) {
+        throw new DomainError(
+          'invalid',
+          `${timesheet.monthName(month)} has not started yet, so it cannot be invoiced.`,
+          {
+            month: 'Not started yet',
+          },
+        );
+      }
+      const stream = invoiceStream(tutorId, month);
+      const already = await load(stream, invoiceDecider);
+      if (already.status !== 'none') return invoiceAnswer(already);
+
+      const invoiceId = invoiceIdOf(tutorId, month);
+      const sheet = await run(timesheetStream(tutorId, month), timesheetDecider, {
+        type: 'LockMonth',
+        tutorId,
+        month,
+        invoiceId,
+      });
+      const generated = await run(stream, invoiceDecider, {
+        type: 'GenerateInvoice',
+        invoiceId,
+        tutorId,
+        month,
+        invoicePrefix,
+        number: await nextNumber(tutorId),
+        date: today,
+        lessons: timesheet.lessonsOf(sheet),
+        actor,
+      });
+      if (generated.status === 'none') throw new Error('an invoice that was just generated is missing');
+      return invoiceAnswer(generated);
+    },
+  });
+
+  commandRoute(app, deps, {
+    url: '/api/invoices/confirm',
+    roles: ['admin', 'partner', 'tutor'],
+    body: invoiceConfirmBody,
+    handle: async ({ body }, { run, load, user }) => {
+      const { invoice: generated } = await existingInvoice(body.id, load);
+      const confirmed = await run(invoiceStream(generated.tutorId, generated.month), invoiceDecider, {
+        type: 'ConfirmInvoice',
+        actor: actorOf(user),
+      });
+      if (confirmed.status === 'none') throw notFound('There is no such invoice.');
+      return invoiceAnswer(confirmed);
+    },
+  });
+
+  commandRoute(app, deps, {
+    url: '/api/invoices/payment',
+    roles: ['admin'],
+    body: invoicePaymentBody,
+    handle: async ({ body }, { run, load, user }) => {
+      const { invoice: generated } = await existingInvoice(body.invoiceId, load);
+      const paid = await run(invoiceStream(generated.tutorId, generated.month), invoiceDecider, {
+        type: 'RecordPayment',
+        paymentId: randomUUID(),
+        date: body.date,
+        amountPence: toPence(body.amount, 'Amount'),
+        actor: actorOf(user),
+      });
+      if (paid.status === 'none') throw notFound('There is no such invoice.');
+      return invoiceAnswer(paid);
+    },
+  });
+}

@@ -1,0 +1,236 @@
+import type { InvoiceItem, SessionUser } from '@agency/contracts';
+import { basisPointsToFraction, invoice, timesheet, toPounds } from '@agency/domain';
+import { forbidden, invalidInput, notFound } from '@agency/platform';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type pg from 'pg';
+import { z } from 'zod';
+import { renderInvoiceDocument } from '../invoices/invoice-document';
+import { invoiceStatusGroups, type MonthAmounts, type TutorMonth } from '../invoices/invoice-status';
+
+const year = z.coerce
+  .number({ error: 'Year is required' })
+  .int('Year must be a whole number')
+  .min(2011, 'Year must be 2011 or later')
+  .max(9999, 'Year must have four digits');
+const month = z.coerce
+  .number({ error: 'Month is required' })
+  .int('Month must be a whole number')
+  .min(1, 'Month must be 1 to 12')
+  .max(12, 'Month must be 1 to 12');
+const blankToUndefined = (value: unknown) => (value === '' || value === 'all' ? undefined : value);
+const tutorId = z.preprocess(blankToUndefined, z.string().min(1).optional());
+
+const listQuery = z.object({ year, month: z.preprocess(blankToUndefined, month.optional()), tutorId });
+const monthQuery = z.object({ year, month, tutorId: z.string({ error: 'Tutor is required' }).min(1) });
+const reportQuery = z.object({ year, month });
+
+function parse<S extends z.ZodType>(schema: S, query: unknown): z.infer<S> {
+  const parsed = schema.safeParse(query ?? {});
+  if (!parsed.success) throw invalidInput(parsed.error.issues);
+  return parsed.data;
+}
+
+const monthKey = (y: number, m: number) => `${y}-${String(m).padStart(2, '0')}`;
+
+/** A tutor reads only their own invoices; admins and partners read everyone's. */
+function tutorScope(user: SessionUser, asked: string | undefined): string | undefined {
+  if (user.role !== 'tutor') return asked;
+  if (asked && asked !== user.tutorId) throw forbidden('A tutor can see only their own invoices.');
+  return user.tutorId ?? '-';
+}
+
+const amountsOf = (row: {
+  earnings_pence: number;
+  commission_pence: number;
+  partner_commission_pence: number;
+}): MonthAmounts => ({
+  earningsPence: row.earnings_pence,
+  commissionPence: row.commission_pence,
+  partnerCommissionPence: row.partner_commission_pence,
+});
+
+const inPounds = (amounts: MonthAmounts) => ({
+  earnings: toPounds(amounts.earningsPence),
+  commission: toPounds(amounts.commissionPence),
+  partnerCommission: toPounds(amounts.partnerCommissionPence),
+});
+
+const INVOICE_COLUMNS = `i.id, i.tutor_id, i.month, i.reference, to_char(i.date, 'YYYY-MM-DD') as date, i.lesson_count,
+  i.earnings_pence, i.commission_pence, i.partner_commission_pence, i.items, i.confirmed, i.paid_pence,
+  t.first_name, t.last_name, t.address, t.postcode, t.email`;
+
+/**
+ * Invoices: the month list with totals, one invoice's summary for the confirmation page, the
+ * PDF document, and the invoice status report. Amounts leave in pounds.
+ */
+export async function invoiceQueries(app: FastifyInstance, { db }: { db: pg.Pool }) {
+  const list = async (request: FastifyRequest) => {
+    const user = await app.authenticate(request);
+    const query = parse(listQuery, request.query);
+    const tutor = tutorScope(user, query.tutorId);
+    const result = await db.query(
+      `select ${INVOICE_COLUMNS}
+         from invoices i join tutors t on t.id = i.tutor_id
+        where i.month like $1 and ($2::text is null or i.month = $2) and ($3::text is null or i.tutor_id = $3)
+        order by i.month, t.last_name, t.first_name, i.id`,
+      [`${query.year}-%`, query.month ? monthKey(query.year, query.month) : null, tutor ?? null],
+    );
+    // Partner shares are the agency's business: a tutor's answer leaves them out.
+    const showPartner = user.role !== 'tutor';
+    const invoices = result.rows.map((row) => {
+      const amounts = inPounds(amountsOf(row));
+      return {
+        id: row.id,
+        tutorId: row.tutor_id,
+        month: row.month,
+        period: timesheet.monthName(row.month),
+        date: row.date,
+        tutorName: `${row.first_name} ${row.last_name}`,
+        earnings: amounts.earnings,
+        commission: amounts.commission,
+        partnerCommission: showPartner ? amounts.partnerCommission : null,
+        reference: row.reference,
+        paid: toPounds(row.paid_pence),
+        confirmed: row.confirmed,
+        locked: row.confirmed,
+      };
+    });
+    const totals = inPounds(
+      result.rows.reduce(
+        (sum: MonthAmounts, row) => ({
+          earningsPence: sum.earningsPence + row.earnings_pence,
+          commissionPence: sum.commissionPence + row.commission_pence,
+          partnerCommissionPence: sum.partnerCommissionPence + row.partner_commission_pence,
+        }),
+        { earningsPence: 0, commissionPence: 0, partnerCommissionPence: 0 },
+      ),
+    );
+    return { invoices, totals: { ...totals, partnerCommission: showPartner ? totals.partnerCommission : null } };
+  };
+  // The spec calls GET /api/invoices/?year&tutorId&month, with the slash.
+  app.get('/api/invoices', list);
+  app.get('/api/invoices/', list);
+
+  app.get('/api/invoices/summary', async (request) => {
+    const user = await app.authenticate(request);
+    const query = parse(monthQuery, request.query);
+    const tutor = tutorScope(user, query.tutorId) ?? query.tutorId;
+    const key = monthKey(query.year, query.month);
+    const found = await db.query(
+      `select ${INVOICE_COLUMNS} from invoices i join tutors t on t.id = i.tutor_id
+        where i.tutor_id = $1 and i.month = $2`,
+      [tutor, key],
+    );
+    const row = found.rows[0];
+    if (!row) throw notFound(`No invoice has been generated for ${timesheet.monthName(key)}.`);
+    const items = row.items as InvoiceItem[];
+    return {
+      id: row.id,
+      tutorId: row.tutor_id,
+      tutorName: `${row.first_name} ${row.last_name}`,
+      period: timesheet.monthName(row.month),
+      reference: row.reference,
+      date: row.date,
+      items: items.map((item) => ({
+        earnings: toPounds(item.earningsPence),
+        commissionRate: basisPointsToFraction(item.commissionBp),
+        commission: toPounds(item.commissionPence),
+        description: invoice.itemDescription(item),
+      })),
+      earnings: toPounds(row.earnings_pence),
+      totalCommission: toPounds(row.commission_pence),
+      confirmed: row.confirmed,
+      locked: row.confirmed,
+    };
+  });
+
+  // Opened in a new tab: the cookie alone authenticates it.
+  app.get<{ Params: { id: string } }>('/api/invoices/doc/:id', async (request, reply) => {
+    const user = await app.authenticate(request);
+    const found = await db.query(
+      `select ${INVOICE_COLUMNS} from invoices i join tutors t on t.id = i.tutor_id where i.id = $1`,
+      [request.params.id],
+    );
+    const row = found.rows[0];
+    if (!row || (user.role === 'tutor' && row.tutor_id !== user.tutorId)) throw notFound('There is no such invoice.');
+    const pdf = await renderInvoiceDocument({
+      reference: row.reference,
+      date: row.date,
+      month: row.month,
+      tutor: {
+        name: `${row.first_name} ${row.last_name}`,
+        address: row.address,
+        postcode: row.postcode,
+        email: row.email,
+      },
+      items: row.items,
+      earningsPence: row.earnings_pence,
+      commissionPence: row.commission_pence,
+      paidPence: row.paid_pence,
+      confirmed: row.confirmed,
+    });
+    const filename = `${row.reference.replace(/[^A-Za-z0-9_-]/g, '')}.pdf`;
+    return reply
+      .type('application/pdf')
+      .header('content-disposition', `inline; filename="${filename}"`)
+      .header('cache-control', 'private, no-store')
+      .send(pdf);
+  });
+
+  app.get('/api/reports/invoiceStatus', async (request) => {
+    const user = await app.authenticate(request);
+    if (user.role === 'tutor') throw forbidden('The invoice status report is for admins and partners.');
+    const query = parse(reportQuery, request.query);
+    const key = monthKey(query.year, query.month);
+    const first = `${key}-01`;
+    // Tutors working in the month (by their current spell), and anyone with lessons or an invoice in it.
+    const result = await db.query(
+      `with lesson_totals as (
+         select tutor_id, count(*)::int as lesson_count, sum(amount_pence)::int as earnings_pence,
+                sum(commission_pence)::int as commission_pence,
+                sum(partner_commission_pence)::int as partner_commission_pence
+           from lessons where month = $1 group by tutor_id
+       )
+       select t.id, t.first_name, t.last_name,
+              coalesce(l.lesson_count, 0) as lesson_count, coalesce(l.earnings_pence, 0) as earnings_pence,
+              coalesce(l.commission_pence, 0) as commission_pence,
+              coalesce(l.partner_commission_pence, 0) as partner_commission_pence,
+              i.id as invoice_id, i.earnings_pence as invoice_earnings_pence,
+              i.commission_pence as invoice_commission_pence,
+              i.partner_commission_pence as invoice_partner_commission_pence, i.paid_pence
+         from tutors t
+         left join lesson_totals l on l.tutor_id = t.id
+         left join invoices i on i.tutor_id = t.id and i.month = $1
+        where (t.start_date < $2::date + interval '1 month' and (t.end_date is null or t.end_date >= $2::date))
+           or l.tutor_id is not null or i.id is not null
+        order by t.last_name, t.first_name, t.id`,
+      [key, first],
+    );
+    const months: TutorMonth[] = result.rows.map((row) => ({
+      tutorId: row.id,
+      name: `${row.first_name} ${row.last_name}`,
+      lessonCount: row.lesson_count,
+      lessons: amountsOf(row),
+      invoice: row.invoice_id
+        ? {
+            earningsPence: row.invoice_earnings_pence,
+            commissionPence: row.invoice_commission_pence,
+            partnerCommissionPence: row.invoice_partner_commission_pence,
+            paidPence: row.paid_pence,
+          }
+        : null,
+    }));
+    return {
+      year: query.year,
+      month: query.month,
+      period: timesheet.monthName(key),
+      groups: invoiceStatusGroups(months).map((group) => ({
+        group: group.group,
+        heading: group.heading,
+        full: group.full,
+        tutors: group.tutors.map((tutor) => ({ tutorId: tutor.tutorId, name: tutor.name, ...inPounds(tutor) })),
+        totals: inPounds(group.totals),
+      })),
+    };
+  });
+}

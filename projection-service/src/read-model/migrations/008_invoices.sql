@@ -1,0 +1,26 @@
+-- One row per generated invoice (a tutor's month), with the amounts it was generated with.
+create table invoices (
+  id text primary key,
+  tutor_id text not null,
+  month text not null,
+  reference text not null,
+  date date not null,
+  lesson_count int not null,
+  earnings_pence int not null,
+  commission_pence int not null,
+  partner_commission_pence int not null,
+  -- [{commissionBp, earningsPence, commissionPence}], lowest rate first.
+  items jsonb not null,
+  confirmed boolean not null default false,
+  paid_pence int not null default 0
+);
+create unique index invoices_tutor_month on invoices (tutor_id, month);
+create index invoices_month on invoices (month);
+
+create table invoice_payments (
+  id text primary key,
+  invoice_id text not null,
+  date date not null,
+  amount_pence int not null
+);
+create index invoice_payments_invoice on invoice_payments (invoice_id);
