@@ -3,6 +3,8 @@ import { AddChildPage, EditChildPage } from '../features/clients/pages/child-for
 import { ClientPage } from '../features/clients/pages/client-page';
 import { ClientsPage } from '../features/clients/pages/clients-page';
 import { EditContactPage, NewClientPage, NewContactPage } from '../features/clients/pages/contact-form-page';
+import { AddLessonsPage } from '../features/lessons/pages/add-lessons-page';
+import { LessonsPage } from '../features/lessons/pages/lessons-page';
 import { ActivatePage } from '../features/session/pages/activate-page';
 import { LoginPage } from '../features/session/pages/login-page';
 import { NewPasswordPage } from '../features/session/pages/new-password-page';
@@ -22,9 +24,6 @@ const placeholders: [path: string, title: string][] = [
   ['engagement/rates/:tutorId/:engagementId', 'Engagement Rates'],
   ['engagement/subjects/:tutorId/:engagementId', 'Engagement Subjects'],
   ['engagement/terminate/:tutorId/:engagementId', 'Terminate Engagement'],
-  ['lessons', 'Lessons'],
-  ['lessons/add', 'Add Lessons'],
-  ['lessons/add/:tutorId', 'Add Lessons'],
   ['invoices', 'Invoices'],
   ['invoice/generate', 'Generate Invoice'],
   ['invoice/generate/:tutorId', 'Generate Invoice'],
@@ -61,6 +60,9 @@ export const routes: RouteObject[] = [
       { path: 'tutor/:tutorId', element: <TutorPage /> },
       { path: 'tutor/terminate/:tutorId', element: <TerminateTutorPage /> },
       { path: 'tutor/reactivate/:tutorId', element: <ReactivateTutorPage /> },
+      { path: 'lessons', element: <LessonsPage /> },
+      { path: 'lessons/add', element: <AddLessonsPage /> },
+      { path: 'lessons/add/:tutorId', element: <AddLessonsPage /> },
       ...placeholders.map(([path, title]) => ({ path, element: <PlaceholderPage key={path} title={title} /> })),
       { path: '*', element: <PlaceholderPage title="Page Not Found" /> },
     ],

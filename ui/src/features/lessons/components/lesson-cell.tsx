@@ -1,0 +1,222 @@
+import styled from '@emotion/styled';
+import { useMachine } from '@xstate/react';
+import { type KeyboardEvent, useEffect, useMemo, useRef } from 'react';
+import { fromPromise } from 'xstate';
+import { formatMoney } from '../../../lib/format';
+import type { GridCell } from '../api';
+import { type CellField, type CellSave, timesheetCellMachine } from '../machines/timesheet-cell-machine';
+import { columnDate } from '../month';
+
+export type CellCalls = {
+  /** Saves and answers this cell's new values (the page keeps the whole week it got back). */
+  save: (lesson: CellSave) => Promise<GridCell>;
+  /** Loads the week again and answers this cell's values. */
+  reload: () => Promise<GridCell>;
+};
+
+const CellBox = styled.td<{ locked?: boolean; closed?: boolean }>(({ theme, locked, closed }) => ({
+  padding: '0.35rem 0.5rem',
+  borderBottom: `1px solid ${theme.colors.border}`,
+  borderLeft: `1px solid ${theme.colors.border}`,
+  verticalAlign: 'top',
+  minWidth: '5.5rem',
+  background: closed ? theme.colors.background : locked ? '#eef0f3' : undefined,
+  color: locked ? theme.colors.muted : undefined,
+}));
+
+const Value = styled.button(({ theme }) => ({
+  display: 'block',
+  width: '100%',
+  minHeight: '1.9rem',
+  padding: '0.2rem 0.4rem',
+  border: '1px solid transparent',
+  borderRadius: theme.radius,
+  background: 'transparent',
+  font: 'inherit',
+  textAlign: 'right',
+  fontVariantNumeric: 'tabular-nums',
+  color: 'inherit',
+  cursor: 'pointer',
+  '&:hover': { borderColor: theme.colors.border, background: theme.colors.rowHover },
+}));
+
+const Static = styled.span({
+  display: 'block',
+  minHeight: '1.9rem',
+  padding: '0.2rem 0.4rem',
+  textAlign: 'right',
+  fontVariantNumeric: 'tabular-nums',
+});
+
+const Input = styled.input<{ invalid: boolean }>(({ theme, invalid }) => ({
+  display: 'block',
+  width: '100%',
+  minHeight: '1.9rem',
+  padding: '0.2rem 0.4rem',
+  font: 'inherit',
+  textAlign: 'right',
+  border: `1px solid ${invalid ? theme.colors.danger : theme.colors.primary}`,
+  borderRadius: theme.radius,
+}));
+
+const Message = styled.span<{ kind: 'error' | 'notice' }>(({ theme, kind }) => ({
+  display: 'block',
+  fontSize: '0.8rem',
+  color: kind === 'error' ? theme.colors.danger : theme.colors.warningText,
+}));
+
+const RetryLink = styled.button(({ theme }) => ({
+  border: 'none',
+  background: 'none',
+  padding: 0,
+  font: 'inherit',
+  color: theme.colors.primary,
+  textDecoration: 'underline',
+  cursor: 'pointer',
+}));
+
+const hours = (duration: number) => `${duration} h`;
+
+/** One date of one student's row: the cell's lifecycle is the timesheet cell machine. */
+export function LessonCell({ cell, studentName, calls }: { cell: GridCell; studentName: string; calls: CellCalls }) {
+  const callsRef = useRef(calls);
+  callsRef.current = calls;
+  const machine = useMemo(
+    () =>
+      timesheetCellMachine.provide({
+        actors: {
+          saveCell: fromPromise<GridCell, CellSave>(({ input }) => callsRef.current.save(input)),
+          reloadCell: fromPromise<GridCell, { date: string }>(() => callsRef.current.reload()),
+        },
+      }),
+    [],
+  );
+  const [snapshot, send] = useMachine(machine, { input: { cell } });
+  const { context } = snapshot;
+  const shownCell = context.cell;
+
+  const cellKey = JSON.stringify(cell);
+  useEffect(() => {
+    send({ type: 'cell.sync', cell: JSON.parse(cellKey) as GridCell });
+  }, [cellKey, send]);
+
+  // After Enter or Escape the focus comes back to the value that was edited, so typing a week
+  // by keyboard never loses its place.
+  const refocus = useRef<CellField | null>(null);
+  const buttons = { duration: useRef<HTMLButtonElement>(null), amount: useRef<HTMLButtonElement>(null) };
+  const editing = snapshot.matches('editing');
+  useEffect(() => {
+    if (editing || !refocus.current) return;
+    (buttons[refocus.current].current ?? buttons.duration.current)?.focus();
+    refocus.current = null;
+  });
+
+  const day = columnDate(shownCell.date);
+  const inputId = `cell-${studentName}-${shownCell.date}`.replace(/\W+/g, '-');
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      refocus.current = context.field;
+      send({ type: 'cell.commit' });
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      refocus.current = context.field;
+      send({ type: 'cell.cancel' });
+    } else if (event.key === 'Tab') {
+      send({ type: 'cell.commit' });
+    }
+  };
+
+  if (!shownCell.open && !shownCell.id) {
+    return (
+      <CellBox closed>
+        <span className="visually-hidden">No engagement on this date</span>
+      </CellBox>
+    );
+  }
+
+  if (snapshot.matches('locked')) {
+    return (
+      <CellBox locked data-state="locked">
+        <span className="visually-hidden">Locked: </span>
+        <Static>{shownCell.id ? hours(shownCell.duration) : ''}</Static>
+        <Static>{shownCell.id ? formatMoney(shownCell.amount) : ''}</Static>
+      </CellBox>
+    );
+  }
+
+  const field = (name: CellField) => {
+    const label = name === 'duration' ? 'Duration' : 'Amount';
+    if (editing && context.field === name) {
+      return (
+        <>
+          <Input
+            id={inputId}
+            autoFocus
+            inputMode="decimal"
+            aria-label={`${label} for ${studentName} on ${day}`}
+            aria-invalid={context.error ? true : undefined}
+            aria-describedby={context.error ? `${inputId}-error` : undefined}
+            invalid={Boolean(context.error)}
+            value={context.draft}
+            onFocus={(event) => event.target.select()}
+            onChange={(event) => send({ type: 'cell.change', value: event.target.value })}
+            onKeyDown={onKeyDown}
+            onBlur={() => send({ type: 'cell.commit' })}
+          />
+          {context.error ? (
+            <Message kind="error" id={`${inputId}-error`}>
+              {context.error}
+            </Message>
+          ) : null}
+        </>
+      );
+    }
+    if (!shownCell.id && name === 'amount') return null;
+    const saving = snapshot.matches('saving') && context.field === name;
+    const text = saving
+      ? context.draft
+      : name === 'duration'
+        ? shownCell.id
+          ? hours(shownCell.duration)
+          : '–'
+        : formatMoney(shownCell.amount);
+    return (
+      <Value
+        ref={buttons[name]}
+        type="button"
+        aria-label={
+          shownCell.id
+            ? `${label} for ${studentName} on ${day}: ${text}. Edit`
+            : `Add a lesson for ${studentName} on ${day}`
+        }
+        aria-busy={saving || undefined}
+        onClick={() => send({ type: 'cell.edit', field: name })}
+      >
+        {text}
+      </Value>
+    );
+  };
+
+  return (
+    <CellBox data-state={String(snapshot.value)}>
+      {field('duration')}
+      {field('amount')}
+      {snapshot.matches('saving') ? <span className="visually-hidden">Saving…</span> : null}
+      {snapshot.matches('reloading') ? <Message kind="notice">Reloading…</Message> : null}
+      {snapshot.matches('error') ? (
+        <Message kind="error" role="alert">
+          {context.error}{' '}
+          <RetryLink type="button" onClick={() => send({ type: 'cell.retry' })}>
+            Retry
+          </RetryLink>
+        </Message>
+      ) : null}
+      {context.notice && snapshot.matches('display') ? (
+        <Message kind="notice" role="status">
+          {context.notice}
+        </Message>
+      ) : null}
+    </CellBox>
+  );
+}

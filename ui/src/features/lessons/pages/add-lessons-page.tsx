@@ -1,0 +1,175 @@
+import { addDays, monthBounds, weekInMonth } from '@agency/domain/timesheet/timesheet-grid';
+import styled from '@emotion/styled';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { Button, ButtonRow } from '../../../components/button';
+import { LoadState } from '../../../components/load-state';
+import { PageHeading } from '../../../components/page-heading';
+import { EmptyRow, Table, TableWrap, Th } from '../../../components/table';
+import { useCurrentUser } from '../../../lib/current-user';
+import { formatDate } from '../../../lib/format';
+import { useLoader } from '../../../lib/use-loader';
+import { fetchTimesheet, type GridCell, saveLesson, type Timesheet, type WeekQuery } from '../api';
+import { type CellCalls, LessonCell } from '../components/lesson-cell';
+import { columnDate } from '../month';
+
+const Week = styled.div({
+  display: 'flex',
+  flexWrap: 'wrap',
+  alignItems: 'center',
+  gap: '0.75rem',
+  marginBottom: '1rem',
+});
+const WeekTitle = styled.h2({ fontSize: '1.1rem', margin: 0 });
+const StudentTh = styled.th(({ theme }) => ({
+  textAlign: 'left',
+  padding: '0.5rem 1rem',
+  borderBottom: `1px solid ${theme.colors.border}`,
+  whiteSpace: 'nowrap',
+}));
+const Notice = styled.p(({ theme }) => ({
+  background: theme.colors.warningBackground,
+  color: theme.colors.warningText,
+  borderRadius: theme.radius,
+  padding: '0.75rem 1rem',
+}));
+const DateTh = styled(Th)({ whiteSpace: 'normal', textAlign: 'right', padding: '0.6rem 0.5rem' });
+const Hint = styled.p(({ theme }) => ({ color: theme.colors.muted, fontSize: '0.9rem' }));
+
+const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+
+/** The week shown first: this week when the month is the current one, else the month's first week. */
+function firstWeek(month: string): string {
+  const today = dayjs().format('YYYY-MM-DD');
+  return today.startsWith(month) ? today : monthBounds(month).first;
+}
+
+const cellOf = (grid: Timesheet, engagementId: string, date: string): GridCell | undefined =>
+  grid.students.find((row) => row.engagementId === engagementId)?.lessons.find((cell) => cell.date === date);
+
+const loadWeek = (query: WeekQuery, signal: AbortSignal) => fetchTimesheet(query, signal);
+
+/** lessons/add and lessons/add/{tutorId}?month=YYYY-MM: the weekly lesson entry grid. */
+export function AddLessonsPage() {
+  const user = useCurrentUser();
+  const navigate = useNavigate();
+  const params = useParams();
+  const [search] = useSearchParams();
+  const asked = search.get('month') ?? '';
+  const month = MONTH.test(asked) ? asked : dayjs().format('YYYY-MM');
+  // Spec §5: an admin adds lessons for a chosen tutor; a tutor or partner for themselves.
+  const tutorId = params.tutorId ?? (user.role === 'admin' ? undefined : user.tutorId);
+  const [day, setDay] = useState(() => firstWeek(month));
+  const week = weekInMonth(day.startsWith(month) ? day : firstWeek(month), month);
+  const bounds = monthBounds(month);
+  const [year, monthNumber] = month.split('-').map(Number);
+  const back = () =>
+    navigate(
+      `/lessons?year=${year}&month=${monthNumber}${params.tutorId ? `&tutorId=${encodeURIComponent(params.tutorId)}` : ''}`,
+    );
+
+  return (
+    <>
+      <PageHeading title="Lessons" />
+      {tutorId ? (
+        <WeekGrid
+          query={{ tutorId, month, from: week.from, to: week.to }}
+          onPrevious={week.from > bounds.first ? () => setDay(addDays(week.from, -1)) : undefined}
+          onNext={week.to < bounds.last ? () => setDay(addDays(week.to, 1)) : undefined}
+        />
+      ) : (
+        <Notice role="status">Choose a tutor on the Lessons page to add lessons for them.</Notice>
+      )}
+      <ButtonRow>
+        <Button type="button" onClick={back}>
+          Done
+        </Button>
+      </ButtonRow>
+    </>
+  );
+}
+
+function WeekGrid({ query, onPrevious, onNext }: { query: WeekQuery; onPrevious?: () => void; onNext?: () => void }) {
+  const { state, retry } = useLoader(loadWeek, query);
+  return (
+    <>
+      <Week>
+        <Button type="button" variant="secondary" onClick={onPrevious} disabled={!onPrevious}>
+          ‹ Previous week
+        </Button>
+        <WeekTitle>
+          {formatDate(query.from)} – {formatDate(query.to)}
+        </WeekTitle>
+        <Button type="button" variant="secondary" onClick={onNext} disabled={!onNext}>
+          Next week ›
+        </Button>
+      </Week>
+      <LoadState state={state} onRetry={retry}>
+        {(loaded) => <WeekTable key={JSON.stringify(query)} initial={loaded} query={query} />}
+      </LoadState>
+    </>
+  );
+}
+
+function WeekTable({ initial, query }: { initial: Timesheet; query: WeekQuery }) {
+  // Every save answers the whole week; keeping it shows other people's changes as they land.
+  const [grid, setGrid] = useState(initial);
+  const callsFor = (engagementId: string, date: string): CellCalls => {
+    const pick = (answer: Timesheet) => {
+      setGrid(answer);
+      const cell = cellOf(answer, engagementId, date);
+      if (!cell) throw new Error('This student is no longer on the timesheet.');
+      return cell;
+    };
+    return {
+      save: async (lesson) => pick(await saveLesson(query, { ...lesson, engagementId }, crypto.randomUUID())),
+      reload: async () => pick(await fetchTimesheet(query)),
+    };
+  };
+  return (
+    <>
+      {grid.locked ? <Notice role="status">This month has been invoiced: its lessons are locked.</Notice> : null}
+      <TableWrap>
+        <Table>
+          <caption className="visually-hidden">Lessons of the week by student and date</caption>
+          <thead>
+            <tr>
+              <Th scope="col">Student</Th>
+              {grid.dates.map((date) => (
+                <DateTh scope="col" key={date}>
+                  {columnDate(date)}
+                </DateTh>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {grid.students.length === 0 ? (
+              <tr>
+                <EmptyRow colSpan={grid.dates.length + 1}>No students have an engagement in this week.</EmptyRow>
+              </tr>
+            ) : (
+              grid.students.map((row) => (
+                <tr key={row.engagementId}>
+                  <StudentTh scope="row">{row.studentName}</StudentTh>
+                  {row.lessons.map((cell) => (
+                    <LessonCell
+                      key={cell.date}
+                      cell={cell}
+                      studentName={row.studentName}
+                      calls={callsFor(row.engagementId, cell.date)}
+                    />
+                  ))}
+                </tr>
+              ))
+            )}
+          </tbody>
+        </Table>
+      </TableWrap>
+      <Hint>
+        Choose a duration or an amount to change it; Enter, Tab or leaving the cell saves, Escape cancels. A new lesson
+        starts as one hour at the student's rate; a duration of 0 removes the lesson.
+      </Hint>
+    </>
+  );
+}

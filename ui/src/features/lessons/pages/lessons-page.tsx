@@ -1,0 +1,201 @@
+import styled from '@emotion/styled';
+import dayjs from 'dayjs';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { Button } from '../../../components/button';
+import { LoadState } from '../../../components/load-state';
+import { PageHeading } from '../../../components/page-heading';
+import { Select } from '../../../components/select';
+import { EmptyRow, Table, TableWrap, Td, Th, Tr } from '../../../components/table';
+import { useCurrentUser } from '../../../lib/current-user';
+import { formatDate, formatMoney } from '../../../lib/format';
+import { useLoader } from '../../../lib/use-loader';
+import { fetchLessons, fetchTutorOptions, type LessonsMonth, type LessonsQuery } from '../api';
+import { MONTH_OPTIONS, monthKey, monthTitle, shiftMonth, yearOptions } from '../month';
+
+const Filters = styled.div({
+  display: 'flex',
+  flexWrap: 'wrap',
+  alignItems: 'flex-end',
+  gap: '1rem',
+  marginBottom: '1rem',
+  '& > div': { marginBottom: 0 },
+});
+
+const Arrow = styled(Button)({ minWidth: '2.75rem', fontSize: '1.1rem' });
+const SelectWrap = styled.div<{ wide?: boolean }>(({ wide }) => ({ minWidth: wide ? '15rem' : '8rem' }));
+const TotalRow = styled.tr({ fontWeight: 700, '& td': { borderBottom: 'none' } });
+const Actions = styled.div({ display: 'flex', flexWrap: 'wrap', gap: '0.75rem', marginTop: '1rem' });
+
+const loadLessons = (query: LessonsQuery, signal: AbortSignal) => fetchLessons(query, signal);
+const loadTutors = (staff: boolean, signal: AbortSignal) => (staff ? fetchTutorOptions(signal) : Promise.resolve([]));
+
+/** lessons: the month's lessons with totals; the month, year and tutor live in the address. */
+export function LessonsPage() {
+  const user = useCurrentUser();
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const staff = user.role === 'admin' || user.role === 'partner';
+  const today = dayjs();
+  const year = Number(params.get('year')) || today.year();
+  const month = Number(params.get('month')) || today.month() + 1;
+  const tutorId = staff ? params.get('tutorId') || '' : (user.tutorId ?? '');
+
+  const select = (next: { year?: number; month?: number; tutorId?: string }) => {
+    const values = { year, month, tutorId, ...next };
+    const search = new URLSearchParams({ year: String(values.year), month: String(values.month) });
+    if (staff && values.tutorId) search.set('tutorId', values.tutorId);
+    setParams(search, { replace: true });
+  };
+
+  const lessons = useLoader(loadLessons, { year, month, tutorId: tutorId || undefined });
+  const tutors = useLoader(loadTutors, staff);
+  const tutorOptions = [
+    { value: '', label: 'All tutors' },
+    ...(tutors.state.data ?? []).map((tutor) => ({ value: tutor.id, label: tutor.name })),
+  ];
+  const title = monthTitle(year, month);
+  const forTutor = staff && tutorId ? `/${encodeURIComponent(tutorId)}` : '';
+  const addLessons = () => navigate(`/lessons/add${forTutor}?month=${monthKey(year, month)}`);
+  const generateInvoice = () => navigate(`/invoice/generate${forTutor}?year=${year}&month=${month}`);
+
+  return (
+    <>
+      <PageHeading title="Lessons" />
+      <Filters>
+        <Arrow
+          type="button"
+          variant="secondary"
+          aria-label="Previous month"
+          onClick={() => select(shiftMonth(year, month, -1))}
+        >
+          ‹
+        </Arrow>
+        <SelectWrap>
+          <Select
+            id="lessons-year"
+            label="Year"
+            value={String(year)}
+            options={yearOptions(today).map((y) => ({ value: String(y), label: String(y) }))}
+            onChange={(event) => select({ year: Number(event.target.value) })}
+          />
+        </SelectWrap>
+        <SelectWrap>
+          <Select
+            id="lessons-month"
+            label="Month"
+            value={String(month)}
+            options={MONTH_OPTIONS}
+            onChange={(event) => select({ month: Number(event.target.value) })}
+          />
+        </SelectWrap>
+        <Arrow
+          type="button"
+          variant="secondary"
+          aria-label="Next month"
+          onClick={() => select(shiftMonth(year, month, 1))}
+        >
+          ›
+        </Arrow>
+        {staff ? (
+          <SelectWrap wide>
+            <Select
+              id="lessons-tutor"
+              label="Tutor"
+              value={tutorId}
+              options={tutorOptions}
+              onChange={(event) => select({ tutorId: event.target.value })}
+            />
+          </SelectWrap>
+        ) : null}
+      </Filters>
+      <LoadState state={lessons.state} onRetry={lessons.retry}>
+        {(data) => (
+          <>
+            <LessonsTable data={data} staff={staff} emptyText={emptyText(data, user.role === 'admin', title)} />
+            <Actions>
+              {data.canAddLessons ? (
+                <Button type="button" onClick={addLessons}>
+                  Add Lessons
+                </Button>
+              ) : null}
+              <Button type="button" variant="secondary" onClick={generateInvoice}>
+                {data.lessons.length > 0 ? 'Generate Invoice' : 'No lessons this month'}
+              </Button>
+            </Actions>
+          </>
+        )}
+      </LoadState>
+    </>
+  );
+}
+
+/** Spec §2: the first text when lessons may still be added (or for an admin), else the second. */
+const emptyText = (data: LessonsMonth, admin: boolean, month: string) =>
+  data.canAddLessons || admin ? `No lessons recorded yet for ${month}` : `There were no lessons for ${month}`;
+
+function LessonsTable({ data, staff, emptyText }: { data: LessonsMonth; staff: boolean; emptyText: string }) {
+  const columns = staff ? 8 : 6;
+  return (
+    <TableWrap>
+      <Table>
+        <caption className="visually-hidden">Lessons of the month</caption>
+        <thead>
+          <tr>
+            <Th scope="col">Date</Th>
+            {staff ? <Th scope="col">Tutor</Th> : null}
+            <Th scope="col">Student</Th>
+            <Th scope="col">Duration</Th>
+            <Th scope="col">Rate</Th>
+            <Th scope="col">Amount</Th>
+            <Th scope="col">Commission</Th>
+            {staff ? <Th scope="col">Partner Share</Th> : null}
+          </tr>
+        </thead>
+        <tbody>
+          {data.lessons.length === 0 ? (
+            <tr>
+              <EmptyRow colSpan={columns}>{emptyText}</EmptyRow>
+            </tr>
+          ) : (
+            data.lessons.map((lesson) => (
+              <Tr key={lesson.id}>
+                <DateTd>
+                  {formatDate(lesson.date)}
+                  {lesson.locked ? <Locked> (invoiced)</Locked> : null}
+                </DateTd>
+                {staff ? <Td>{lesson.tutor}</Td> : null}
+                <Td>{lesson.student}</Td>
+                <Td numeric>{lesson.duration}</Td>
+                <Td numeric>{formatMoney(lesson.rate)}</Td>
+                <Td numeric>{formatMoney(lesson.amount)}</Td>
+                <Td numeric>{formatMoney(lesson.commission)}</Td>
+                {staff ? <Td numeric>{formatMoney(lesson.partnerCommission)}</Td> : null}
+              </Tr>
+            ))
+          )}
+        </tbody>
+        {data.lessons.length > 0 ? (
+          <tfoot>
+            <TotalRow>
+              <Td colSpan={staff ? 5 : 4}>Total</Td>
+              <Td numeric data-testid="total-amount">
+                {formatMoney(data.totals.amount)}
+              </Td>
+              <Td numeric data-testid="total-commission">
+                {formatMoney(data.totals.commission)}
+              </Td>
+              {staff ? (
+                <Td numeric data-testid="total-partner">
+                  {formatMoney(data.totals.partnerCommission)}
+                </Td>
+              ) : null}
+            </TotalRow>
+          </tfoot>
+        ) : null}
+      </Table>
+    </TableWrap>
+  );
+}
+
+const DateTd = styled(Td)({ whiteSpace: 'nowrap' });
+const Locked = styled.span(({ theme }) => ({ color: theme.colors.muted, fontSize: '0.85rem' }));
