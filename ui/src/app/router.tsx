@@ -3,8 +3,11 @@ import { AddChildPage, EditChildPage } from '../features/clients/pages/child-for
 import { ClientPage } from '../features/clients/pages/client-page';
 import { ClientsPage } from '../features/clients/pages/clients-page';
 import { EditContactPage, NewClientPage, NewContactPage } from '../features/clients/pages/contact-form-page';
+import { InvoiceConfirmationPage } from '../features/invoices/pages/invoice-confirmation-page';
+import { InvoicesPage } from '../features/invoices/pages/invoices-page';
 import { AddLessonsPage } from '../features/lessons/pages/add-lessons-page';
 import { LessonsPage } from '../features/lessons/pages/lessons-page';
+import { InvoiceStatusPage } from '../features/reports/pages/invoice-status-page';
 import { ActivatePage } from '../features/session/pages/activate-page';
 import { LoginPage } from '../features/session/pages/login-page';
 import { NewPasswordPage } from '../features/session/pages/new-password-page';
@@ -24,16 +27,12 @@ const placeholders: [path: string, title: string][] = [
   ['engagement/rates/:tutorId/:engagementId', 'Engagement Rates'],
   ['engagement/subjects/:tutorId/:engagementId', 'Engagement Subjects'],
   ['engagement/terminate/:tutorId/:engagementId', 'Terminate Engagement'],
-  ['invoices', 'Invoices'],
-  ['invoice/generate', 'Generate Invoice'],
-  ['invoice/generate/:tutorId', 'Generate Invoice'],
   ['consultations', 'Consultations'],
   ['consultations/new', 'New Consultation'],
   ['workshops', 'Workshops'],
   ['workshops/invoice', 'Workshop Invoice'],
   ['workshops/:eventId', 'Workshop'],
   ['workshops/:eventId/:registrationId', 'Registration'],
-  ['reports/invoices', 'Invoice Status Report'],
   ['reports/workshops', 'Workshops Report'],
   ['resources', 'Resources'],
 ];
@@ -63,6 +62,10 @@ export const routes: RouteObject[] = [
       { path: 'lessons', element: <LessonsPage /> },
       { path: 'lessons/add', element: <AddLessonsPage /> },
       { path: 'lessons/add/:tutorId', element: <AddLessonsPage /> },
+      { path: 'invoices', element: <InvoicesPage /> },
+      { path: 'invoice/generate', element: <InvoiceConfirmationPage /> },
+      { path: 'invoice/generate/:tutorId', element: <InvoiceConfirmationPage /> },
+      { path: 'reports/invoices', element: <InvoiceStatusPage /> },
       ...placeholders.map(([path, title]) => ({ path, element: <PlaceholderPage key={path} title={title} /> })),
       { path: '*', element: <PlaceholderPage title="Page Not Found" /> },
     ],
