@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { seedLessons } from './demo/lessons';
 import type { RunningProduct } from './product';
 
 const SURNAMES = [
@@ -183,7 +184,9 @@ export async function seedDemoData(product: RunningProduct, families = 36): Prom
     if (family % 9 === 8) await post(`/api/clients/active/${client.id}`, { id: client.id, active: false });
   }
   const tutors = await seedTutors(post);
-  return `${families} families with ${children} children; ${tutors}`;
+  // After the engagements: lessons are recorded against them (none yet means none recorded).
+  const lessons = await seedLessons(product, token);
+  return `${families} families with ${children} children; ${tutors}; ${lessons}`;
 }
 
 const TUTORS: { first: string; last: string; town: string; terminated?: boolean; partner?: boolean }[] = [
