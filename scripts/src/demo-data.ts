@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { seedInvoices } from './demo/invoices';
 import { seedLessons } from './demo/lessons';
 import type { RunningProduct } from './product';
 
@@ -186,7 +187,8 @@ export async function seedDemoData(product: RunningProduct, families = 36): Prom
   const tutors = await seedTutors(post);
   // After the engagements: lessons are recorded against them (none yet means none recorded).
   const lessons = await seedLessons(product, token);
-  return `${families} families with ${children} children; ${tutors}; ${lessons}`;
+  const invoices = await seedInvoices(product, token);
+  return `${families} families with ${children} children; ${tutors}; ${lessons}; ${invoices}`;
 }
 
 const TUTORS: { first: string; last: string; town: string; terminated?: boolean; partner?: boolean }[] = [
