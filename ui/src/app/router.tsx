@@ -3,6 +3,14 @@ import { AddChildPage, EditChildPage } from '../features/clients/pages/child-for
 import { ClientPage } from '../features/clients/pages/client-page';
 import { ClientsPage } from '../features/clients/pages/clients-page';
 import { EditContactPage, NewClientPage, NewContactPage } from '../features/clients/pages/contact-form-page';
+import { EngagementDetailPage } from '../features/engagements/pages/engagement-detail-page';
+import {
+  AddEngagementPage,
+  ChangeRatesPage,
+  ChangeSubjectsPage,
+  EditEngagementPage,
+  TerminateEngagementPage,
+} from '../features/engagements/pages/engagement-form-pages';
 import { InvoiceConfirmationPage } from '../features/invoices/pages/invoice-confirmation-page';
 import { InvoicesPage } from '../features/invoices/pages/invoices-page';
 import { AddLessonsPage } from '../features/lessons/pages/add-lessons-page';
@@ -21,12 +29,6 @@ import { SignedInShell } from './signed-in-shell';
 
 /** Screens of the spec's route table not built yet: path → heading. */
 const placeholders: [path: string, title: string][] = [
-  ['engagement/new/:tutorId', 'New Engagement'],
-  ['engagement/detail/:tutorId/:engagementId', 'Engagement'],
-  ['engagement/edit/:tutorId/:engagementId', 'Edit Engagement'],
-  ['engagement/rates/:tutorId/:engagementId', 'Engagement Rates'],
-  ['engagement/subjects/:tutorId/:engagementId', 'Engagement Subjects'],
-  ['engagement/terminate/:tutorId/:engagementId', 'Terminate Engagement'],
   ['consultations', 'Consultations'],
   ['consultations/new', 'New Consultation'],
   ['workshops', 'Workshops'],
@@ -59,6 +61,12 @@ export const routes: RouteObject[] = [
       { path: 'tutor/:tutorId', element: <TutorPage /> },
       { path: 'tutor/terminate/:tutorId', element: <TerminateTutorPage /> },
       { path: 'tutor/reactivate/:tutorId', element: <ReactivateTutorPage /> },
+      { path: 'engagement/new/:tutorId', element: <AddEngagementPage /> },
+      { path: 'engagement/detail/:tutorId/:engagementId', element: <EngagementDetailPage /> },
+      { path: 'engagement/edit/:tutorId/:engagementId', element: <EditEngagementPage /> },
+      { path: 'engagement/rates/:tutorId/:engagementId', element: <ChangeRatesPage /> },
+      { path: 'engagement/subjects/:tutorId/:engagementId', element: <ChangeSubjectsPage /> },
+      { path: 'engagement/terminate/:tutorId/:engagementId', element: <TerminateEngagementPage /> },
       { path: 'lessons', element: <LessonsPage /> },
       { path: 'lessons/add', element: <AddLessonsPage /> },
       { path: 'lessons/add/:tutorId', element: <AddLessonsPage /> },

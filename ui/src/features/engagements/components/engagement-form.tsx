@@ -1,0 +1,180 @@
+import { useState } from 'react';
+import { Controller, type FieldPath, useForm } from 'react-hook-form';
+import { ErrorAlert } from '../../../components/alert';
+import { Button, ButtonRow } from '../../../components/button';
+import { DateField } from '../../../components/date-field';
+import { FieldRow, FormPanel } from '../../../components/form-layout';
+import { TextField } from '../../../components/text-field';
+import { useCommandId } from '../../../lib/command-id';
+import { errorMessage, HttpError } from '../../../lib/http';
+import type { Student } from '../api';
+import { StudentTypeahead } from './student-typeahead';
+import { SubjectsField } from './subjects-field';
+
+export type EngagementFormValues = {
+  student: Student | null;
+  rate: string;
+  commissionPct: string;
+  partnerPct: string;
+  date: string;
+  subjects: string[];
+};
+
+/** Which parts a form shows: Add Student has them all, Terminate only its date. */
+export type EngagementFormParts = {
+  student?: boolean;
+  terms?: boolean;
+  subjects?: boolean;
+  dateLabel: string;
+  submitLabel?: string;
+};
+
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)$/;
+const numeric = (value: string) => value.trim().replace(/^£/, '').replace(/,/g, '');
+
+const amount = (required: string, label: string) => (value: string) => {
+  const text = numeric(value);
+  if (text === '') return required;
+  if (!NUMBER.test(text)) return `${label} must be a number`;
+  if (Number(text) < 0) return `${label} cannot be negative`;
+  return true;
+};
+
+const percentage = (required: string, label: string) => (value: string) => {
+  const text = numeric(value);
+  if (text === '') return required;
+  if (!NUMBER.test(text)) return `${label} must be a number`;
+  const number = Number(text);
+  return (number >= 0 && number <= 100) || `${label} must be between 0 and 100`;
+};
+
+// Server field names as this form calls them.
+const FORM_FIELD: Record<string, FieldPath<EngagementFormValues>> = {
+  studentId: 'student',
+  rate: 'rate',
+  commissionPct: 'commissionPct',
+  partnerPct: 'partnerPct',
+  startDate: 'date',
+  endDate: 'date',
+  subjects: 'subjects',
+};
+
+export const asSubjects = (value: unknown): string[] =>
+  Array.isArray(value) ? value : typeof value === 'string' && value ? [value] : [];
+
+export function EngagementForm({
+  parts,
+  initial,
+  onSave,
+  onCancel,
+}: {
+  parts: EngagementFormParts;
+  initial: EngagementFormValues;
+  onSave: (values: EngagementFormValues, commandId: string) => Promise<void>;
+  onCancel: () => void;
+}) {
+  const commandId = useCommandId();
+  const [failure, setFailure] = useState<string | null>(null);
+  const {
+    control,
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<EngagementFormValues>({ mode: 'onTouched', defaultValues: initial });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFailure(null);
+    try {
+      await onSave(
+        {
+          ...values,
+          rate: numeric(values.rate),
+          commissionPct: numeric(values.commissionPct),
+          partnerPct: numeric(values.partnerPct),
+          subjects: asSubjects(values.subjects),
+        },
+        commandId.current(),
+      );
+      commandId.settle();
+    } catch (error) {
+      commandId.settle(error);
+      setFailure(errorMessage(error));
+      if (error instanceof HttpError && error.fields) {
+        for (const [field, message] of Object.entries(error.fields)) {
+          const name = FORM_FIELD[field];
+          if (name) setError(name, { type: 'server', message });
+        }
+      }
+    }
+  });
+
+  const dateId = parts.dateLabel.toLowerCase().replace(/\W+/g, '-');
+  return (
+    <FormPanel noValidate onSubmit={onSubmit}>
+      {parts.student ? (
+        <Controller
+          control={control}
+          name="student"
+          rules={{ validate: (student) => student !== null || 'Student is required' }}
+          render={({ field, fieldState }) => (
+            <StudentTypeahead
+              id="student"
+              label="Find Student"
+              error={fieldState.error?.message}
+              selected={field.value}
+              onSelect={field.onChange}
+              onBlur={field.onBlur}
+            />
+          )}
+        />
+      ) : null}
+      {parts.terms ? (
+        <FieldRow>
+          <TextField
+            id="rate"
+            label="Rate"
+            inputMode="decimal"
+            required
+            error={errors.rate?.message}
+            {...register('rate', { validate: amount('Rate is required', 'Rate') })}
+          />
+          <TextField
+            id="commissionPct"
+            label="Commission %"
+            inputMode="decimal"
+            required
+            error={errors.commissionPct?.message}
+            {...register('commissionPct', { validate: percentage('Commission % is required', 'Commission %') })}
+          />
+          <TextField
+            id="partnerPct"
+            label="Partner %"
+            inputMode="decimal"
+            required
+            error={errors.partnerPct?.message}
+            {...register('partnerPct', { validate: percentage('Partner % is required', 'Partner %') })}
+          />
+        </FieldRow>
+      ) : null}
+      <DateField
+        id={dateId}
+        label={parts.dateLabel}
+        required
+        error={errors.date?.message}
+        {...register('date', { validate: (value) => value !== '' || `${parts.dateLabel} is required` })}
+      />
+      {parts.subjects ? <SubjectsField registration={register('subjects')} /> : null}
+      {errors.subjects?.message ? <ErrorAlert>{errors.subjects.message}</ErrorAlert> : null}
+      {failure ? <ErrorAlert>{failure}</ErrorAlert> : null}
+      <ButtonRow>
+        <Button type="submit" disabled={isSubmitting}>
+          {isSubmitting ? 'Saving…' : (parts.submitLabel ?? 'Save')}
+        </Button>
+        <Button type="button" variant="secondary" onClick={onCancel}>
+          Cancel
+        </Button>
+      </ButtonRow>
+    </FormPanel>
+  );
+}

@@ -1,0 +1,30 @@
+import { subjectOptions } from '@agency/contracts/commands/engagement-commands';
+import styled from '@emotion/styled';
+import type { UseFormRegisterReturn } from 'react-hook-form';
+import { Fieldset } from '../../../components/form-layout';
+
+const Grid = styled.div({
+  display: 'grid',
+  gridTemplateColumns: 'repeat(auto-fill, minmax(9.5rem, 1fr))',
+  gap: '0.25rem 1rem',
+  maxWidth: '44rem',
+});
+
+const Option = styled.label({ display: 'inline-flex', alignItems: 'center', gap: '0.45rem', minHeight: '2rem' });
+
+/** The spec's subject list as a multi-select: one checkbox per subject, in the spec's order. */
+export function SubjectsField({ registration }: { registration: UseFormRegisterReturn<'subjects'> }) {
+  return (
+    <Fieldset>
+      <legend>Subjects</legend>
+      <Grid>
+        {subjectOptions.map((subject) => (
+          <Option key={subject}>
+            <input type="checkbox" value={subject} {...registration} />
+            {subject}
+          </Option>
+        ))}
+      </Grid>
+    </Fieldset>
+  );
+}

@@ -1,0 +1,159 @@
+import styled from '@emotion/styled';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { ButtonLink, ButtonRow } from '../../../components/button';
+import { LoadState } from '../../../components/load-state';
+import { PageHeading } from '../../../components/page-heading';
+import { Panel, SectionHeading } from '../../../components/panel';
+import { Table, TableWrap, Td, Th, Tr } from '../../../components/table';
+import { useCurrentUser } from '../../../lib/current-user';
+import { formatDate, formatMoney, formatPercent } from '../../../lib/format';
+import { useLoader } from '../../../lib/use-loader';
+import { type Engagement, fetchEngagement, type HistoryRow } from '../api';
+
+const Ended = styled.p(({ theme }) => ({ color: theme.colors.muted, margin: '0.75rem 0 0' }));
+const Latest = styled.span(({ theme }) => ({
+  marginLeft: '0.5rem',
+  fontSize: '0.8rem',
+  fontWeight: 600,
+  color: theme.colors.primary,
+}));
+
+export const engagementTitle = (engagement: Engagement) => `${engagement.tutor.name} — ${engagement.studentName}`;
+
+export const loadEngagement = (ids: { tutorId: string; engagementId: string }, signal: AbortSignal) =>
+  fetchEngagement(ids, signal);
+
+const pounds = (rate: number) => `£${formatMoney(rate)}`;
+const subjectList = (subjects: string[]) => (subjects.length > 0 ? subjects.join(', ') : '—');
+
+function HistoryTable({ engagement, editable }: { engagement: Engagement; editable: boolean }) {
+  const navigate = useNavigate();
+  const editPath = (row: HistoryRow) =>
+    `/engagement/edit/${engagement.tutor.id}/${engagement.id}?period=${encodeURIComponent(row.startDate)}`;
+  return (
+    <TableWrap>
+      <Table>
+        <thead>
+          <tr>
+            <Th scope="col">Start Date</Th>
+            <Th scope="col">End Date</Th>
+            <Th scope="col" style={{ textAlign: 'right' }}>
+              Rate
+            </Th>
+            <Th scope="col" style={{ textAlign: 'right' }}>
+              Commission
+            </Th>
+            <Th scope="col" style={{ textAlign: 'right' }}>
+              Partner Share
+            </Th>
+            <Th scope="col">Subjects</Th>
+          </tr>
+        </thead>
+        <tbody>
+          {engagement.history.map((row) => (
+            <Tr
+              key={row.startDate}
+              clickable={editable}
+              onClick={editable ? () => navigate(editPath(row)) : undefined}
+              aria-current={row.latest ? 'true' : undefined}
+            >
+              <Td>
+                {editable ? (
+                  <Link
+                    to={editPath(row)}
+                    aria-label={`Edit the period from ${formatDate(row.startDate)}`}
+                    onClick={(event) => event.stopPropagation()}
+                  >
+                    {formatDate(row.startDate)}
+                  </Link>
+                ) : (
+                  formatDate(row.startDate)
+                )}
+                {row.latest ? <Latest>latest</Latest> : null}
+              </Td>
+              <Td>{formatDate(row.endDate)}</Td>
+              <Td numeric>{pounds(row.rate)}</Td>
+              <Td numeric>{formatPercent(row.commissionRate)}</Td>
+              <Td numeric>{formatPercent(row.partnerRate)}</Td>
+              <Td>{subjectList(row.subjects)}</Td>
+            </Tr>
+          ))}
+        </tbody>
+      </Table>
+    </TableWrap>
+  );
+}
+
+function EngagementDetail({ engagement }: { engagement: Engagement }) {
+  const user = useCurrentUser();
+  const admin = user.role === 'admin';
+  const base = `${engagement.tutor.id}/${engagement.id}`;
+  return (
+    <>
+      <Panel aria-labelledby="terms-heading">
+        <SectionHeading id="terms-heading">Engagement</SectionHeading>
+        <TableWrap>
+          <Table>
+            <thead>
+              <tr>
+                <Th scope="col">Start Date</Th>
+                <Th scope="col" style={{ textAlign: 'right' }}>
+                  Rate
+                </Th>
+                <Th scope="col" style={{ textAlign: 'right' }}>
+                  Commission %
+                </Th>
+                <Th scope="col" style={{ textAlign: 'right' }}>
+                  Partner Share %
+                </Th>
+                <Th scope="col">Subjects</Th>
+              </tr>
+            </thead>
+            <tbody>
+              <Tr>
+                <Td>{formatDate(engagement.startDate)}</Td>
+                <Td numeric>{pounds(engagement.rate)}</Td>
+                <Td numeric>{formatPercent(engagement.commissionRate)}</Td>
+                <Td numeric>{formatPercent(engagement.partnerRate)}</Td>
+                <Td>{subjectList(engagement.subjects)}</Td>
+              </Tr>
+            </tbody>
+          </Table>
+        </TableWrap>
+        {engagement.endDate ? <Ended>Ended on {formatDate(engagement.endDate)}.</Ended> : null}
+        {admin && !engagement.endDate ? (
+          <ButtonRow>
+            <ButtonLink to={`/engagement/rates/${base}`}>Change Rates</ButtonLink>
+            <ButtonLink to={`/engagement/subjects/${base}`}>Change Subjects</ButtonLink>
+            <ButtonLink variant="secondary" to={`/engagement/terminate/${base}`}>
+              Terminate
+            </ButtonLink>
+          </ButtonRow>
+        ) : null}
+      </Panel>
+      {engagement.history.length > 0 ? (
+        <section aria-labelledby="history-heading">
+          <SectionHeading id="history-heading">History</SectionHeading>
+          <HistoryTable engagement={engagement} editable={admin} />
+        </section>
+      ) : null}
+    </>
+  );
+}
+
+/** engagement/detail/{tutorId}/{engagementId}. */
+export function EngagementDetailPage() {
+  const { tutorId = '', engagementId = '' } = useParams();
+  const { state, retry } = useLoader(loadEngagement, { tutorId, engagementId });
+  const user = useCurrentUser();
+  return (
+    <>
+      <PageHeading title={state.status === 'loaded' ? engagementTitle(state.data) : 'Engagement'}>
+        {user.role === 'tutor' ? null : <Link to={`/tutor/${tutorId}`}>Back to tutor</Link>}
+      </PageHeading>
+      <LoadState state={state} onRetry={retry}>
+        {(engagement) => <EngagementDetail engagement={engagement} />}
+      </LoadState>
+    </>
+  );
+}
