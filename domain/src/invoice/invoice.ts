@@ -131,7 +131,8 @@ export function decide(command: InvoiceCommand, state: InvoiceState, _now: Date)
     case 'ConfirmInvoice': {
       const { invoice, status } = existing(state);
       const { actor } = command;
-      if (!(actor.role === 'admin' || (actor.role === 'tutor' && actor.tutorId === invoice.tutorId))) {
+      // A partner is a tutor too: their own invoice is theirs to confirm, another tutor's is not.
+      if (!(actor.role === 'admin' || actor.tutorId === invoice.tutorId)) {
         throw new DomainError('forbidden', "Only the invoice's tutor or an admin can confirm it.");
       }
       if (status === 'confirmed') return [];

@@ -131,17 +131,20 @@ describe('generating an invoice', () => {
 });
 
 describe('confirming', () => {
-  it('is done by the tutor of the invoice or an admin', () => {
+  it('is done by the tutor of the invoice (a partner for their own invoice too) or an admin', () => {
     given([generated]).when({ type: 'ConfirmInvoice', actor: tutor }).thenEvents([confirmed]);
     given([generated]).when({ type: 'ConfirmInvoice', actor: admin }).thenEvents([confirmed]);
+    given([generated])
+      .when({ type: 'ConfirmInvoice', actor: { role: 'partner', tutorId: 't1' } })
+      .thenEvents([confirmed]);
   });
 
-  it('is refused to another tutor and to a partner', () => {
+  it('is refused to another tutor and to a partner for another tutor', () => {
     given([generated])
       .when({ type: 'ConfirmInvoice', actor: { role: 'tutor', tutorId: 't2' } })
       .thenRefused('forbidden', "Only the invoice's tutor or an admin");
     given([generated])
-      .when({ type: 'ConfirmInvoice', actor: { role: 'partner', tutorId: 't1' } })
+      .when({ type: 'ConfirmInvoice', actor: { role: 'partner', tutorId: 't2' } })
       .thenRefused('forbidden');
   });
 
