@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { seedEngagements } from './demo/engagements';
 import { seedInvoices } from './demo/invoices';
 import { seedLessons } from './demo/lessons';
 import type { RunningProduct } from './product';
@@ -185,10 +186,11 @@ export async function seedDemoData(product: RunningProduct, families = 36): Prom
     if (family % 9 === 8) await post(`/api/clients/active/${client.id}`, { id: client.id, active: false });
   }
   const tutors = await seedTutors(post);
+  const engagements = await seedEngagements(product, token);
   // After the engagements: lessons are recorded against them (none yet means none recorded).
   const lessons = await seedLessons(product, token);
   const invoices = await seedInvoices(product, token);
-  return `${families} families with ${children} children; ${tutors}; ${lessons}; ${invoices}`;
+  return `${families} families with ${children} children; ${tutors}; ${engagements}; ${lessons}; ${invoices}`;
 }
 
 const TUTORS: { first: string; last: string; town: string; terminated?: boolean; partner?: boolean }[] = [
