@@ -1,31 +1,28 @@
+import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
 import { AddChildPage, EditChildPage } from '../features/clients/pages/child-form-page';
 import { ClientPage } from '../features/clients/pages/client-page';
 import { ClientsPage } from '../features/clients/pages/clients-page';
 import { EditContactPage, NewClientPage, NewContactPage } from '../features/clients/pages/contact-form-page';
-import { EngagementDetailPage } from '../features/engagements/pages/engagement-detail-page';
-import {
-  AddEngagementPage,
-  ChangeRatesPage,
-  ChangeSubjectsPage,
-  EditEngagementPage,
-  TerminateEngagementPage,
-} from '../features/engagements/pages/engagement-form-pages';
-import { InvoiceConfirmationPage } from '../features/invoices/pages/invoice-confirmation-page';
-import { InvoicesPage } from '../features/invoices/pages/invoices-page';
-import { AddLessonsPage } from '../features/lessons/pages/add-lessons-page';
-import { LessonsPage } from '../features/lessons/pages/lessons-page';
-import { InvoiceStatusPage } from '../features/reports/pages/invoice-status-page';
 import { ActivatePage } from '../features/session/pages/activate-page';
 import { LoginPage } from '../features/session/pages/login-page';
 import { NewPasswordPage } from '../features/session/pages/new-password-page';
 import { ResetPage } from '../features/session/pages/reset-page';
-import { NewTutorPage } from '../features/tutors/pages/new-tutor-page';
-import { TutorPage } from '../features/tutors/pages/tutor-page';
-import { ReactivateTutorPage, TerminateTutorPage } from '../features/tutors/pages/tutor-status-pages';
-import { TutorsPage } from '../features/tutors/pages/tutors-page';
 import { PlaceholderPage } from './placeholder-page';
 import { SignedInShell } from './signed-in-shell';
+
+/**
+ * A screen loaded with its route: the sign-in and clients screens come with the first load,
+ * the other areas only when someone opens them.
+ */
+function screen<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) {
+  return async () => ({ Component: (await load())[name] as ComponentType });
+}
+
+const engagementForms = () => import('../features/engagements/pages/engagement-form-pages');
+const tutorStatus = () => import('../features/tutors/pages/tutor-status-pages');
+const lessonsGrid = () => import('../features/lessons/pages/add-lessons-page');
+const invoiceConfirmation = () => import('../features/invoices/pages/invoice-confirmation-page');
 
 /** Screens of the spec's route table not built yet: path → heading. */
 const placeholders: [path: string, title: string][] = [
@@ -56,24 +53,30 @@ export const routes: RouteObject[] = [
       { path: 'contact/new/:id', element: <NewContactPage /> },
       { path: 'child/edit/:id', element: <EditChildPage /> },
       { path: 'child/new/:id', element: <AddChildPage /> },
-      { path: 'tutors', element: <TutorsPage /> },
-      { path: 'tutor/new', element: <NewTutorPage /> },
-      { path: 'tutor/:tutorId', element: <TutorPage /> },
-      { path: 'tutor/terminate/:tutorId', element: <TerminateTutorPage /> },
-      { path: 'tutor/reactivate/:tutorId', element: <ReactivateTutorPage /> },
-      { path: 'engagement/new/:tutorId', element: <AddEngagementPage /> },
-      { path: 'engagement/detail/:tutorId/:engagementId', element: <EngagementDetailPage /> },
-      { path: 'engagement/edit/:tutorId/:engagementId', element: <EditEngagementPage /> },
-      { path: 'engagement/rates/:tutorId/:engagementId', element: <ChangeRatesPage /> },
-      { path: 'engagement/subjects/:tutorId/:engagementId', element: <ChangeSubjectsPage /> },
-      { path: 'engagement/terminate/:tutorId/:engagementId', element: <TerminateEngagementPage /> },
-      { path: 'lessons', element: <LessonsPage /> },
-      { path: 'lessons/add', element: <AddLessonsPage /> },
-      { path: 'lessons/add/:tutorId', element: <AddLessonsPage /> },
-      { path: 'invoices', element: <InvoicesPage /> },
-      { path: 'invoice/generate', element: <InvoiceConfirmationPage /> },
-      { path: 'invoice/generate/:tutorId', element: <InvoiceConfirmationPage /> },
-      { path: 'reports/invoices', element: <InvoiceStatusPage /> },
+      { path: 'tutors', lazy: screen(() => import('../features/tutors/pages/tutors-page'), 'TutorsPage') },
+      { path: 'tutor/new', lazy: screen(() => import('../features/tutors/pages/new-tutor-page'), 'NewTutorPage') },
+      { path: 'tutor/:tutorId', lazy: screen(() => import('../features/tutors/pages/tutor-page'), 'TutorPage') },
+      { path: 'tutor/terminate/:tutorId', lazy: screen(tutorStatus, 'TerminateTutorPage') },
+      { path: 'tutor/reactivate/:tutorId', lazy: screen(tutorStatus, 'ReactivateTutorPage') },
+      { path: 'engagement/new/:tutorId', lazy: screen(engagementForms, 'AddEngagementPage') },
+      {
+        path: 'engagement/detail/:tutorId/:engagementId',
+        lazy: screen(() => import('../features/engagements/pages/engagement-detail-page'), 'EngagementDetailPage'),
+      },
+      { path: 'engagement/edit/:tutorId/:engagementId', lazy: screen(engagementForms, 'EditEngagementPage') },
+      { path: 'engagement/rates/:tutorId/:engagementId', lazy: screen(engagementForms, 'ChangeRatesPage') },
+      { path: 'engagement/subjects/:tutorId/:engagementId', lazy: screen(engagementForms, 'ChangeSubjectsPage') },
+      { path: 'engagement/terminate/:tutorId/:engagementId', lazy: screen(engagementForms, 'TerminateEngagementPage') },
+      { path: 'lessons', lazy: screen(() => import('../features/lessons/pages/lessons-page'), 'LessonsPage') },
+      { path: 'lessons/add', lazy: screen(lessonsGrid, 'AddLessonsPage') },
+      { path: 'lessons/add/:tutorId', lazy: screen(lessonsGrid, 'AddLessonsPage') },
+      { path: 'invoices', lazy: screen(() => import('../features/invoices/pages/invoices-page'), 'InvoicesPage') },
+      { path: 'invoice/generate', lazy: screen(invoiceConfirmation, 'InvoiceConfirmationPage') },
+      { path: 'invoice/generate/:tutorId', lazy: screen(invoiceConfirmation, 'InvoiceConfirmationPage') },
+      {
+        path: 'reports/invoices',
+        lazy: screen(() => import('../features/reports/pages/invoice-status-page'), 'InvoiceStatusPage'),
+      },
       ...placeholders.map(([path, title]) => ({ path, element: <PlaceholderPage key={path} title={title} /> })),
       { path: '*', element: <PlaceholderPage title="Page Not Found" /> },
     ],

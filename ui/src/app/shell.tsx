@@ -81,7 +81,7 @@ const MenuLink = styled(NavLink)<{ depth: number }>(({ theme, depth }) => ({
 const Main = styled.main<{ shifted: boolean }>(({ theme, shifted }) => ({
   padding: '2rem 1.5rem 3rem',
   maxWidth: '80rem',
-  [theme.wide]: { marginLeft: shifted ? theme.sidebarWidth : 0, padding: '2rem 2.5rem 3rem' },
+  [theme.wide]: { marginLeft: shifted ? theme.sidebarWidth : 0, padding: '2rem 2rem 3rem' },
 }));
 
 const GroupLabel = styled.span<{ depth: number }>(({ depth }) => ({

@@ -12,6 +12,12 @@ const RequiredMark = styled.span(({ theme }) => ({ color: theme.colors.danger, f
 
 export const FieldError = styled.span(({ theme }) => ({ color: theme.colors.danger, fontSize: '0.9rem' }));
 
+/**
+ * A required field keeps a line for its message even while it is valid: a message appearing as
+ * the field loses focus must not push the Save button away from a click already on its way.
+ */
+const ReservedError = styled(FieldError)({ minHeight: '1.35em', marginBottom: '-0.5rem' });
+
 export const controlStyles = ({ theme, invalid }: { theme: import('@emotion/react').Theme; invalid?: boolean }) =>
   ({
     font: 'inherit',
@@ -46,7 +52,11 @@ export function Field({
         {required ? <RequiredMark aria-hidden="true">*</RequiredMark> : null}
       </LabelRow>
       {children}
-      {error ? <FieldError id={`${id}-error`}>{error}</FieldError> : null}
+      {required ? (
+        <ReservedError id={error ? `${id}-error` : undefined}>{error}</ReservedError>
+      ) : error ? (
+        <FieldError id={`${id}-error`}>{error}</FieldError>
+      ) : null}
     </FieldWrap>
   );
 }

@@ -11,21 +11,27 @@ export const Table = styled.table({ width: '100%', borderCollapse: 'collapse' })
 
 export const Th = styled.th(({ theme }) => ({
   textAlign: 'left',
-  padding: '0.75rem 1rem',
+  padding: '0.65rem 0.75rem',
   borderBottom: `2px solid ${theme.colors.border}`,
   color: theme.colors.muted,
-  fontSize: '0.85rem',
+  fontSize: '0.78rem',
   textTransform: 'uppercase',
-  letterSpacing: '0.03em',
+  letterSpacing: '0.02em',
   whiteSpace: 'nowrap',
 }));
 
-export const Td = styled.td<{ numeric?: boolean }>(({ theme, numeric }) => ({
-  padding: '0.75rem 1rem',
+// Layout props stay off the element (`nowrap` is also a legacy HTML attribute of td).
+export const Td = styled('td', { shouldForwardProp: (prop) => prop !== 'numeric' && prop !== 'nowrap' })<{
+  numeric?: boolean;
+  nowrap?: boolean;
+}>(({ theme, numeric, nowrap }) => ({
+  padding: '0.65rem 0.75rem',
   borderBottom: `1px solid ${theme.colors.border}`,
   verticalAlign: 'middle',
   textAlign: numeric ? 'right' : 'left',
   fontVariantNumeric: numeric ? 'tabular-nums' : undefined,
+  // Money and dates never break across lines; names may.
+  whiteSpace: numeric || nowrap ? 'nowrap' : undefined,
 }));
 
 export const Tr = styled.tr<{ clickable?: boolean }>(({ theme, clickable }) => ({

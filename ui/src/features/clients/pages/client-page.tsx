@@ -151,7 +151,7 @@ function ClientDetail({ client: loaded }: { client: Client }) {
                   return (
                     <Tr key={child.id}>
                       <Td>{name}</Td>
-                      <Td>{formatDate(child.dob)}</Td>
+                      <Td nowrap>{formatDate(child.dob)}</Td>
                       {admin ? (
                         <Td numeric>
                           <PencilLink to={`/child/edit/${child.id}`} label={`Edit child ${name}`} />

@@ -71,7 +71,7 @@ function HistoryTable({ engagement, editable }: { engagement: Engagement; editab
                 )}
                 {row.latest ? <Latest>latest</Latest> : null}
               </Td>
-              <Td>{formatDate(row.endDate)}</Td>
+              <Td nowrap>{formatDate(row.endDate)}</Td>
               <Td numeric>{pounds(row.rate)}</Td>
               <Td numeric>{formatPercent(row.commissionRate)}</Td>
               <Td numeric>{formatPercent(row.partnerRate)}</Td>
@@ -111,7 +111,7 @@ function EngagementDetail({ engagement }: { engagement: Engagement }) {
             </thead>
             <tbody>
               <Tr>
-                <Td>{formatDate(engagement.startDate)}</Td>
+                <Td nowrap>{formatDate(engagement.startDate)}</Td>
                 <Td numeric>{pounds(engagement.rate)}</Td>
                 <Td numeric>{formatPercent(engagement.commissionRate)}</Td>
                 <Td numeric>{formatPercent(engagement.partnerRate)}</Td>

@@ -113,8 +113,8 @@ function InvoiceLine({
   return (
     <>
       <Tr>
-        <Td>{invoice.period}</Td>
-        <Td>{formatDate(invoice.date)}</Td>
+        <Td nowrap>{invoice.period}</Td>
+        <Td nowrap>{formatDate(invoice.date)}</Td>
         {staff ? <Td>{invoice.tutorName}</Td> : null}
         <Td numeric>{formatMoney(invoice.earnings)}</Td>
         <Td numeric>{formatMoney(invoice.commission)}</Td>
