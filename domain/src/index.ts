@@ -2,6 +2,7 @@ export * as client from './client/client';
 export * as engagement from './engagement/engagement';
 export * as invoice from './invoice/invoice';
 export * from './shared/calendar';
+export * from './shared/contact';
 export * from './shared/decider';
 export * from './shared/money';
 export * as timesheet from './timesheet/timesheet';

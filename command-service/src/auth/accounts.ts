@@ -19,6 +19,24 @@ export type Account = { userId: string; username: string };
 /** A user as they are now; `tutorEnded` when their tutor was terminated (they may no longer sign in). */
 export type Profile = SessionUser & { name: string; tutorEnded: boolean };
 
+type ProfileRow = {
+  user_id: string;
+  username: string;
+  role: Role;
+  tutor_id: string | null;
+  name: string;
+  tutor_active: boolean;
+};
+
+const toProfile = (row: ProfileRow): Profile => ({
+  id: row.user_id,
+  username: row.username,
+  role: row.role,
+  tutorId: row.tutor_id ?? undefined,
+  name: row.name,
+  tutorEnded: row.role !== 'admin' && !row.tutor_active,
+});
+
 export class Accounts {
   constructor(private readonly db: pg.Pool) {}
 
@@ -35,34 +53,18 @@ export class Accounts {
     const row = found.rows[0];
     const matches = await verify(row?.password_hash ?? (await unknownUserHash), password).catch(() => false);
     if (!row || !matches) return null;
-    return {
-      id: row.user_id,
-      username: row.username,
-      role: row.role,
-      tutorId: row.tutor_id ?? undefined,
-      name: row.name,
-      tutorEnded: row.role !== 'admin' && !row.tutor_active,
-    };
+    return toProfile(row);
   }
 
   /** The user as they are now (role may have changed since the token was issued). */
   async profile(userId: string): Promise<Profile | null> {
     const found = await this.db.query(
-      `select u.id, u.username, u.role, u.tutor_id, u.name, coalesce(t.active, true) as tutor_active
+      `select u.id as user_id, u.username, u.role, u.tutor_id, u.name, coalesce(t.active, true) as tutor_active
          from read.users u left join read.tutors t on t.id = u.tutor_id
         where u.id = $1`,
       [userId],
     );
-    const row = found.rows[0];
-    if (!row) return null;
-    return {
-      id: row.id,
-      username: row.username,
-      role: row.role,
-      tutorId: row.tutor_id ?? undefined,
-      name: row.name,
-      tutorEnded: row.role !== 'admin' && !row.tutor_active,
-    };
+    return found.rows[0] ? toProfile(found.rows[0]) : null;
   }
 
   async firstAdmin(): Promise<SessionUser | null> {

@@ -1,22 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { type ChildBody, type ContactBody, childBody, clientActiveBody, contactBody } from '@agency/contracts';
-import { client, todayIn, tutor } from '@agency/domain';
+import { type ChildBody, childBody, clientActiveBody, contactBody } from '@agency/contracts';
+import { client, contactDetails, todayIn, tutor } from '@agency/domain';
 import { HttpError, notFound } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { z } from 'zod';
 import { type CommandContext, type CommandDependencies, commandRoute } from '../pipeline/command-pipeline';
-
-const toContact = (body: ContactBody, id: string) => ({
-  id,
-  firstName: body.firstName,
-  lastName: body.lastName,
-  address: body.address,
-  postcode: body.postcode,
-  email: body.email,
-  phone: body.phone,
-  dob: body.dob,
-});
 
 const toChild = (body: ChildBody, id: string) => ({
   id,
@@ -54,7 +43,7 @@ export async function clientRoutes(
     body: contactBody,
     handle: async ({ body }, { run, now }) => {
       const clientId = randomUUID();
-      const contact = toContact(body, randomUUID());
+      const contact = contactDetails(randomUUID(), body);
       const startDate = todayIn(timeZone, now);
       await run(clientStream(clientId), clientDecider, { type: 'RegisterClient', clientId, startDate, contact });
       return { client: { id: clientId, startDate, active: true }, contact: { ...contact, clientId } };
@@ -66,7 +55,7 @@ export async function clientRoutes(
     roles: ['admin'],
     body: contactBody,
     handle: async ({ body, params }, { run }) => {
-      const contact = toContact(body, randomUUID());
+      const contact = contactDetails(randomUUID(), body);
       await run(clientStream(params.clientId), clientDecider, { type: 'AddContact', contact });
       return { contact: { ...contact, clientId: params.clientId } };
     },
@@ -81,7 +70,7 @@ export async function clientRoutes(
       const tutorOwner = await db.query('select id from read.tutors where contact_id = $1', [params.id]);
       const tutorId: string | undefined = tutorOwner.rows[0]?.id;
       if (tutorId) {
-        const { id: _id, dob: _dob, ...details } = toContact(body, params.id);
+        const { id: _id, dob: _dob, ...details } = contactDetails(params.id, body);
         await run(tutor.tutorStream(tutorId), tutor.tutorDecider, {
           type: 'ChangeTutorDetails',
           contact: { ...details, dob: null },
@@ -89,7 +78,7 @@ export async function clientRoutes(
         return { contact: { ...details, id: params.id, tutorId } };
       }
       const clientId = await clientOfContact(params.id);
-      const contact = toContact(body, params.id);
+      const contact = contactDetails(params.id, body);
       await run(clientStream(clientId), clientDecider, { type: 'ChangeContactDetails', contact });
       return { contact: { ...contact, clientId } };
     },

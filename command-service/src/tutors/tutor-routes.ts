@@ -1,13 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import {
-  noBody,
-  type TutorContactBody,
-  tutorActiveBody,
-  tutorBody,
-  tutorPartnerBody,
-  tutorSuggestionBody,
-} from '@agency/contracts';
-import { todayIn, tutor, user as userAggregate } from '@agency/domain';
+import { noBody, tutorActiveBody, tutorBody, tutorPartnerBody, tutorSuggestionBody } from '@agency/contracts';
+import { contactDetails, todayIn, tutor, user as userAggregate } from '@agency/domain';
 import { forbidden, HttpError, invalidInput, notFound } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
@@ -19,16 +12,6 @@ import type { TutorNames } from './tutor-names';
 export const ACTIVATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-
-const toContact = (body: TutorContactBody) => ({
-  firstName: body.firstName,
-  lastName: body.lastName,
-  address: body.address,
-  postcode: body.postcode,
-  email: body.email,
-  phone: body.phone,
-  dob: null,
-});
 
 export type TutorRouteOptions = {
   deps: CommandDependencies;
@@ -76,7 +59,7 @@ export async function tutorRoutes(app: FastifyInstance, options: TutorRouteOptio
     body: tutorBody,
     handle: async ({ body }, { run, now }) => {
       const tutorId = randomUUID();
-      const contact = { ...toContact(body.contact), id: randomUUID() };
+      const contact = contactDetails(randomUUID(), body.contact);
       const startDate = body.tutor.startDate ?? todayIn(timeZone, now);
       const { username, invoicePrefix } = body.tutor;
       await names.reserve(tutorId, username, invoicePrefix);
@@ -113,7 +96,7 @@ export async function tutorRoutes(app: FastifyInstance, options: TutorRouteOptio
       if (Object.keys(fields).length > 0) {
         throw new HttpError(409, 'conflict', 'A tutor keeps the username and invoice prefix first given.', fields);
       }
-      const contact = toContact(body.contact);
+      const { id: _id, ...contact } = contactDetails(state.contactId, body.contact);
       await run(tutorStream(tutorId), tutorDecider, { type: 'ChangeTutorDetails', contact });
       return {
         tutor: {

@@ -1,5 +1,6 @@
 import type { ChildDetails, ContactDetails } from '@agency/contracts';
 import type pg from 'pg';
+import { contactColumns } from './contact-columns';
 import type { Projection } from './projection';
 
 type WithContact = { clientId: string; contact: ContactDetails };
@@ -9,17 +10,7 @@ function insertContact(sql: pg.ClientBase, { clientId, contact }: WithContact) {
   return sql.query(
     `insert into contacts (id, client_id, seq, first_name, last_name, address, postcode, email, phone, dob)
      values ($1, $2, (select count(*) from contacts where client_id = $2), $3, $4, $5, $6, $7, $8, $9)`,
-    [
-      contact.id,
-      clientId,
-      contact.firstName,
-      contact.lastName,
-      JSON.stringify(contact.address),
-      contact.postcode,
-      contact.email,
-      JSON.stringify(contact.phone),
-      contact.dob,
-    ],
+    [contact.id, clientId, ...contactColumns(contact), contact.dob],
   );
 }
 
@@ -37,16 +28,7 @@ export const clientsProjection: Projection = {
       return sql.query(
         `update contacts set first_name = $2, last_name = $3, address = $4, postcode = $5, email = $6, phone = $7, dob = $8
           where id = $1`,
-        [
-          contact.id,
-          contact.firstName,
-          contact.lastName,
-          JSON.stringify(contact.address),
-          contact.postcode,
-          contact.email,
-          JSON.stringify(contact.phone),
-          contact.dob,
-        ],
+        [contact.id, ...contactColumns(contact), contact.dob],
       );
     },
     ChildAdded: (sql, { data }) => {

@@ -7,6 +7,7 @@ import type {
   TutorTerminated,
 } from '@agency/contracts';
 import type { z } from 'zod';
+import { contactColumns } from './contact-columns';
 import type { Projection } from './projection';
 
 type Data<D extends { schema: z.ZodType }> = z.infer<D['schema']>;
@@ -20,19 +21,7 @@ export const tutorsProjection: Projection = {
         `insert into tutors (id, contact_id, first_name, last_name, address, postcode, email, phone,
                              username, invoice_prefix, start_date)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        [
-          tutorId,
-          contact.id,
-          contact.firstName,
-          contact.lastName,
-          JSON.stringify(contact.address),
-          contact.postcode,
-          contact.email,
-          JSON.stringify(contact.phone),
-          username,
-          invoicePrefix,
-          startDate,
-        ],
+        [tutorId, contact.id, ...contactColumns(contact), username, invoicePrefix, startDate],
       );
     },
     TutorDetailsChanged: (sql, { data }) => {
@@ -40,15 +29,7 @@ export const tutorsProjection: Projection = {
       return sql.query(
         `update tutors set first_name = $2, last_name = $3, address = $4, postcode = $5, email = $6, phone = $7
           where id = $1`,
-        [
-          tutorId,
-          contact.firstName,
-          contact.lastName,
-          JSON.stringify(contact.address),
-          contact.postcode,
-          contact.email,
-          JSON.stringify(contact.phone),
-        ],
+        [tutorId, ...contactColumns(contact)],
       );
     },
     TutorTerminated: (sql, { data }) => {
