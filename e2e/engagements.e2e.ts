@@ -1,35 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminApi, contactFor } from './support/api';
 import { expectAccessible, launchChromium, screenshot } from './support/chromium';
 import { logInAsAdmin } from './support/session';
 
 /** The tutor and the family come from the real routes; the engagement is made in the browser. */
 async function seed(stamp: number) {
-  const base = inject('baseUrl');
-  const login = await fetch(`${base}/auth/local`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(inject('admin')),
-  });
-  const { token } = await login.json();
-  const post = async (path: string, body: object) => {
-    const response = await fetch(`${base}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ commandId: randomUUID(), ...body }),
-    });
-    expect(response.status, await response.clone().text()).toBe(200);
-    return response.json();
-  };
-  const contact = (firstName: string, lastName: string) => ({
-    firstName,
-    lastName,
-    address: ['3 Turl Street', 'Oxford'],
-    postcode: 'OX1 3DH',
-    email: `${firstName}.${lastName}@example.com`.toLowerCase(),
-    phone: [{ type: 'Mobile', number: '07700 900777' }],
-  });
+  const { post } = await adminApi();
+  const contact = contactFor;
   const tutorLast = `Vance${stamp}`;
   const { tutor } = await post('/api/tutors/contact', {
     contact: contact('Iris', tutorLast),

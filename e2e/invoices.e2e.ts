@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import dayjs from 'dayjs';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfText } from '../scripts/src/testing/pdf-text';
+import { adminApi, apiAs } from './support/api';
 import { expectAccessible, launchChromium, screenshot } from './support/chromium';
 import { logIn, logInAsAdmin } from './support/session';
 
@@ -13,24 +13,11 @@ const MONTH = last.month() + 1;
 const KEY = last.format('YYYY-MM');
 const PERIOD = last.format('MMMM YYYY');
 
-async function api(token: string, path: string, body: object) {
-  const response = await fetch(`${inject('baseUrl')}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ commandId: randomUUID(), ...body }),
-  });
-  expect(response.status, await response.clone().text()).toBe(200);
-  return response.json();
-}
+const api = (token: string, path: string, body: object) => apiAs(token).post(path, body);
 
 /** A tutor with an account and one engagement (£40 an hour, 25 % commission), through the real routes. */
 async function seed(stamp: number) {
-  const login = await fetch(`${inject('baseUrl')}/auth/local`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(inject('admin')),
-  });
-  const { token } = await login.json();
+  const { token } = await adminApi();
   const contact = (firstName: string, lastName: string) => ({
     firstName,
     lastName,
