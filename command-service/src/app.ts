@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type EventStore, installErrorReplies, sessionToken } from '@agency/platform';
+import { type EventStore, installErrorReplies, refuseNulCharacters, sessionToken } from '@agency/platform';
 import fastifyHttpProxy from '@fastify/http-proxy';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyServerOptions } from 'fastify';
@@ -74,6 +74,7 @@ export async function buildCommandApp(options: CommandAppOptions) {
       return uiIndex && isPage ? reply.sendFile('index.html') : undefined;
     },
   });
+  refuseNulCharacters(app);
   await app.register(sessionToken, { secret: options.jwtSecret });
   await app.register(authRoutes, { accounts, throttle: options.loginThrottle ?? new LoginThrottle() });
   await app.register(userRoutes, { deps, accounts });

@@ -38,6 +38,15 @@ export function installErrorReplies(
         .status(error.statusCode)
         .send({ error: { code: error.code, message: error.message, fields: error.fields } });
     }
+    // PostgreSQL's data exceptions (class 22: a value out of range, an impossible date…) are the
+    // caller's input that slipped past validation: still a 400, never a 500.
+    const sqlState = (error as { code?: unknown }).code;
+    if (typeof sqlState === 'string' && /^22[0-9A-Z]{3}$/.test(sqlState)) {
+      request.log.warn({ err: error }, 'input refused by the database');
+      return reply
+        .status(400)
+        .send({ error: { code: 'invalid_input', message: 'A value in the request is not valid.' } });
+    }
     const status = (error as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) {
       const code = status === 429 ? 'rate_limited' : status === 415 ? 'unsupported_media_type' : 'bad_request';

@@ -1,4 +1,4 @@
-import { installErrorReplies, sessionToken } from '@agency/platform';
+import { installErrorReplies, refuseNulCharacters, sessionToken } from '@agency/platform';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import pg from 'pg';
 import { clientsQueries } from './queries/clients-queries';
@@ -21,6 +21,7 @@ export async function buildQueryApp(options: QueryAppOptions) {
   db.on('error', (error) => app.log.warn({ err: error }, 'idle database connection lost'));
   app.addHook('onClose', () => db.end());
   installErrorReplies(app);
+  refuseNulCharacters(app);
   await app.register(sessionToken, { secret: options.jwtSecret });
   await app.register(usersQueries, { db });
   await app.register(clientsQueries, { db });
