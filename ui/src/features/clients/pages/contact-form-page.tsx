@@ -1,10 +1,10 @@
 import { useNavigate, useParams } from 'react-router-dom';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
+import { toContactFormValues } from '../../../lib/contact-form-values';
 import { useLoader } from '../../../lib/use-loader';
 import { addContact, createClient, fetchContact, saveContact } from '../api';
 import { ContactForm } from '../components/contact-form';
-import { toContactFormValues } from '../contact-form-values';
 
 /** client/new: a new client made with its first contact. */
 export function NewClientPage() {

@@ -1,40 +1,31 @@
 import { useState } from 'react';
-import { type Path, useForm } from 'react-hook-form';
+import { FormProvider, type Path, useForm } from 'react-hook-form';
 import { ErrorAlert } from '../../../components/alert';
 import { Button, ButtonRow } from '../../../components/button';
+import { ContactDetailsFields } from '../../../components/contact-fields';
 import { DateField } from '../../../components/date-field';
-import { FieldRow, Fieldset, FormPanel } from '../../../components/form-layout';
-import { Select } from '../../../components/select';
+import { FieldRow, FormPanel } from '../../../components/form-layout';
 import { TextField } from '../../../components/text-field';
 import { useCommandId } from '../../../lib/command-id';
+import {
+  type ContactFields,
+  cleanContactFields,
+  contactFieldName,
+  toContactFields,
+} from '../../../lib/contact-form-values';
 import { errorMessage, HttpError } from '../../../lib/http';
 import type { NewTutor } from '../api';
 
-export type TutorFormValues = {
-  firstName: string;
-  lastName: string;
-  address: string[];
-  postcode: string;
-  email: string;
-  phone: { type: string; number: string }[];
+export type TutorFormValues = ContactFields & {
   username: string;
   invoicePrefix: string;
   startDate: string;
 };
 
-const ADDRESS_LINES = 4;
-const PHONE_SLOTS = 2;
-const phoneTypeOptions = ['Mobile', 'Home', 'Work'].map((type) => ({ value: type, label: type }));
-
 const required = (message: string) => (value: string) => value.trim() !== '' || message;
 
 export const blankTutorForm = (startDate: string): TutorFormValues => ({
-  firstName: '',
-  lastName: '',
-  address: Array.from({ length: ADDRESS_LINES }, () => ''),
-  postcode: '',
-  email: '',
-  phone: Array.from({ length: PHONE_SLOTS }, () => ({ type: 'Mobile', number: '' })),
+  ...toContactFields(),
   username: '',
   invoicePrefix: '',
   startDate,
@@ -43,16 +34,7 @@ export const blankTutorForm = (startDate: string): TutorFormValues => ({
 /** The body to send: text trimmed, blank address lines and phone slots without a number dropped. */
 export function toTutorPayload(values: TutorFormValues): NewTutor {
   return {
-    contact: {
-      firstName: values.firstName.trim(),
-      lastName: values.lastName.trim(),
-      address: values.address.map((line) => line.trim()).filter((line) => line !== ''),
-      postcode: values.postcode.trim(),
-      email: values.email.trim(),
-      phone: values.phone
-        .map((phone) => ({ type: phone.type, number: phone.number.trim() }))
-        .filter((phone) => phone.number !== ''),
-    },
+    contact: cleanContactFields(values),
     tutor: {
       username: values.username.trim(),
       invoicePrefix: values.invoicePrefix.trim(),
@@ -63,10 +45,7 @@ export function toTutorPayload(values: TutorFormValues): NewTutor {
 
 /** Where a server field error (`contact.firstName`, `tutor.username`…) belongs on the form. */
 export function tutorFieldName(field: string): string {
-  const name = field.replace(/^(contact|tutor)\./, '');
-  if (name === 'address') return 'address.0';
-  if (name === 'phone') return 'phone.0.number';
-  return name;
+  return contactFieldName(field.replace(/^tutor\./, ''));
 }
 
 /**
@@ -87,6 +66,7 @@ export function TutorForm({
   const commandId = useCommandId();
   const [failure, setFailure] = useState<string | null>(null);
   const [suggested, setSuggested] = useState({ username: '', invoicePrefix: '' });
+  const form = useForm<TutorFormValues>({ mode: 'onTouched', defaultValues: initial });
   const {
     register,
     handleSubmit,
@@ -95,7 +75,7 @@ export function TutorForm({
     getValues,
     clearErrors,
     formState: { errors, isSubmitting },
-  } = useForm<TutorFormValues>({ mode: 'onTouched', defaultValues: initial });
+  } = form;
 
   const suggest = async () => {
     const { firstName, lastName, username, invoicePrefix } = getValues();
@@ -136,111 +116,63 @@ export function TutorForm({
   const lastName = register('lastName', { validate: required('Last name is required') });
 
   return (
-    <FormPanel noValidate onSubmit={onSubmit}>
-      <FieldRow>
-        <TextField
-          id="firstName"
-          label="First Name"
-          required
-          autoComplete="off"
-          error={errors.firstName?.message}
-          {...register('firstName', { validate: required('First name is required') })}
-        />
-        <TextField
-          id="lastName"
-          label="Last Name"
-          required
-          autoComplete="off"
-          error={errors.lastName?.message}
-          {...lastName}
-          onBlur={async (event) => {
-            await lastName.onBlur(event);
-            await suggest();
-          }}
-        />
-      </FieldRow>
-
-      <Fieldset>
-        <legend>Address</legend>
-        {Array.from({ length: ADDRESS_LINES }, (_, index) => (
+    <FormProvider {...form}>
+      <FormPanel noValidate onSubmit={onSubmit}>
+        <FieldRow>
           <TextField
-            key={index}
-            id={`address-${index + 1}`}
-            label={`Address line ${index + 1}`}
+            id="firstName"
+            label="First Name"
+            required
             autoComplete="off"
-            {...register(`address.${index}`)}
+            error={errors.firstName?.message}
+            {...register('firstName', { validate: required('First name is required') })}
           />
-        ))}
-        <TextField
-          id="postcode"
-          label="Postcode"
-          required
-          autoComplete="off"
-          error={errors.postcode?.message}
-          {...register('postcode', { validate: required('Postcode is required') })}
-        />
-      </Fieldset>
+          <TextField
+            id="lastName"
+            label="Last Name"
+            required
+            autoComplete="off"
+            error={errors.lastName?.message}
+            {...lastName}
+            onBlur={async (event) => {
+              await lastName.onBlur(event);
+              await suggest();
+            }}
+          />
+        </FieldRow>
 
-      <TextField
-        id="email"
-        label="Email"
-        type="email"
-        required
-        autoComplete="off"
-        error={errors.email?.message}
-        {...register('email', { validate: required('Email is required') })}
-      />
+        <ContactDetailsFields addressAndPhoneRequired={false} autoComplete={false} />
 
-      <Fieldset>
-        <legend>Phone</legend>
-        {Array.from({ length: PHONE_SLOTS }, (_, index) => (
-          <FieldRow key={index}>
-            <Select
-              id={`phone-${index + 1}-type`}
-              label={`Phone ${index + 1} type`}
-              options={phoneTypeOptions}
-              {...register(`phone.${index}.type`)}
-            />
-            <TextField
-              id={`phone-${index + 1}`}
-              label={`Phone ${index + 1}`}
-              type="tel"
-              autoComplete="off"
-              {...register(`phone.${index}.number`)}
-            />
-          </FieldRow>
-        ))}
-      </Fieldset>
+        <FieldRow>
+          <TextField
+            id="username"
+            label="Username"
+            required
+            autoComplete="off"
+            error={errors.username?.message}
+            {...register('username', { validate: required('Username is required') })}
+          />
+          <TextField
+            id="invoicePrefix"
+            label="Invoice Prefix"
+            required
+            autoComplete="off"
+            error={errors.invoicePrefix?.message}
+            {...register('invoicePrefix', { validate: required('Invoice Prefix is required') })}
+          />
+        </FieldRow>
+        <DateField id="startDate" label="Start Date" {...register('startDate')} />
 
-      <FieldRow>
-        <TextField
-          id="username"
-          label="Username"
-          required
-          autoComplete="off"
-          error={errors.username?.message}
-          {...register('username', { validate: required('Username is required') })}
-        />
-        <TextField
-          id="invoicePrefix"
-          label="Invoice Prefix"
-          required
-          autoComplete="off"
-          error={errors.invoicePrefix?.message}
-          {...register('invoicePrefix', { validate: required('Invoice Prefix is required') })}
-        />
-      </FieldRow>
-      <DateField id="startDate" label="Start Date" {...register('startDate')} />
-
-      {failure ? <ErrorAlert>{failure}</ErrorAlert> : null}
-      <ButtonRow>
-        <Button type="submit" disabled={isSubmitting}>
-          {isSubmitting ? 'Saving…' : 'Save'}
-        </Button>
-        <Button type="button" variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
-      </ButtonRow>
-    </FormPanel>
+        {failure ? <ErrorAlert>{failure}</ErrorAlert> : null}
+        <ButtonRow>
+          <Button type="submit" disabled={isSubmitting}>
+            {isSubmitting ? 'Saving…' : 'Save'}
+          </Button>
+          <Button type="button" variant="secondary" onClick={onCancel}>
+            Cancel
+          </Button>
+        </ButtonRow>
+      </FormPanel>
+    </FormProvider>
   );
 }

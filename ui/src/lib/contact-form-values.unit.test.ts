@@ -46,4 +46,10 @@ describe('contact form values', () => {
     expect(contactFieldName('phone.1')).toBe('phone.1.number');
     expect(contactFieldName('email')).toBe('email');
   });
+
+  it("reads the tutor body's contact-prefixed field names the same way", () => {
+    expect(contactFieldName('contact.firstName')).toBe('firstName');
+    expect(contactFieldName('contact.address')).toBe('address.0');
+    expect(contactFieldName('contact.phone')).toBe('phone.0.number');
+  });
 });
