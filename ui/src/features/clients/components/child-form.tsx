@@ -1,12 +1,9 @@
-import { useState } from 'react';
-import { type Path, useForm } from 'react-hook-form';
 import { ErrorAlert } from '../../../components/alert';
 import { Button, ButtonRow } from '../../../components/button';
 import { DateField } from '../../../components/date-field';
 import { FieldRow, FormPanel } from '../../../components/form-layout';
 import { TextField } from '../../../components/text-field';
-import { useCommandId } from '../../../lib/command-id';
-import { errorMessage, HttpError } from '../../../lib/http';
+import { useCommandForm } from '../../../lib/use-command-form';
 import type { Child } from '../api';
 
 export type ChildFormValues = Omit<Child, 'id'>;
@@ -22,33 +19,15 @@ export function ChildForm({
   onSave: (child: ChildFormValues, commandId: string) => Promise<void>;
   onCancel: () => void;
 }) {
-  const commandId = useCommandId();
-  const [failure, setFailure] = useState<string | null>(null);
+  const { form, onSubmit, failure } = useCommandForm<ChildFormValues>({
+    defaultValues: initial,
+    save: (values, commandId) =>
+      onSave({ firstName: values.firstName.trim(), lastName: values.lastName.trim(), dob: values.dob }, commandId),
+  });
   const {
     register,
-    handleSubmit,
-    setError,
     formState: { errors, isSubmitting },
-  } = useForm<ChildFormValues>({ mode: 'onTouched', defaultValues: initial });
-
-  const onSubmit = handleSubmit(async (values) => {
-    setFailure(null);
-    try {
-      await onSave(
-        { firstName: values.firstName.trim(), lastName: values.lastName.trim(), dob: values.dob },
-        commandId.current(),
-      );
-      commandId.settle();
-    } catch (error) {
-      commandId.settle(error);
-      setFailure(errorMessage(error));
-      if (error instanceof HttpError && error.fields) {
-        for (const [field, message] of Object.entries(error.fields)) {
-          setError(field as Path<ChildFormValues>, { type: 'server', message });
-        }
-      }
-    }
-  });
+  } = form;
 
   return (
     <FormPanel noValidate onSubmit={onSubmit}>

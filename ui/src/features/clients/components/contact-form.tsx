@@ -1,14 +1,12 @@
-import { useState } from 'react';
-import { FormProvider, type Path, useForm } from 'react-hook-form';
+import { FormProvider, type Path } from 'react-hook-form';
 import { ErrorAlert } from '../../../components/alert';
 import { Button, ButtonRow } from '../../../components/button';
 import { ContactDetailsFields } from '../../../components/contact-fields';
 import { DateField } from '../../../components/date-field';
 import { FieldRow, FormPanel } from '../../../components/form-layout';
 import { TextField } from '../../../components/text-field';
-import { useCommandId } from '../../../lib/command-id';
 import { type ContactFormValues, contactFieldName, toContactPayload } from '../../../lib/contact-form-values';
-import { errorMessage, HttpError } from '../../../lib/http';
+import { useCommandForm } from '../../../lib/use-command-form';
 import type { NewContact } from '../api';
 
 const required = (message: string) => (value: string) => value.trim() !== '' || message;
@@ -26,31 +24,15 @@ export function ContactForm({
   onSave: (contact: NewContact, commandId: string) => Promise<void>;
   onCancel: () => void;
 }) {
-  const commandId = useCommandId();
-  const [failure, setFailure] = useState<string | null>(null);
-  const form = useForm<ContactFormValues>({ mode: 'onTouched', defaultValues: initial });
+  const { form, onSubmit, failure } = useCommandForm<ContactFormValues>({
+    defaultValues: initial,
+    save: (values, commandId) => onSave(toContactPayload(values), commandId),
+    fieldName: (field) => contactFieldName(field) as Path<ContactFormValues>,
+  });
   const {
     register,
-    handleSubmit,
-    setError,
     formState: { errors, isSubmitting },
   } = form;
-
-  const onSubmit = handleSubmit(async (values) => {
-    setFailure(null);
-    try {
-      await onSave(toContactPayload(values), commandId.current());
-      commandId.settle();
-    } catch (error) {
-      commandId.settle(error);
-      setFailure(errorMessage(error));
-      if (error instanceof HttpError && error.fields) {
-        for (const [field, message] of Object.entries(error.fields)) {
-          setError(contactFieldName(field) as Path<ContactFormValues>, { type: 'server', message });
-        }
-      }
-    }
-  });
 
   return (
     <FormProvider {...form}>

@@ -1,12 +1,10 @@
-import { useState } from 'react';
-import { Controller, type FieldPath, useForm } from 'react-hook-form';
+import { Controller, type FieldPath } from 'react-hook-form';
 import { ErrorAlert } from '../../../components/alert';
 import { Button, ButtonRow } from '../../../components/button';
 import { DateField } from '../../../components/date-field';
 import { FieldRow, FormPanel } from '../../../components/form-layout';
 import { TextField } from '../../../components/text-field';
-import { useCommandId } from '../../../lib/command-id';
-import { errorMessage, HttpError } from '../../../lib/http';
+import { useCommandForm } from '../../../lib/use-command-form';
 import type { Student } from '../api';
 import { StudentTypeahead } from './student-typeahead';
 import { SubjectsField } from './subjects-field';
@@ -73,20 +71,10 @@ export function EngagementForm({
   onSave: (values: EngagementFormValues, commandId: string) => Promise<void>;
   onCancel: () => void;
 }) {
-  const commandId = useCommandId();
-  const [failure, setFailure] = useState<string | null>(null);
-  const {
-    control,
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<EngagementFormValues>({ mode: 'onTouched', defaultValues: initial });
-
-  const onSubmit = handleSubmit(async (values) => {
-    setFailure(null);
-    try {
-      await onSave(
+  const { form, onSubmit, failure } = useCommandForm<EngagementFormValues>({
+    defaultValues: initial,
+    save: (values, commandId) =>
+      onSave(
         {
           ...values,
           rate: numeric(values.rate),
@@ -94,20 +82,15 @@ export function EngagementForm({
           partnerPct: numeric(values.partnerPct),
           subjects: asSubjects(values.subjects),
         },
-        commandId.current(),
-      );
-      commandId.settle();
-    } catch (error) {
-      commandId.settle(error);
-      setFailure(errorMessage(error));
-      if (error instanceof HttpError && error.fields) {
-        for (const [field, message] of Object.entries(error.fields)) {
-          const name = FORM_FIELD[field];
-          if (name) setError(name, { type: 'server', message });
-        }
-      }
-    }
+        commandId,
+      ),
+    fieldName: (field) => FORM_FIELD[field],
   });
+  const {
+    control,
+    register,
+    formState: { errors, isSubmitting },
+  } = form;
 
   const dateId = parts.dateLabel.toLowerCase().replace(/\W+/g, '-');
   return (

@@ -1,19 +1,18 @@
 import { useState } from 'react';
-import { FormProvider, type Path, useForm } from 'react-hook-form';
+import { FormProvider, type Path } from 'react-hook-form';
 import { ErrorAlert } from '../../../components/alert';
 import { Button, ButtonRow } from '../../../components/button';
 import { ContactDetailsFields } from '../../../components/contact-fields';
 import { DateField } from '../../../components/date-field';
 import { FieldRow, FormPanel } from '../../../components/form-layout';
 import { TextField } from '../../../components/text-field';
-import { useCommandId } from '../../../lib/command-id';
 import {
   type ContactFields,
   cleanContactFields,
   contactFieldName,
   toContactFields,
 } from '../../../lib/contact-form-values';
-import { errorMessage, HttpError } from '../../../lib/http';
+import { useCommandForm } from '../../../lib/use-command-form';
 import type { NewTutor } from '../api';
 
 export type TutorFormValues = ContactFields & {
@@ -63,14 +62,14 @@ export function TutorForm({
   onSave: (tutor: NewTutor, commandId: string) => Promise<void>;
   onCancel: () => void;
 }) {
-  const commandId = useCommandId();
-  const [failure, setFailure] = useState<string | null>(null);
   const [suggested, setSuggested] = useState({ username: '', invoicePrefix: '' });
-  const form = useForm<TutorFormValues>({ mode: 'onTouched', defaultValues: initial });
+  const { form, onSubmit, failure } = useCommandForm<TutorFormValues>({
+    defaultValues: initial,
+    save: (values, commandId) => onSave(toTutorPayload(values), commandId),
+    fieldName: (field) => tutorFieldName(field) as Path<TutorFormValues>,
+  });
   const {
     register,
-    handleSubmit,
-    setError,
     setValue,
     getValues,
     clearErrors,
@@ -96,22 +95,6 @@ export function TutorForm({
       // A suggestion is a convenience: the admin can still type both names.
     }
   };
-
-  const onSubmit = handleSubmit(async (values) => {
-    setFailure(null);
-    try {
-      await onSave(toTutorPayload(values), commandId.current());
-      commandId.settle();
-    } catch (error) {
-      commandId.settle(error);
-      setFailure(errorMessage(error));
-      if (error instanceof HttpError && error.fields) {
-        for (const [field, message] of Object.entries(error.fields)) {
-          setError(tutorFieldName(field) as Path<TutorFormValues>, { type: 'server', message });
-        }
-      }
-    }
-  });
 
   const lastName = register('lastName', { validate: required('Last name is required') });
 

@@ -1,6 +1,4 @@
 import { todayIn } from '@agency/domain/shared/calendar';
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { useNavigate, useParams } from 'react-router-dom';
 import { ErrorAlert } from '../../../components/alert';
 import { Button, ButtonRow } from '../../../components/button';
@@ -8,8 +6,7 @@ import { DateField } from '../../../components/date-field';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
 import { Panel } from '../../../components/panel';
-import { useCommandId } from '../../../lib/command-id';
-import { errorMessage } from '../../../lib/http';
+import { useCommandForm } from '../../../lib/use-command-form';
 import { useLoader } from '../../../lib/use-loader';
 import { fetchTutor, setTutorActive, type Tutor } from '../api';
 import { ContactSummary } from '../components/contact-summary';
@@ -29,29 +26,19 @@ function DateForm({
   action: string;
 }) {
   const navigate = useNavigate();
-  const commandId = useCommandId();
-  const [failure, setFailure] = useState<string | null>(null);
+  const { form, onSubmit, failure } = useCommandForm<{ date: string }>({
+    defaultValues: { date: todayIn(AGENCY_TIME_ZONE, new Date()) },
+    save: async ({ date }, commandId) => {
+      await setTutorActive(tutor.id, { active: field === 'startDate', [field]: date, commandId });
+      navigate(`/tutor/${tutor.id}`);
+    },
+    // The server names the date by its meaning (endDate / startDate); the form has one date.
+    fieldName: (serverField) => (serverField === field ? 'date' : undefined),
+  });
   const {
     register,
-    handleSubmit,
     formState: { errors, isSubmitting },
-  } = useForm<{ date: string }>({ mode: 'onTouched', defaultValues: { date: todayIn(AGENCY_TIME_ZONE, new Date()) } });
-
-  const onSubmit = handleSubmit(async ({ date }) => {
-    setFailure(null);
-    try {
-      await setTutorActive(tutor.id, {
-        active: field === 'startDate',
-        [field]: date,
-        commandId: commandId.current(),
-      });
-      commandId.settle();
-      navigate(`/tutor/${tutor.id}`);
-    } catch (error) {
-      commandId.settle(error);
-      setFailure(errorMessage(error));
-    }
-  });
+  } = form;
 
   return (
     <form noValidate onSubmit={onSubmit}>
