@@ -1,6 +1,5 @@
-import { ErrorAlert } from '../../../components/alert';
-import { Button, ButtonRow } from '../../../components/button';
 import { DateField } from '../../../components/date-field';
+import { FormActions } from '../../../components/form-actions';
 import { FieldRow, FormPanel } from '../../../components/form-layout';
 import { TextField } from '../../../components/text-field';
 import { useCommandForm } from '../../../lib/use-command-form';
@@ -54,15 +53,7 @@ export function ChildForm({
         error={errors.dob?.message}
         {...register('dob', { validate: required('Date of birth is required') })}
       />
-      {failure ? <ErrorAlert>{failure}</ErrorAlert> : null}
-      <ButtonRow>
-        <Button type="submit" disabled={isSubmitting}>
-          {isSubmitting ? 'Saving…' : 'Save'}
-        </Button>
-        <Button type="button" variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
-      </ButtonRow>
+      <FormActions failure={failure} submitting={isSubmitting} onCancel={onCancel} />
     </FormPanel>
   );
 }

@@ -1,8 +1,7 @@
 import { FormProvider, type Path } from 'react-hook-form';
-import { ErrorAlert } from '../../../components/alert';
-import { Button, ButtonRow } from '../../../components/button';
 import { ContactDetailsFields } from '../../../components/contact-fields';
 import { DateField } from '../../../components/date-field';
+import { FormActions } from '../../../components/form-actions';
 import { FieldRow, FormPanel } from '../../../components/form-layout';
 import { TextField } from '../../../components/text-field';
 import { type ContactFormValues, contactFieldName, toContactPayload } from '../../../lib/contact-form-values';
@@ -60,15 +59,7 @@ export function ContactForm({
 
         <DateField id="dob" label="Date of Birth" error={errors.dob?.message} {...register('dob')} />
 
-        {failure ? <ErrorAlert>{failure}</ErrorAlert> : null}
-        <ButtonRow>
-          <Button type="submit" disabled={isSubmitting}>
-            {isSubmitting ? 'Saving…' : 'Save'}
-          </Button>
-          <Button type="button" variant="secondary" onClick={onCancel}>
-            Cancel
-          </Button>
-        </ButtonRow>
+        <FormActions failure={failure} submitting={isSubmitting} onCancel={onCancel} />
       </FormPanel>
     </FormProvider>
   );

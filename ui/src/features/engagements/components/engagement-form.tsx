@@ -1,7 +1,7 @@
 import { Controller, type FieldPath } from 'react-hook-form';
 import { ErrorAlert } from '../../../components/alert';
-import { Button, ButtonRow } from '../../../components/button';
 import { DateField } from '../../../components/date-field';
+import { FormActions } from '../../../components/form-actions';
 import { FieldRow, FormPanel } from '../../../components/form-layout';
 import { TextField } from '../../../components/text-field';
 import { useCommandForm } from '../../../lib/use-command-form';
@@ -149,15 +149,12 @@ export function EngagementForm({
       />
       {parts.subjects ? <SubjectsField registration={register('subjects')} /> : null}
       {errors.subjects?.message ? <ErrorAlert>{errors.subjects.message}</ErrorAlert> : null}
-      {failure ? <ErrorAlert>{failure}</ErrorAlert> : null}
-      <ButtonRow>
-        <Button type="submit" disabled={isSubmitting}>
-          {isSubmitting ? 'Saving…' : (parts.submitLabel ?? 'Save')}
-        </Button>
-        <Button type="button" variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
-      </ButtonRow>
+      <FormActions
+        failure={failure}
+        submitting={isSubmitting}
+        submitLabel={parts.submitLabel ?? 'Save'}
+        onCancel={onCancel}
+      />
     </FormPanel>
   );
 }

@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import { FormProvider, type Path } from 'react-hook-form';
-import { ErrorAlert } from '../../../components/alert';
-import { Button, ButtonRow } from '../../../components/button';
 import { ContactDetailsFields } from '../../../components/contact-fields';
 import { DateField } from '../../../components/date-field';
+import { FormActions } from '../../../components/form-actions';
 import { FieldRow, FormPanel } from '../../../components/form-layout';
 import { TextField } from '../../../components/text-field';
 import {
@@ -146,15 +145,7 @@ export function TutorForm({
         </FieldRow>
         <DateField id="startDate" label="Start Date" {...register('startDate')} />
 
-        {failure ? <ErrorAlert>{failure}</ErrorAlert> : null}
-        <ButtonRow>
-          <Button type="submit" disabled={isSubmitting}>
-            {isSubmitting ? 'Saving…' : 'Save'}
-          </Button>
-          <Button type="button" variant="secondary" onClick={onCancel}>
-            Cancel
-          </Button>
-        </ButtonRow>
+        <FormActions failure={failure} submitting={isSubmitting} onCancel={onCancel} />
       </FormPanel>
     </FormProvider>
   );

@@ -1,8 +1,7 @@
 import { todayIn } from '@agency/domain/shared/calendar';
 import { useNavigate, useParams } from 'react-router-dom';
-import { ErrorAlert } from '../../../components/alert';
-import { Button, ButtonRow } from '../../../components/button';
 import { DateField } from '../../../components/date-field';
+import { FormActions } from '../../../components/form-actions';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
 import { Panel } from '../../../components/panel';
@@ -49,15 +48,12 @@ function DateForm({
         error={errors.date?.message}
         {...register('date', { validate: (value) => value !== '' || `${label} is required` })}
       />
-      {failure ? <ErrorAlert>{failure}</ErrorAlert> : null}
-      <ButtonRow>
-        <Button type="submit" disabled={isSubmitting}>
-          {action}
-        </Button>
-        <Button type="button" variant="secondary" onClick={() => navigate(`/tutor/${tutor.id}`)}>
-          Cancel
-        </Button>
-      </ButtonRow>
+      <FormActions
+        failure={failure}
+        submitting={isSubmitting}
+        submitLabel={action}
+        onCancel={() => navigate(`/tutor/${tutor.id}`)}
+      />
     </form>
   );
 }
