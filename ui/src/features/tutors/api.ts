@@ -23,7 +23,15 @@ export type TutorContact = {
   phone: Phone[];
 };
 
-export type TutorStudent = { engagementId: string; studentId: string; name: string };
+export type TutorStudent = {
+  engagementId: string;
+  studentId: string;
+  name: string;
+  startDate: string | null;
+  endDate: string | null;
+  rate: number | null;
+  subjects: string[];
+};
 
 export type Tutor = {
   id: string;

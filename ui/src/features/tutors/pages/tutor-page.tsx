@@ -178,7 +178,13 @@ function TutorDetail({ tutor, onChanged }: { tutor: Tutor; onChanged: () => void
         </section>
         <section aria-labelledby="former-heading">
           <SectionHeading id="former-heading">Former Students</SectionHeading>
-          <StudentsTable tutorId={tutor.id} students={tutor.formerStudents} empty="No former students." onOpen={open} />
+          <StudentsTable
+            tutorId={tutor.id}
+            students={tutor.formerStudents}
+            empty="No former students."
+            ended
+            onOpen={open}
+          />
         </section>
       </Columns>
     </>
