@@ -76,7 +76,11 @@ export async function buildCommandApp(options: CommandAppOptions) {
   });
   refuseNulCharacters(app);
   await app.register(sessionToken, { secret: options.jwtSecret });
-  await app.register(authRoutes, { accounts, throttle: options.loginThrottle ?? new LoginThrottle() });
+  await app.register(authRoutes, {
+    accounts,
+    throttle: options.loginThrottle ?? new LoginThrottle(),
+    timeZone: options.timeZone ?? 'Europe/London',
+  });
   await app.register(userRoutes, { deps, accounts });
   const timeZone = options.timeZone ?? 'Europe/London';
   const publicUrl = options.publicUrl ?? 'http://localhost:3000';

@@ -26,7 +26,7 @@ export function issueToken(app: FastifyInstance, reply: FastifyReply, user: Sess
 
 export async function authRoutes(
   app: FastifyInstance,
-  { accounts, throttle }: { accounts: Accounts; throttle: LoginThrottle },
+  { accounts, throttle, timeZone }: { accounts: Accounts; throttle: LoginThrottle; timeZone: string },
 ) {
   app.post('/auth/local', async (request, reply) => {
     const parsed = credentials.safeParse(request.body ?? {});
@@ -53,7 +53,8 @@ export async function authRoutes(
     const found = await accounts.profile(user.id);
     if (!found || found.tutorEnded) throw new HttpError(401, 'unauthenticated', 'Please log in.');
     const { tutorEnded: _ended, ...profile } = found;
-    return { user: profile };
+    // The agency's time zone, so the screens' "today" is the agency's, wherever the browser is.
+    return { user: profile, agency: { timeZone } };
   });
 
   app.post('/auth/local/keepalive', async (request, reply) => {

@@ -5,7 +5,8 @@ import { startTestProduct, TEST_ADMIN, type TestProduct } from '../../../scripts
 describe('auth API', () => {
   let product: TestProduct;
   beforeAll(async () => {
-    product = await startTestProduct();
+    // A time zone unlike the default, to see the configured one reach the screens.
+    product = await startTestProduct({ timeZone: 'Pacific/Auckland' });
   });
   afterAll(() => product.dispose());
 
@@ -21,6 +22,7 @@ describe('auth API', () => {
     expect(cookie).toMatchObject({ value: token, httpOnly: true, sameSite: 'Lax', path: '/' });
     const viaCookie = await product.command.app.inject({ method: 'GET', url: '/auth/local/me', cookies: { token } });
     expect(viaCookie.json().user).toMatchObject({ username: 'admin', role: 'admin', name: 'Administrator' });
+    expect(viaCookie.json().agency).toEqual({ timeZone: 'Pacific/Auckland' });
     const viaBearer = await fetch(`${product.url}/api/clients`, { headers: { authorization: `Bearer ${token}` } });
     expect(viaBearer.status).toBe(200);
     const viaCookieProxy = await fetch(`${product.url}/api/clients`, { headers: { cookie: `token=${token}` } });

@@ -1,8 +1,17 @@
+import { todayIn } from '@agency/domain/shared/calendar';
 import { createContext, useContext } from 'react';
 
 export type Role = 'admin' | 'partner' | 'tutor';
 
-export type User = { id: string; username: string; role: Role; tutorId?: string; name?: string };
+export type User = {
+  id: string;
+  username: string;
+  role: Role;
+  tutorId?: string;
+  name?: string;
+  /** The agency's time zone (the server's TZ), for "today" on the screens. */
+  agencyTimeZone?: string;
+};
 
 export const CurrentUserContext = createContext<User | null>(null);
 
@@ -14,3 +23,8 @@ export function useCurrentUser(): User {
 }
 
 export const displayName = (user: User) => user.name || user.username;
+
+/** Today's date (YYYY-MM-DD) in the agency's time zone, not the browser's. */
+export function useAgencyToday(): string {
+  return todayIn(useCurrentUser().agencyTimeZone ?? 'Europe/London', new Date());
+}

@@ -1,4 +1,3 @@
-import { todayIn } from '@agency/domain/shared/calendar';
 import type { ReactNode } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { ErrorAlert } from '../../../components/alert';
@@ -6,15 +5,12 @@ import { ButtonLink } from '../../../components/button';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
 import { Panel } from '../../../components/panel';
-import { useCurrentUser } from '../../../lib/current-user';
+import { useAgencyToday, useCurrentUser } from '../../../lib/current-user';
 import { useLoader } from '../../../lib/use-loader';
 import { type Engagement, type EngagementChange, fetchTutorName, type HistoryRow, saveEngagement } from '../api';
 import { EngagementNames, Facts } from '../components/engagement-facts';
 import { EngagementForm, type EngagementFormParts, type EngagementFormValues } from '../components/engagement-form';
 import { loadEngagement } from './engagement-detail-page';
-
-const AGENCY_TIME_ZONE = 'Europe/London';
-const today = () => todayIn(AGENCY_TIME_ZONE, new Date());
 
 /** A fraction as the percentage a form shows: 0.125 → '12.5'. */
 const percentText = (fraction: number) => String(Math.round(fraction * 10_000) / 100);
@@ -45,6 +41,7 @@ const loadTutorName = (tutorId: string, signal: AbortSignal) => fetchTutorName(t
 
 /** engagement/new/{tutorId}: Add Student. */
 export function AddEngagementPage() {
+  const today = useAgencyToday();
   const { tutorId = '' } = useParams();
   const navigate = useNavigate();
   const { state, retry } = useLoader(loadTutorName, tutorId);
@@ -63,7 +60,7 @@ export function AddEngagementPage() {
               </Panel>
               <EngagementForm
                 parts={{ student: true, terms: true, subjects: true, dateLabel: 'Start Date' }}
-                initial={{ ...blank, date: today() }}
+                initial={{ ...blank, date: today }}
                 onSave={async (values, commandId) => {
                   const { engagement } = await saveEngagement({
                     commandId,
@@ -92,11 +89,13 @@ type ChangeScreen = {
   title: string;
   change: EngagementChange;
   parts: EngagementFormParts;
-  initial: (engagement: Engagement, period: HistoryRow) => EngagementFormValues;
+  /** The form's first values; `today` is the agency's. */
+  initial: (engagement: Engagement, period: HistoryRow, today: string) => EngagementFormValues;
 };
 
 /** A form that changes one engagement: it loads it, shows whose it is, saves and returns to it. */
 function EngagementChangePage({ screen }: { screen: ChangeScreen }) {
+  const today = useAgencyToday();
   const { tutorId = '', engagementId = '' } = useParams();
   const [search] = useSearchParams();
   const navigate = useNavigate();
@@ -129,7 +128,7 @@ function EngagementChangePage({ screen }: { screen: ChangeScreen }) {
                 <EngagementForm
                   key={`${engagement.id}-${period.startDate}`}
                   parts={screen.parts}
-                  initial={screen.initial(engagement, period)}
+                  initial={screen.initial(engagement, period, today)}
                   onSave={async (values, commandId) => {
                     const dated =
                       screen.change === 'termination'
@@ -171,21 +170,21 @@ const RATES: ChangeScreen = {
   title: 'Change Rates',
   change: 'rates',
   parts: { terms: true, dateLabel: 'From Date' },
-  initial: (_, latest) => ({ ...blank, ...termsOf(latest), date: today(), subjects: latest.subjects }),
+  initial: (_, latest, today) => ({ ...blank, ...termsOf(latest), date: today, subjects: latest.subjects }),
 };
 
 const SUBJECTS: ChangeScreen = {
   title: 'Change Subjects',
   change: 'subjects',
   parts: { subjects: true, dateLabel: 'From Date' },
-  initial: (_, latest) => ({ ...blank, ...termsOf(latest), date: today(), subjects: latest.subjects }),
+  initial: (_, latest, today) => ({ ...blank, ...termsOf(latest), date: today, subjects: latest.subjects }),
 };
 
 const TERMINATE: ChangeScreen = {
   title: 'Terminate Engagement',
   change: 'termination',
   parts: { dateLabel: 'End Date', submitLabel: 'Terminate' },
-  initial: (_, latest) => ({ ...blank, ...termsOf(latest), date: today(), subjects: latest.subjects }),
+  initial: (_, latest, today) => ({ ...blank, ...termsOf(latest), date: today, subjects: latest.subjects }),
 };
 
 /** engagement/edit/{tutorId}/{engagementId}?period=YYYY-MM-DD: corrects that history period. */

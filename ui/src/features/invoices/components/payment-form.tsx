@@ -1,4 +1,3 @@
-import { todayIn } from '@agency/domain/shared/calendar';
 import styled from '@emotion/styled';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -7,10 +6,9 @@ import { DateField } from '../../../components/date-field';
 import { FieldError } from '../../../components/field';
 import { TextField } from '../../../components/text-field';
 import { useCommandId } from '../../../lib/command-id';
+import { useAgencyToday } from '../../../lib/current-user';
 import { errorMessage, HttpError } from '../../../lib/http';
 import { type InvoiceRow, recordPayment } from '../api';
-
-const AGENCY_TIME_ZONE = 'Europe/London';
 
 export const paymentFormId = (invoice: InvoiceRow) => `payment-${invoice.id}`;
 
@@ -42,6 +40,7 @@ export function PaymentForm({
   const commandId = useCommandId();
   const [failure, setFailure] = useState<string | null>(null);
   const outstanding = Math.max(invoice.commission - invoice.paid, 0);
+  const today = useAgencyToday();
   const {
     register,
     handleSubmit,
@@ -50,7 +49,7 @@ export function PaymentForm({
   } = useForm<Values>({
     mode: 'onTouched',
     defaultValues: {
-      date: todayIn(AGENCY_TIME_ZONE, new Date()),
+      date: today,
       amount: outstanding > 0 ? outstanding.toFixed(2) : '',
     },
   });

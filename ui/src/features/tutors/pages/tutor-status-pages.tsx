@@ -1,15 +1,14 @@
-import { todayIn } from '@agency/domain/shared/calendar';
 import { useNavigate, useParams } from 'react-router-dom';
 import { DateField } from '../../../components/date-field';
 import { FormActions } from '../../../components/form-actions';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
 import { Panel } from '../../../components/panel';
+import { useAgencyToday } from '../../../lib/current-user';
 import { useCommandForm } from '../../../lib/use-command-form';
 import { useLoader } from '../../../lib/use-loader';
 import { fetchTutor, setTutorActive, type Tutor } from '../api';
 import { ContactSummary } from '../components/contact-summary';
-import { AGENCY_TIME_ZONE } from './new-tutor-page';
 
 const loadTutor = (id: string, signal: AbortSignal) => fetchTutor(id, signal);
 
@@ -25,8 +24,9 @@ function DateForm({
   action: string;
 }) {
   const navigate = useNavigate();
+  const today = useAgencyToday();
   const { form, onSubmit, failure } = useCommandForm<{ date: string }>({
-    defaultValues: { date: todayIn(AGENCY_TIME_ZONE, new Date()) },
+    defaultValues: { date: today },
     save: async ({ date }, commandId) => {
       await setTutorActive(tutor.id, { active: field === 'startDate', [field]: date, commandId });
       navigate(`/tutor/${tutor.id}`);
