@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { PostgresEventStore } from '@agency/platform';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestProduct, TEST_ADMIN, type TestProduct } from '../../scripts/src/testing/test-product';
+import { seedDemoData } from '../../scripts/src/demo-data';
+import { startTestProduct, type TestProduct } from '../../scripts/src/testing/test-product';
 import { projections } from './projections';
 import { rebuildReadModels } from './read-model/read-schema';
 
@@ -31,38 +31,15 @@ describe('npm run rebuild', () => {
     await product.dispose();
   });
 
-  it('rebuilds the real read models from the events into exactly the rows the live projections made', async () => {
-    const token = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
-    const post = async (url: string, payload: object) => {
-      const response = await product.command.app.inject({
-        method: 'POST',
-        url,
-        payload: { commandId: randomUUID(), ...payload },
-        headers: { authorization: `Bearer ${token}` },
-      });
-      expect(response.statusCode).toBe(200);
-      return response.json();
-    };
-    for (let i = 0; i < 5; i++) {
-      const { client, contact } = await post('/api/clients/contact', {
-        firstName: `Parent${i}`,
-        lastName: 'Family',
-        address: ['1 Road', 'Town'],
-        postcode: 'AB1 2CD',
-        email: `p${i}@example.com`,
-        phone: [{ type: 'Home', number: '0100' }],
-      });
-      await post(`/api/contacts/${contact.id}`, { ...contact, postcode: 'ZZ9 9ZZ' });
-      const { child } = await post(`/api/clients/child/${client.id}`, {
-        firstName: 'Kid',
-        lastName: 'Family',
-        dob: '2014-05-06',
-      });
-      await post('/api/clients/child', { ...child, clientId: client.id, dob: '2014-05-07' });
-      if (i % 2) await post(`/api/clients/active/${client.id}`, { id: client.id, active: false });
-    }
+  it('rebuilds every read model from the events into exactly the rows the live projections made', async () => {
+    // The demo agency touches every area through the real routes: clients, tutors, users,
+    // engagements with history, lessons, locked months, invoices and payments.
+    const seeded = await seedDemoData(product, 10);
+    expect(seeded).toMatch(/engagements.*lessons.*invoices/s);
     const live = await snapshot(db);
-    expect(live.clients).toHaveLength(5);
+    for (const table of ['clients', 'tutors', 'engagement_periods', 'lessons', 'locked_months', 'invoices']) {
+      expect(live[table]?.length, `rows in read.${table}`).toBeGreaterThan(0);
+    }
 
     const store = await PostgresEventStore.connect(product.databaseUrl);
     try {
