@@ -18,10 +18,11 @@ import { ContactSummary } from '../components/contact-summary';
 import { StudentsTable } from '../components/students-table';
 import { offeredActions, tutorLifecycleMachine } from '../machines/tutor-lifecycle-machine';
 
+// Side by side only where both tables have room for their five columns.
 const Columns = styled.div({
   display: 'grid',
   gap: '1.5rem',
-  gridTemplateColumns: 'repeat(auto-fit, minmax(20rem, 1fr))',
+  gridTemplateColumns: 'repeat(auto-fit, minmax(34rem, 1fr))',
 });
 const Note = styled.p(({ theme }) => ({ color: theme.colors.muted, margin: '0.75rem 0 0' }));
 const Sent = styled.p(({ theme }) => ({ margin: 0, fontWeight: 600, color: theme.colors.text }));
