@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { type EventStore, installErrorReplies, refuseNulCharacters, sessionToken } from '@agency/platform';
 import fastifyHttpProxy from '@fastify/http-proxy';
 import fastifyStatic from '@fastify/static';
@@ -46,6 +46,16 @@ export type CommandAppOptions = {
   logger?: FastifyServerOptions['logger'];
 };
 
+/**
+ * A screen's address, answered with the app so the router can draw it. Not the API, and not a
+ * file: a missing asset (say, a chunk of an older build) is a 404, not a page of HTML.
+ */
+export function isClientRoute(method: string, url: string): boolean {
+  const path = url.split('?')[0] ?? '';
+  if (method !== 'GET' && method !== 'HEAD') return false;
+  return !/^\/(api|auth)(\/|$)/.test(path) && !/\.[a-z0-9]+$/i.test(path);
+}
+
 export async function buildCommandApp(options: CommandAppOptions) {
   const app = Fastify({ logger: options.logger ?? false, trustProxy: false });
   const db = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
@@ -69,10 +79,8 @@ export async function buildCommandApp(options: CommandAppOptions) {
 
   const uiIndex = options.uiDir && existsSync(join(options.uiDir, 'index.html')) ? options.uiDir : undefined;
   installErrorReplies(app, {
-    onNotFound: (request, reply) => {
-      const isPage = request.method === 'GET' && !request.url.startsWith('/api') && !request.url.startsWith('/auth');
-      return uiIndex && isPage ? reply.sendFile('index.html') : undefined;
-    },
+    onNotFound: (request, reply) =>
+      uiIndex && isClientRoute(request.method, request.url) ? reply.sendFile('index.html') : undefined,
   });
   refuseNulCharacters(app);
   await app.register(sessionToken, { secret: options.jwtSecret });
@@ -111,7 +119,22 @@ export async function buildCommandApp(options: CommandAppOptions) {
     rewritePrefix: '/api',
     httpMethods: ['GET', 'HEAD'],
   });
-  if (uiIndex) await app.register(fastifyStatic, { root: uiIndex, wildcard: false, index: 'index.html' });
+  if (uiIndex) {
+    // Files are looked up per request, so a UI rebuilt under a running server is served whole.
+    // Built assets carry a content hash in their names and never change; index.html always may.
+    await app.register(fastifyStatic, {
+      root: uiIndex,
+      wildcard: true,
+      index: 'index.html',
+      cacheControl: false,
+      setHeaders: (reply, path) => {
+        reply.header(
+          'cache-control',
+          path.includes(`${sep}assets${sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
+  }
 
   /** For start-up and scripts: act as a given user outside an HTTP request. */
   const actAs = (user: Parameters<typeof createCommandContext>[1], commandId: string) =>
