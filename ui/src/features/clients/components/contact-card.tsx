@@ -1,4 +1,5 @@
 import styled from '@emotion/styled';
+import { AddressLines, EmailValue, FactList, PhoneLines } from '../../../components/contact-values';
 import type { Contact } from '../api';
 import { PencilLink } from './pencil-link';
 
@@ -13,16 +14,7 @@ const Top = styled.div({ display: 'flex', alignItems: 'center', justifyContent: 
 
 const Name = styled.h3({ margin: 0, fontSize: '1.1rem' });
 
-const Details = styled.dl({
-  display: 'grid',
-  gridTemplateColumns: 'max-content 1fr',
-  gap: '0.35rem 1rem',
-  margin: '0.75rem 0 0',
-  '& dt': { fontWeight: 600 },
-  '& dd': { margin: 0 },
-});
-
-const Lines = styled.span({ display: 'block' });
+const Details = styled(FactList)({ gap: '0.35rem 1rem', margin: '0.75rem 0 0' });
 
 export function ContactCard({ contact, editable }: { contact: Contact; editable: boolean }) {
   const name = `${contact.firstName} ${contact.lastName}`;
@@ -34,24 +26,16 @@ export function ContactCard({ contact, editable }: { contact: Contact; editable:
       </Top>
       <Details>
         <dt>Email</dt>
-        <dd>{contact.email ? <a href={`mailto:${contact.email}`}>{contact.email}</a> : '—'}</dd>
+        <dd>
+          <EmailValue email={contact.email} />
+        </dd>
         <dt>Phone</dt>
         <dd>
-          {contact.phone.length === 0
-            ? '—'
-            : contact.phone.map((phone, index) => (
-                <Lines key={index}>
-                  {phone.number}
-                  {phone.type ? ` (${phone.type})` : ''}
-                </Lines>
-              ))}
+          <PhoneLines phones={contact.phone} />
         </dd>
         <dt>Address</dt>
         <dd>
-          {contact.address.map((line, index) => (
-            <Lines key={index}>{line}</Lines>
-          ))}
-          <Lines>{contact.postcode}</Lines>
+          <AddressLines address={contact.address} postcode={contact.postcode} />
         </dd>
       </Details>
     </Card>
