@@ -7,11 +7,7 @@ type Student = { engagementId: string; name: string; endDate: string | null };
 describe('demo engagements', () => {
   let product: TestProduct;
   let token: string;
-  const get = async (url: string) => {
-    const response = await fetch(`${product.url}${url}`, { headers: { authorization: `Bearer ${token}` } });
-    expect(response.status).toBe(200);
-    return response.json();
-  };
+  const get = (url: string) => product.api(token).get(url);
 
   beforeAll(async () => {
     product = await startTestProduct();

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '../testing/test-product';
 import { seedInvoices } from './invoices';
@@ -9,21 +8,8 @@ type Row = { paid: number; confirmed: boolean; commission: number };
 describe('demo invoices', () => {
   let product: TestProduct;
   let token: string;
-  const get = async (url: string) => {
-    const response = await fetch(`${product.url}${url}`, { headers: { authorization: `Bearer ${token}` } });
-    expect(response.status).toBe(200);
-    return response.json();
-  };
-  const post = async (url: string, payload: object) => {
-    const response = await product.command.app.inject({
-      method: 'POST',
-      url,
-      payload: { commandId: randomUUID(), ...payload },
-      headers: { authorization: `Bearer ${token}` },
-    });
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json();
-  };
+  const get = (url: string) => product.api(token).get(url);
+  const post = (url: string, payload: object) => product.api(token).post(url, payload);
   const monthsBack = (back: number) => {
     const date = new Date();
     date.setUTCDate(1);

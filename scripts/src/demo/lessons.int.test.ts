@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '../testing/test-product';
 import { seedLessons } from './lessons';
@@ -6,21 +5,8 @@ import { seedLessons } from './lessons';
 describe('demo lessons', () => {
   let product: TestProduct;
   let token: string;
-  const get = async (url: string) => {
-    const response = await fetch(`${product.url}${url}`, { headers: { authorization: `Bearer ${token}` } });
-    expect(response.status).toBe(200);
-    return response.json();
-  };
-  const post = async (url: string, payload: object) => {
-    const response = await product.command.app.inject({
-      method: 'POST',
-      url,
-      payload: { commandId: randomUUID(), ...payload },
-      headers: { authorization: `Bearer ${token}` },
-    });
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json();
-  };
+  const get = (url: string) => product.api(token).get(url);
+  const post = (url: string, payload: object) => product.api(token).post(url, payload);
 
   beforeAll(async () => {
     product = await startTestProduct();

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LoginThrottle } from '@agency/command-service';
+import { expect } from 'vitest';
 import type { ProductConfig } from '../config';
 import { type RunningProduct, startProduct } from '../product';
 import { createTestDatabase } from './test-database';
@@ -11,6 +13,11 @@ export const TEST_ADMIN = { username: 'admin', password: 'admin-password-1' };
 export type TestProduct = RunningProduct & {
   /** Log in through the real route; answers the token. */
   login: (username: string, password: string) => Promise<string>;
+  /** Queries (through the front door's proxy) and commands as this token's user, each expected to succeed. */
+  api: (token: string) => {
+    get: (url: string) => ReturnType<Response['json']>;
+    post: (url: string, payload: object) => ReturnType<Response['json']>;
+  };
   dispose: () => Promise<void>;
 };
 
@@ -44,9 +51,27 @@ export async function startTestProduct(overrides: Partial<ProductConfig> = {}): 
     if (response.statusCode !== 200) throw new Error(`login ${username}: ${response.statusCode} ${response.body}`);
     return response.json().token as string;
   };
+  const api = (token: string) => ({
+    get: async (url: string) => {
+      const response = await fetch(`${product.url}${url}`, { headers: { authorization: `Bearer ${token}` } });
+      expect(response.status, url).toBe(200);
+      return response.json();
+    },
+    post: async (url: string, payload: object) => {
+      const response = await product.command.app.inject({
+        method: 'POST',
+        url,
+        payload: { commandId: randomUUID(), ...payload },
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json();
+    },
+  });
   return {
     ...product,
     login,
+    api,
     dispose: async () => {
       await product.stop();
       await database.drop();

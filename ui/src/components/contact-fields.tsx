@@ -1,25 +1,28 @@
+import type { FocusEvent } from 'react';
 import { useFormContext } from 'react-hook-form';
 import { addressLines, type ContactFields, phoneSlots, phoneTypes } from '../lib/contact-form-values';
+import { required } from '../lib/validation';
 import { FieldRow, Fieldset } from './form-layout';
 import { Select } from './select';
 import { TextField } from './text-field';
 
-const required = (message: string) => (value: string) => value.trim() !== '' || message;
-
 const phoneTypeOptions = phoneTypes.map((type) => ({ value: type, label: type }));
 
 /**
- * Address (four lines), Postcode, Email and two phone slots, inside any form whose values
- * include the contact fields (it reads the form from react-hook-form's FormProvider). A
- * family's contact must have an address and a phone; a tutor's need not.
+ * First and last name, address (four lines), postcode, email and two phone slots, inside any
+ * form whose values include the contact fields (it reads the form from react-hook-form's
+ * FormProvider). A family's contact must have an address and a phone; a tutor's need not.
  */
 export function ContactDetailsFields({
   addressAndPhoneRequired,
   autoComplete,
+  onLastNameLeft,
 }: {
   addressAndPhoneRequired: boolean;
   /** Browser autofill suits a person's own details, not a form filled for someone else. */
   autoComplete: boolean;
+  /** Called after Last Name loses focus (and is validated), e.g. to suggest names from it. */
+  onLastNameLeft?: () => void;
 }) {
   const {
     register,
@@ -27,8 +30,32 @@ export function ContactDetailsFields({
   } = useFormContext<ContactFields>();
   const hint = (value: string) => (autoComplete ? value : 'off');
   const mark = addressAndPhoneRequired ? ' *' : '';
+  const lastName = register('lastName', { validate: required('Last name is required') });
   return (
     <>
+      <FieldRow>
+        <TextField
+          id="firstName"
+          label="First Name"
+          required
+          autoComplete={hint('given-name')}
+          error={errors.firstName?.message}
+          {...register('firstName', { validate: required('First name is required') })}
+        />
+        <TextField
+          id="lastName"
+          label="Last Name"
+          required
+          autoComplete={hint('family-name')}
+          error={errors.lastName?.message}
+          {...lastName}
+          onBlur={async (event: FocusEvent<HTMLInputElement>) => {
+            await lastName.onBlur(event);
+            onLastNameLeft?.();
+          }}
+        />
+      </FieldRow>
+
       <Fieldset>
         <legend>Address{mark}</legend>
         {Array.from({ length: addressLines }, (_, index) => (

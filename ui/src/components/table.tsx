@@ -45,3 +45,6 @@ export const EmptyRow = styled.td(({ theme }) => ({
   color: theme.colors.muted,
   textAlign: 'center',
 }));
+
+/** A table's closing Total row. */
+export const TotalRow = styled.tr({ fontWeight: 700, '& td': { borderBottom: 'none' } });

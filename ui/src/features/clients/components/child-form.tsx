@@ -3,11 +3,10 @@ import { FormActions } from '../../../components/form-actions';
 import { FieldRow, FormPanel } from '../../../components/form-layout';
 import { TextField } from '../../../components/text-field';
 import { useCommandForm } from '../../../lib/use-command-form';
+import { required } from '../../../lib/validation';
 import type { Child } from '../api';
 
 export type ChildFormValues = Omit<Child, 'id'>;
-
-const required = (message: string) => (value: string) => value.trim() !== '' || message;
 
 export function ChildForm({
   initial,

@@ -2,13 +2,10 @@ import { FormProvider, type Path } from 'react-hook-form';
 import { ContactDetailsFields } from '../../../components/contact-fields';
 import { DateField } from '../../../components/date-field';
 import { FormActions } from '../../../components/form-actions';
-import { FieldRow, FormPanel } from '../../../components/form-layout';
-import { TextField } from '../../../components/text-field';
+import { FormPanel } from '../../../components/form-layout';
 import { type ContactFormValues, contactFieldName, toContactPayload } from '../../../lib/contact-form-values';
 import { useCommandForm } from '../../../lib/use-command-form';
 import type { NewContact } from '../api';
-
-const required = (message: string) => (value: string) => value.trim() !== '' || message;
 
 /**
  * First Name, Last Name, four address lines, Postcode, Email, two phone slots and an optional
@@ -36,25 +33,6 @@ export function ContactForm({
   return (
     <FormProvider {...form}>
       <FormPanel noValidate onSubmit={onSubmit}>
-        <FieldRow>
-          <TextField
-            id="firstName"
-            label="First Name"
-            required
-            autoComplete="given-name"
-            error={errors.firstName?.message}
-            {...register('firstName', { validate: required('First name is required') })}
-          />
-          <TextField
-            id="lastName"
-            label="Last Name"
-            required
-            autoComplete="family-name"
-            error={errors.lastName?.message}
-            {...register('lastName', { validate: required('Last name is required') })}
-          />
-        </FieldRow>
-
         <ContactDetailsFields addressAndPhoneRequired autoComplete />
 
         <DateField id="dob" label="Date of Birth" error={errors.dob?.message} {...register('dob')} />

@@ -1,12 +1,11 @@
 import styled from '@emotion/styled';
 import { useState } from 'react';
 import { Button } from '../../../components/button';
-import { EmptyRow, Table, TableWrap, Td, Th, Tr } from '../../../components/table';
+import { EmptyRow, Table, TableWrap, Td, Th, TotalRow, Tr } from '../../../components/table';
 import { formatDate, formatMoney } from '../../../lib/format';
 import { type InvoiceRow, type InvoicesList, invoiceDocumentUrl } from '../api';
 import { PaymentForm, paymentFormId } from './payment-form';
 
-const TotalRow = styled.tr({ fontWeight: 700, '& td': { borderBottom: 'none' } });
 const Tick = styled.span(({ theme }) => ({
   color: '#0f7a3d',
   fontWeight: 700,

@@ -6,7 +6,7 @@ import { Button, ButtonLink, ButtonRow } from '../../../components/button';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
 import { Panel } from '../../../components/panel';
-import { Table, TableWrap, Td, Th, Tr } from '../../../components/table';
+import { Table, TableWrap, Td, Th, TotalRow, Tr } from '../../../components/table';
 import { type CalendarMonth, monthFromSearch, monthTitle } from '../../../lib/calendar-month';
 import { useCommandId } from '../../../lib/command-id';
 import { useCurrentUser } from '../../../lib/current-user';
@@ -16,7 +16,6 @@ import { useLoader } from '../../../lib/use-loader';
 import { confirmInvoice, type Invoice, saveInvoice } from '../api';
 
 const Lead = styled.p(({ theme }) => ({ color: theme.colors.muted, marginTop: 0 }));
-const TotalRow = styled.tr({ fontWeight: 700, '& td': { borderBottom: 'none' } });
 const NoLessons = styled.p({ fontSize: '1.1rem', margin: '0.5rem 0 0' });
 
 type Generation = CalendarMonth & { tutorId: string; commandId: string };

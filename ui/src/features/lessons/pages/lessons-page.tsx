@@ -5,7 +5,7 @@ import { Button } from '../../../components/button';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
 import { Select } from '../../../components/select';
-import { EmptyRow, Table, TableWrap, Td, Th, Tr } from '../../../components/table';
+import { EmptyRow, Table, TableWrap, Td, Th, TotalRow, Tr } from '../../../components/table';
 import { useCurrentUser } from '../../../lib/current-user';
 import { formatDate, formatMoney } from '../../../lib/format';
 import { useLoader } from '../../../lib/use-loader';
@@ -23,7 +23,6 @@ const Filters = styled.div({
 
 const Arrow = styled(Button)({ minWidth: '2.75rem', fontSize: '1.1rem' });
 const SelectWrap = styled.div<{ wide?: boolean }>(({ wide }) => ({ minWidth: wide ? '15rem' : '8rem' }));
-const TotalRow = styled.tr({ fontWeight: 700, '& td': { borderBottom: 'none' } });
 const Actions = styled.div({ display: 'flex', flexWrap: 'wrap', gap: '0.75rem', marginTop: '1rem' });
 
 const loadLessons = (query: LessonsQuery, signal: AbortSignal) => fetchLessons(query, signal);

@@ -4,7 +4,7 @@ import { LoadState } from '../../../components/load-state';
 import { MonthFilter } from '../../../components/month-filter';
 import { PageHeading } from '../../../components/page-heading';
 import { Panel, SectionHeading } from '../../../components/panel';
-import { EmptyRow, Table, TableWrap, Td, Th, Tr } from '../../../components/table';
+import { EmptyRow, Table, TableWrap, Td, Th, TotalRow, Tr } from '../../../components/table';
 import { type CalendarMonth, monthFromSearch } from '../../../lib/calendar-month';
 import { formatMoney } from '../../../lib/format';
 import { useLoader } from '../../../lib/use-loader';
@@ -14,7 +14,6 @@ import { fetchInvoiceStatus, type InvoiceStatusReport, type StatusGroup } from '
 const EarningsChart = lazy(() => import('../components/earnings-chart'));
 
 const Muted = styled.p(({ theme }) => ({ color: theme.colors.muted }));
-const TotalRow = styled.tr({ fontWeight: 700, '& td': { borderBottom: 'none' } });
 const Group = styled.section({ marginBottom: '1.75rem' });
 
 const loadReport = (selected: CalendarMonth, signal: AbortSignal) => fetchInvoiceStatus(selected, signal);

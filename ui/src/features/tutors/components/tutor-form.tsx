@@ -12,6 +12,7 @@ import {
   toContactFields,
 } from '../../../lib/contact-form-values';
 import { useCommandForm } from '../../../lib/use-command-form';
+import { required } from '../../../lib/validation';
 import type { NewTutor } from '../api';
 
 export type TutorFormValues = ContactFields & {
@@ -19,8 +20,6 @@ export type TutorFormValues = ContactFields & {
   invoicePrefix: string;
   startDate: string;
 };
-
-const required = (message: string) => (value: string) => value.trim() !== '' || message;
 
 export const blankTutorForm = (startDate: string): TutorFormValues => ({
   ...toContactFields(),
@@ -95,35 +94,10 @@ export function TutorForm({
     }
   };
 
-  const lastName = register('lastName', { validate: required('Last name is required') });
-
   return (
     <FormProvider {...form}>
       <FormPanel noValidate onSubmit={onSubmit}>
-        <FieldRow>
-          <TextField
-            id="firstName"
-            label="First Name"
-            required
-            autoComplete="off"
-            error={errors.firstName?.message}
-            {...register('firstName', { validate: required('First name is required') })}
-          />
-          <TextField
-            id="lastName"
-            label="Last Name"
-            required
-            autoComplete="off"
-            error={errors.lastName?.message}
-            {...lastName}
-            onBlur={async (event) => {
-              await lastName.onBlur(event);
-              await suggest();
-            }}
-          />
-        </FieldRow>
-
-        <ContactDetailsFields addressAndPhoneRequired={false} autoComplete={false} />
+        <ContactDetailsFields addressAndPhoneRequired={false} autoComplete={false} onLastNameLeft={suggest} />
 
         <FieldRow>
           <TextField
