@@ -8,5 +8,6 @@ export * from './commands/tutor-commands';
 export * from './commands/user-commands';
 export * from './errors';
 export * from './events';
+export * from './limits';
 export * from './roles';
 export * from './values';

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { type ChildBody, childBody, clientActiveBody, contactBody } from '@agency/contracts';
+import { type ChildBody, childBody, clientActiveBody, contactBody, entityId } from '@agency/contracts';
 import { client, contactDetails, todayIn, tutor } from '@agency/domain';
 import { HttpError, notFound } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
-import { z } from 'zod';
 import { type CommandContext, type CommandDependencies, commandRoute } from '../pipeline/command-pipeline';
 
 const toChild = (body: ChildBody, id: string) => ({
@@ -118,7 +117,7 @@ export async function clientRoutes(
   commandRoute(app, deps, {
     url: '/api/clients',
     roles: ['admin'],
-    body: clientActiveBody.extend({ id: z.string({ error: 'id is required' }).min(1, 'id is required') }),
+    body: clientActiveBody.extend({ id: entityId('id is required') }),
     handle: ({ body }, { run }) => setActive(body.id, body.active, run),
   });
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIMITS } from '../limits';
 
 export const MIN_PASSWORD_LENGTH = 7;
 
@@ -6,22 +7,27 @@ const newPassword = z
   .string({ error: 'Please enter a password' })
   .min(1, 'Please enter a password')
   .min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters`)
-  .max(200, 'Password is too long (200 characters at most)');
+  .max(LIMITS.maxPasswordLength, `Password is too long (${LIMITS.maxPasswordLength} characters at most)`);
 
-const code = (message: string) => z.string({ error: message }).trim().min(1, message).max(200, message);
+const code = (message: string) =>
+  z.string({ error: message }).max(LIMITS.maxCodeLength, message).trim().min(1, message);
 
 export const activationBody = z.object({
   activationCode: code('The activation code is missing'),
   username: z
     .string({ error: 'Please enter your username' })
+    .max(LIMITS.maxUsernameLength, 'Username is too long')
     .trim()
-    .min(1, 'Please enter your username')
-    .max(100, 'Username is too long'),
+    .min(1, 'Please enter your username'),
   password: newPassword,
 });
 
 export const resetRequestBody = z.object({
-  username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(200, 'Too long'),
+  username: z
+    .string({ error: 'Username is required' })
+    .max(LIMITS.maxUsernameLength, 'Too long')
+    .trim()
+    .min(1, 'Username is required'),
 });
 
 export const newPasswordBody = z.object({

@@ -1,9 +1,20 @@
 import { z } from 'zod';
-import { calendarDate, commandId, optionalText, requiredText } from '../values';
+import { LIMITS } from '../limits';
+import { calendarDate, commandId, optionalId, optionalText, requiredText } from '../values';
 
 const phoneEntry = z.object({
-  type: z.string().trim().max(20).default('Home'),
-  number: z.string().trim().max(40).default(''),
+  type: z
+    .string()
+    .max(LIMITS.maxPhoneTypeLength * 4)
+    .trim()
+    .max(LIMITS.maxPhoneTypeLength)
+    .default('Home'),
+  number: z
+    .string()
+    .max(LIMITS.maxPhoneNumberLength * 4)
+    .trim()
+    .max(LIMITS.maxPhoneNumberLength)
+    .default(''),
 });
 
 /**
@@ -12,20 +23,20 @@ const phoneEntry = z.object({
  */
 export const contactBody = z.object({
   commandId,
-  id: z.string().optional(),
+  id: optionalId,
   firstName: requiredText('First name is required'),
   lastName: requiredText('Last name is required'),
   address: z
     .array(optionalText)
-    .max(4, 'An address has at most 4 lines')
+    .max(LIMITS.maxAddressLines, `An address has at most ${LIMITS.maxAddressLines} lines`)
     .default([])
     .transform((lines) => lines.filter((line) => line.length > 0))
     .refine((lines) => lines.length > 0, 'Address is required'),
   postcode: requiredText('Postcode is required'),
-  email: requiredText('Email is required'),
+  email: requiredText('Email is required', LIMITS.maxEmailLength),
   phone: z
     .array(phoneEntry)
-    .max(2, 'A contact has at most 2 phone numbers')
+    .max(LIMITS.maxPhoneNumbers, `A contact has at most ${LIMITS.maxPhoneNumbers} phone numbers`)
     .default([])
     .transform((entries) => entries.filter((entry) => entry.number.length > 0))
     .refine((entries) => entries.length > 0, 'Phone is required'),
@@ -38,8 +49,8 @@ export type ContactBody = z.infer<typeof contactBody>;
 
 export const childBody = z.object({
   commandId,
-  id: z.string().optional(),
-  clientId: z.string().optional(),
+  id: optionalId,
+  clientId: optionalId,
   firstName: requiredText('First name is required'),
   lastName: requiredText('Last name is required'),
   dob: z.string({ error: 'Date of birth is required' }).min(1, 'Date of birth is required').pipe(calendarDate),
@@ -48,6 +59,6 @@ export type ChildBody = z.infer<typeof childBody>;
 
 export const clientActiveBody = z.object({
   commandId,
-  id: z.string().optional(),
+  id: optionalId,
   active: z.boolean({ error: 'active must be true or false' }),
 });

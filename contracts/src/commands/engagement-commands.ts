@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { calendarDate, commandId } from '../values';
+import { isDecimalText, LIMITS } from '../limits';
+import { calendarDate, commandId, entityId } from '../values';
 
 /** The spec's subject options, in its order. */
 export const subjectOptions = [
@@ -35,26 +36,46 @@ export const subjectOptions = [
 export const subject = z.enum(subjectOptions, { error: 'Choose subjects from the list' });
 export type Subject = z.infer<typeof subject>;
 
-const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)$/;
-
 /**
  * A number typed into a form: a JSON number or a string such as '12.50' or '£1,234.50'.
  * Blank or missing is `required`; anything else that is not a number says so with `label`.
+ * Text longer than 32 characters is refused before it is looked at, and the decimal check runs
+ * in linear time, so no input can hold the event loop.
  */
 export const numberFromForm = (required: string, label: string) =>
   z.union([z.number(), z.string()], { error: required }).transform((value, ctx) => {
+    if (typeof value === 'string' && value.length > LIMITS.maxNumericLength) {
+      ctx.addIssue({ code: 'custom', message: `${label} is too long (${LIMITS.maxNumericLength} characters at most)` });
+      return z.NEVER;
+    }
     const text = typeof value === 'number' ? String(value) : value.trim().replace(/^£/, '').replace(/,/g, '');
     if (text === '') {
       ctx.addIssue({ code: 'custom', message: required });
       return z.NEVER;
     }
-    const number = typeof value === 'number' ? value : NUMERIC.test(text) ? Number(text) : Number.NaN;
+    const number = typeof value === 'number' ? value : isDecimalText(text) ? Number(text) : Number.NaN;
     if (!Number.isFinite(number)) {
       ctx.addIssue({ code: 'custom', message: `${label} must be a number` });
       return z.NEVER;
     }
     return number;
   });
+
+/** Pounds typed into a form, from 0 (or above 0) up to `max` pounds. */
+export const poundsFromForm = (
+  required: string,
+  label: string,
+  { max, positive = false }: { max: number; positive?: boolean },
+) =>
+  numberFromForm(required, label).pipe(
+    z
+      .number()
+      .refine(
+        (n) => (positive ? n > 0 : n >= 0),
+        positive ? `${label} must be more than 0` : `${label} cannot be negative`,
+      )
+      .refine((n) => n <= max, `${label} cannot be more than £${max.toLocaleString('en-GB')}`),
+  );
 
 /** A percentage field where missing (absent or null) means 0, as the spec says. */
 const percentage = (required: string, label: string) =>
@@ -81,16 +102,17 @@ const optionalDate = z
 export const engagementBody = z
   .object({
     commandId,
-    id: z.string().min(1).optional(),
-    tutorId: z.string({ error: 'Tutor is required' }).min(1, 'Tutor is required'),
-    studentId: z.string().min(1).optional(),
-    rate: numberFromForm('Rate is required', 'Rate').pipe(z.number().min(0, 'Rate cannot be negative')),
+    id: entityId().optional(),
+    tutorId: entityId('Tutor is required'),
+    studentId: entityId().optional(),
+    rate: poundsFromForm('Rate is required', 'Rate', { max: LIMITS.maxRatePence / 100 }),
     commissionPct: percentage('Commission % is required', 'Commission %'),
     partnerPct: percentage('Partner % is required', 'Partner %'),
     startDate: z.string({ error: 'Start date is required' }).min(1, 'Start date is required').pipe(calendarDate),
     endDate: optionalDate,
     subjects: z
       .array(subject)
+      .max(subjectOptions.length, `Choose at most ${subjectOptions.length} subjects`)
       .default([])
       .transform((chosen) => [...new Set(chosen)]),
     change: z.enum(['start', 'rates', 'subjects', 'correction', 'termination']).optional(),

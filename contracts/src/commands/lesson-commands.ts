@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { calendarDate, commandId } from '../values';
-import { numberFromForm } from './engagement-commands';
+import { LIMITS } from '../limits';
+import { calendarDate, commandId, entityId } from '../values';
+import { numberFromForm, poundsFromForm } from './engagement-commands';
 
 /**
  * `POST /api/lessons/lesson`: record or change one lesson. Duration is decimal hours
@@ -9,19 +10,27 @@ import { numberFromForm } from './engagement-commands';
  */
 export const lessonBody = z.object({
   commandId,
-  tutorId: z.string({ error: 'Tutor is required' }).min(1, 'Tutor is required'),
+  tutorId: entityId('Tutor is required'),
   lesson: z.object(
     {
-      id: z.string().min(1).optional(),
-      engagementId: z.string({ error: 'Student is required' }).min(1, 'Student is required'),
+      id: entityId().optional(),
+      engagementId: entityId('Student is required'),
       date: z.string({ error: 'Date is required' }).min(1, 'Date is required').pipe(calendarDate),
       duration: z.preprocess(
         (value) => value ?? 1,
-        numberFromForm('Duration is required', 'Duration').pipe(z.number().min(0, 'Duration cannot be negative')),
+        numberFromForm('Duration is required', 'Duration').pipe(
+          z
+            .number()
+            .min(0, 'Duration cannot be negative')
+            .max(
+              LIMITS.maxDurationHundredths / 100,
+              `Duration cannot be more than ${LIMITS.maxDurationHundredths / 100} hours`,
+            ),
+        ),
       ),
       amount: z.preprocess(
         (value) => (value === '' || value === null ? undefined : value),
-        numberFromForm('Amount is required', 'Amount').pipe(z.number().min(0, 'Amount cannot be negative')).optional(),
+        poundsFromForm('Amount is required', 'Amount', { max: LIMITS.maxMoneyPence / 100 }).optional(),
       ),
     },
     { error: 'Lesson is required' },

@@ -1,33 +1,48 @@
 import { z } from 'zod';
-import { calendarDate, commandId, optionalText, requiredText } from '../values';
+import { LIMITS } from '../limits';
+import { calendarDate, commandId, optionalId, optionalText, requiredText } from '../values';
 
 const phoneEntry = z.object({
-  type: z.string().trim().max(20).default('Mobile'),
-  number: z.string().trim().max(40).default(''),
+  type: z
+    .string()
+    .max(LIMITS.maxPhoneTypeLength * 4)
+    .trim()
+    .max(LIMITS.maxPhoneTypeLength)
+    .default('Mobile'),
+  number: z
+    .string()
+    .max(LIMITS.maxPhoneNumberLength * 4)
+    .trim()
+    .max(LIMITS.maxPhoneNumberLength)
+    .default(''),
 });
 
 /** A tutor's contact: address and phone are lists that may be empty; blank entries are dropped. */
 export const tutorContactBody = z.object({
-  id: z.string().optional(),
+  id: optionalId,
   firstName: requiredText('First name is required'),
   lastName: requiredText('Last name is required'),
   address: z
     .array(optionalText)
-    .max(4, 'An address has at most 4 lines')
+    .max(LIMITS.maxAddressLines, `An address has at most ${LIMITS.maxAddressLines} lines`)
     .default([])
     .transform((lines) => lines.filter((line) => line.length > 0)),
   postcode: requiredText('Postcode is required'),
-  email: requiredText('Email is required'),
+  email: requiredText('Email is required', LIMITS.maxEmailLength),
   phone: z
     .array(phoneEntry)
-    .max(2, 'A contact has at most 2 phone numbers')
+    .max(LIMITS.maxPhoneNumbers, `A contact has at most ${LIMITS.maxPhoneNumbers} phone numbers`)
     .default([])
     .transform((entries) => entries.filter((entry) => entry.number.length > 0)),
 });
 export type TutorContactBody = z.infer<typeof tutorContactBody>;
 
 export const tutorUsername = requiredText('Username is required')
-  .pipe(z.string().max(40, 'Username is too long (40 characters at most)'))
+  .pipe(
+    z
+      .string()
+      .max(LIMITS.maxTutorUsernameLength, `Username is too long (${LIMITS.maxTutorUsernameLength} characters at most)`),
+  )
   .pipe(
     z
       .string()
@@ -36,7 +51,14 @@ export const tutorUsername = requiredText('Username is required')
   );
 
 export const invoicePrefix = requiredText('Invoice Prefix is required')
-  .pipe(z.string().max(10, 'Invoice Prefix is too long (10 characters at most)'))
+  .pipe(
+    z
+      .string()
+      .max(
+        LIMITS.maxInvoicePrefixLength,
+        `Invoice Prefix is too long (${LIMITS.maxInvoicePrefixLength} characters at most)`,
+      ),
+  )
   .pipe(
     z
       .string()
@@ -50,7 +72,7 @@ export const tutorBody = z.object({
   contact: tutorContactBody.prefault({} as never),
   tutor: z
     .object({
-      id: z.string().optional(),
+      id: optionalId,
       username: tutorUsername,
       invoicePrefix,
       startDate: z
@@ -70,7 +92,7 @@ export const tutorSuggestionBody = z.object({
 /** Terminate (`active: false`, optional `endDate`) or reactivate (`active: true`, optional `startDate`). */
 export const tutorActiveBody = z.object({
   commandId,
-  id: z.string().optional(),
+  id: optionalId,
   active: z.boolean({ error: 'active must be true or false' }),
   endDate: z
     .union([calendarDate, z.literal(''), z.null()])

@@ -1,18 +1,20 @@
 import { z } from 'zod';
+import { LIMITS } from '../limits';
 import { role } from '../roles';
 import { commandId, requiredText } from '../values';
 
 /** An admin creates a login (the command-line `npm run user -- add` uses the same rules). */
 export const newUserBody = z.object({
   commandId,
-  username: requiredText('Username is required'),
+  username: requiredText('Username is required', LIMITS.maxUsernameLength),
   password: z
     .string({ error: 'Please enter a password' })
     .min(7, 'Password must be at least 7 characters')
-    .max(200, 'Too long (200 characters at most)'),
+    .max(LIMITS.maxPasswordLength, `Too long (${LIMITS.maxPasswordLength} characters at most)`),
   role,
   tutorId: z
     .string()
+    .max(LIMITS.maxIdLength)
     .trim()
     .min(1)
     .nullish()

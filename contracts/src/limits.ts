@@ -1,0 +1,63 @@
+/**
+ * Every bound on what enters the product, in one place. The contract schemas check them at the
+ * door and the deciders in `domain` check them again, so an event that is stored can always be
+ * projected (no read-model column overflows, no date PostgreSQL refuses). docs/limits.md lists
+ * them for people; change both together.
+ */
+export const LIMITS = {
+  /** A lesson's amount, a payment: £100,000 (in pence). */
+  maxMoneyPence: 10_000_000,
+  /** An hourly rate: £10,000 (in pence). */
+  maxRatePence: 1_000_000,
+  /** A lesson's duration: 24 hours (in hundredths of an hour). */
+  maxDurationHundredths: 2_400,
+  /** Percentages 0–100 (in basis points). */
+  maxBasisPoints: 10_000,
+  /** Calendar dates, inclusive. */
+  minDate: '1900-01-01',
+  maxDate: '2100-12-31',
+  minYear: 1900,
+  maxYear: 2100,
+  /** A number typed as text (`"£1,234.50"`), before any other check. */
+  maxNumericLength: 32,
+  /** Names, address lines, postcodes, e-mail addresses and other free text. */
+  maxTextLength: 200,
+  /** An e-mail address (RFC 5321's path limit). */
+  maxEmailLength: 254,
+  /** A login's username; a tutor's username is 40 at most. */
+  maxUsernameLength: 100,
+  maxTutorUsernameLength: 40,
+  /** A password: argon2 on a megabyte is a denial of service. */
+  maxPasswordLength: 200,
+  /** An activation code or reset token. */
+  maxCodeLength: 200,
+  /** An id sent by a client (UUIDs; invoice ids are `{tutorId}_{yyyy-mm}`). */
+  maxIdLength: 128,
+  maxAddressLines: 4,
+  maxPhoneNumbers: 2,
+  maxPhoneTypeLength: 20,
+  maxPhoneNumberLength: 40,
+  maxInvoicePrefixLength: 10,
+  /** Lessons a day with one student (the spec's 12 hours a day, in hundredths). */
+  maxHoursADayWithOneStudent: 12,
+  /** A request body, in bytes: bigger is 413. */
+  maxBodyBytes: 65_536,
+  /** Request and connection time-outs of both services, in milliseconds. */
+  requestTimeoutMs: 30_000,
+  connectionTimeoutMs: 60_000,
+  keepAliveTimeoutMs: 5_000,
+} as const;
+
+/**
+ * A decimal number typed as text, checked in linear time: at most `maxNumericLength`
+ * characters, an optional sign, digits with at most one decimal point. The pattern has no
+ * ambiguous split between two runs of digits, so it cannot backtrack quadratically.
+ */
+const DECIMAL_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+export function isDecimalText(text: string): boolean {
+  return text.length <= LIMITS.maxNumericLength && DECIMAL_TEXT.test(text);
+}
+
+/** `YYYY-MM-DD` within the product's calendar (1900-01-01 … 2100-12-31). Strings compare as dates. */
+export const isDateInRange = (date: string) => date >= LIMITS.minDate && date <= LIMITS.maxDate;
