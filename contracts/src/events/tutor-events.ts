@@ -41,6 +41,24 @@ export const TutorAccountActivated = defineEvent(
   z.object({ tutorId: z.string(), userId: z.string(), username: z.string() }),
 );
 
+/**
+ * The tutor's roster of ongoing engagements, kept in the tutor's own stream so that the rules
+ * spanning a tutor and their engagements (one ongoing engagement per student, no new student for
+ * a terminated tutor, no termination while a student is current) are decided on one stream at
+ * one expected revision. Recorded before the engagement's own `EngagementStarted`.
+ */
+export const TutorEngagementStarted = defineEvent(
+  'TutorEngagementStarted',
+  1,
+  z.object({ tutorId: z.string(), engagementId: z.string(), studentId: z.string() }),
+);
+/** The engagement ended (or, `abandoned`, it was never recorded): its student is no longer current. */
+export const TutorEngagementEnded = defineEvent(
+  'TutorEngagementEnded',
+  1,
+  z.object({ tutorId: z.string(), engagementId: z.string(), abandoned: z.boolean().optional() }),
+);
+
 export const tutorEvents = [
   TutorRegistered,
   TutorDetailsChanged,
@@ -48,6 +66,8 @@ export const tutorEvents = [
   TutorReactivated,
   TutorActivationEmailSent,
   TutorAccountActivated,
+  TutorEngagementStarted,
+  TutorEngagementEnded,
 ] as const;
 
 export type TutorEvent = EventOf<(typeof tutorEvents)[number]>;

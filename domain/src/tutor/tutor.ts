@@ -15,6 +15,11 @@ type TutorDetails = {
   startDate: string;
   endDate: string | null;
   account: AccountState;
+  /**
+   * Engagements started and not yet ended, by id, with their student: the tutor's current
+   * students, decided on this stream so that starts and the termination are serialised.
+   */
+  engagements: Record<string, string>;
 };
 
 export type TutorState = { status: 'none' } | ({ status: 'active' | 'inactive' } & TutorDetails);
@@ -29,11 +34,15 @@ export type TutorCommand =
       contact: ContactDetails;
     }
   | { type: 'ChangeTutorDetails'; contact: Omit<ContactDetails, 'id'> }
-  /** `currentStudents` is looked up by the caller: a tutor who still teaches cannot be terminated. */
-  | { type: 'TerminateTutor'; endDate: string; currentStudents: number }
+  /** A tutor with a current student (an engagement on the roster) cannot be terminated. */
+  | { type: 'TerminateTutor'; endDate: string }
   | { type: 'ReactivateTutor'; startDate: string }
   | { type: 'RecordActivationEmailSent'; sentTo: string; expiresAt: string }
-  | { type: 'ActivateTutorAccount'; userId: string; username: string };
+  | { type: 'ActivateTutorAccount'; userId: string; username: string }
+  /** Puts an engagement on the roster before it is recorded in its own stream. */
+  | { type: 'StartTutorEngagement'; engagementId: string; studentId: string }
+  /** Takes it off: the engagement ended, or (`abandoned`) it was never recorded. */
+  | { type: 'EndTutorEngagement'; engagementId: string; abandoned?: boolean };
 
 export const initialState = (): TutorState => ({ status: 'none' });
 
@@ -49,6 +58,7 @@ export function evolve(state: TutorState, event: TutorEvent): TutorState {
       startDate,
       endDate: null,
       account: { status: 'notActivated' },
+      engagements: {},
     };
   }
   if (state.status === 'none') return state;
@@ -63,6 +73,12 @@ export function evolve(state: TutorState, event: TutorEvent): TutorState {
       return { ...state, account: { status: 'activationSent', expiresAt: event.data.expiresAt } };
     case 'TutorAccountActivated':
       return { ...state, account: { status: 'activated', userId: event.data.userId } };
+    case 'TutorEngagementStarted':
+      return { ...state, engagements: { ...state.engagements, [event.data.engagementId]: event.data.studentId } };
+    case 'TutorEngagementEnded': {
+      const { [event.data.engagementId]: _ended, ...engagements } = state.engagements;
+      return { ...state, engagements };
+    }
     default: {
       const _never: never = event;
       return _never;
@@ -78,10 +94,14 @@ export function accountOf(state: TutorState, now: Date): TutorAccount {
   return account.status;
 }
 
-export const lifecycleViewOf = (state: TutorState, now: Date, currentStudents = 0): TutorLifecycleView => ({
+/** The tutor's current students: those of the engagements on the roster. */
+export const currentStudentsOf = (state: TutorState): string[] =>
+  state.status === 'none' ? [] : [...new Set(Object.values(state.engagements))];
+
+export const lifecycleViewOf = (state: TutorState, now: Date): TutorLifecycleView => ({
   active: state.status === 'active',
   account: accountOf(state, now),
-  currentStudents,
+  currentStudents: currentStudentsOf(state).length,
 });
 
 const REFUSALS: Record<TutorAction, (view: TutorLifecycleView) => string> = {
@@ -116,7 +136,7 @@ export function decide(command: TutorCommand, state: TutorState, now: Date): Tut
     case 'ChangeTutorDetails':
       return [{ type: 'TutorDetailsChanged', data: { tutorId, contact: { ...command.contact, id: state.contactId } } }];
     case 'TerminateTutor':
-      requireAllowed(lifecycleViewOf(state, now, command.currentStudents), 'terminate');
+      requireAllowed(lifecycleViewOf(state, now), 'terminate');
       if (command.endDate < state.startDate) {
         throw new DomainError('invalid', 'The end date cannot be before the start date.', {
           endDate: 'The end date cannot be before the start date',
@@ -147,6 +167,26 @@ export function decide(command: TutorCommand, state: TutorState, now: Date): Tut
         });
       }
       return [{ type: 'TutorAccountActivated', data: { tutorId, userId: command.userId, username: state.username } }];
+    }
+    case 'StartTutorEngagement': {
+      const { engagementId, studentId } = command;
+      // A retry of the same start finds it already on the roster.
+      if (state.engagements[engagementId] === studentId) return [];
+      if (state.engagements[engagementId]) throw new DomainError('conflict', 'This engagement already exists.');
+      if (state.status !== 'active') {
+        throw new DomainError('conflict', 'This tutor is inactive: reactivate the tutor before adding students.');
+      }
+      if (Object.values(state.engagements).includes(studentId)) {
+        throw new DomainError('conflict', 'This tutor already has an ongoing engagement with this student.', {
+          studentId: 'Already an ongoing student of this tutor',
+        });
+      }
+      return [{ type: 'TutorEngagementStarted', data: { tutorId, engagementId, studentId } }];
+    }
+    case 'EndTutorEngagement': {
+      if (!state.engagements[command.engagementId]) return [];
+      const { engagementId, abandoned } = command;
+      return [{ type: 'TutorEngagementEnded', data: { tutorId, engagementId, ...(abandoned ? { abandoned } : {}) } }];
     }
     default: {
       const _never: never = command;

@@ -31,10 +31,20 @@ const activated: TutorEvent = {
 };
 const terminated: TutorEvent = { type: 'TutorTerminated', data: { tutorId: 't1', endDate: '2026-06-30' } };
 
+const engaged = (engagementId: string, studentId: string): TutorEvent => ({
+  type: 'TutorEngagementStarted',
+  data: { tutorId: 't1', engagementId, studentId },
+});
+const ended = (engagementId: string): TutorEvent => ({
+  type: 'TutorEngagementEnded',
+  data: { tutorId: 't1', engagementId },
+});
+
 function historyFor(row: LifecycleCase): TutorEvent[] {
   const events: TutorEvent[] = [registered];
   if (row.account === 'activationSent') events.push(sent());
   if (row.account === 'activated') events.push(sent(), activated);
+  for (let n = 1; n <= row.currentStudents; n++) events.push(engaged(`e${n}`, `s${n}`));
   if (!row.active) events.push(terminated);
   return events;
 }
@@ -42,7 +52,7 @@ function historyFor(row: LifecycleCase): TutorEvent[] {
 const commandFor = (action: Exclude<TutorAction, 'grantPartner'>, row: LifecycleCase): TutorCommand => {
   switch (action) {
     case 'terminate':
-      return { type: 'TerminateTutor', endDate: '2026-11-22', currentStudents: row.currentStudents };
+      return { type: 'TerminateTutor', endDate: '2026-11-22' };
     case 'reactivate':
       return { type: 'ReactivateTutor', startDate: '2026-11-22' };
     case 'sendActivation':
@@ -71,7 +81,7 @@ describe('tutor lifecycle rules (the table the UI machine is tested on too)', ()
         });
       }
       it(`${row.allowed.includes('grantPartner') ? 'allows' : 'refuses'} the partner role`, () => {
-        const view = lifecycleViewOf(fold(tutorDecider, historyFor(row)), now, row.currentStudents);
+        const view = lifecycleViewOf(fold(tutorDecider, historyFor(row)), now);
         const check = () => requireAllowed(view, 'grantPartner');
         if (row.allowed.includes('grantPartner')) expect(check).not.toThrow();
         else expect(check).toThrow(DomainError);
@@ -119,17 +129,23 @@ describe('tutor', () => {
 
   it('terminates with an end date, refusing one before the start date', () => {
     given([registered])
-      .when({ type: 'TerminateTutor', endDate: '2026-11-22', currentStudents: 0 })
+      .when({ type: 'TerminateTutor', endDate: '2026-11-22' })
       .thenEvents([{ type: 'TutorTerminated', data: { tutorId: 't1', endDate: '2026-11-22' } }]);
     given([registered])
-      .when({ type: 'TerminateTutor', endDate: '2025-12-31', currentStudents: 0 })
+      .when({ type: 'TerminateTutor', endDate: '2025-12-31' })
       .thenRefused('invalid', 'before the start date');
   });
 
-  it('refuses to terminate a tutor with current students, saying why', () => {
-    given([registered])
-      .when({ type: 'TerminateTutor', endDate: '2026-11-22', currentStudents: 2 })
+  it('refuses to terminate a tutor with current students (the roster on this stream), saying why', () => {
+    given([registered, engaged('e1', 's1'), engaged('e2', 's2')])
+      .when({ type: 'TerminateTutor', endDate: '2026-11-22' })
       .thenRefused('conflict', 'still has 2 current students');
+    given([registered, engaged('e1', 's1'), engaged('e2', 's2'), ended('e1')])
+      .when({ type: 'TerminateTutor', endDate: '2026-11-22' })
+      .thenRefused('conflict', /still has 1 current student\./);
+    given([registered, engaged('e1', 's1'), ended('e1')])
+      .when({ type: 'TerminateTutor', endDate: '2026-11-22' })
+      .thenEvents([{ type: 'TutorTerminated', data: { tutorId: 't1', endDate: '2026-11-22' } }]);
   });
 
   it('reactivates from a start date on or after the end date', () => {
@@ -160,5 +176,53 @@ describe('tutor', () => {
     given([registered, sent(), terminated])
       .when({ type: 'ActivateTutorAccount', userId: 'u1', username: 'jobrien' })
       .thenRefused('conflict', 'no longer active');
+  });
+});
+
+describe("the tutor's roster of ongoing engagements", () => {
+  const start = { type: 'StartTutorEngagement' as const, engagementId: 'e1', studentId: 's1' };
+
+  it('puts a new engagement on the roster of an active tutor', () => {
+    given([registered])
+      .when(start)
+      .thenEvents([engaged('e1', 's1')]);
+  });
+
+  it('refuses a second ongoing engagement with the same student, allows one with another', () => {
+    given([registered, engaged('e1', 's1')])
+      .when({ ...start, engagementId: 'e2' })
+      .thenRefused('conflict', 'already has an ongoing engagement with this student');
+    given([registered, engaged('e1', 's1')])
+      .when({ ...start, engagementId: 'e2', studentId: 's2' })
+      .thenEvents([engaged('e2', 's2')]);
+  });
+
+  it('allows the student again once their engagement ended', () => {
+    given([registered, engaged('e1', 's1'), ended('e1')])
+      .when({ ...start, engagementId: 'e2' })
+      .thenEvents([engaged('e2', 's1')]);
+  });
+
+  it('refuses a new engagement for a terminated tutor, and an unknown tutor', () => {
+    given([registered, terminated]).when(start).thenRefused('conflict', 'inactive');
+    given([]).when(start).thenRefused('not_found', 'no such tutor');
+  });
+
+  it('records nothing for a start already on the roster (a retry)', () => {
+    given([registered, engaged('e1', 's1')])
+      .when(start)
+      .thenEvents([]);
+  });
+
+  it('takes an engagement off the roster once, abandoned ones marked as such', () => {
+    given([registered, engaged('e1', 's1')])
+      .when({ type: 'EndTutorEngagement', engagementId: 'e1' })
+      .thenEvents([ended('e1')]);
+    given([registered, engaged('e1', 's1')])
+      .when({ type: 'EndTutorEngagement', engagementId: 'e1', abandoned: true })
+      .thenEvents([{ type: 'TutorEngagementEnded', data: { tutorId: 't1', engagementId: 'e1', abandoned: true } }]);
+    given([registered, engaged('e1', 's1'), ended('e1')])
+      .when({ type: 'EndTutorEngagement', engagementId: 'e1' })
+      .thenEvents([]);
   });
 });
