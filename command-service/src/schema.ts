@@ -17,6 +17,12 @@ create table if not exists command.processed_commands (
   response jsonb,
   created_at timestamptz not null default now()
 );
+-- started_at: the command's "now", kept for a retry; lease_until: an unanswered claim older than
+-- this may be taken over (its runner crashed); owner: the runner holding the lease.
+alter table command.processed_commands
+  add column if not exists started_at timestamptz,
+  add column if not exists lease_until timestamptz,
+  add column if not exists owner text;
 `;
 
 /**

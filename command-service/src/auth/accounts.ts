@@ -95,7 +95,7 @@ export class Accounts {
     context: CommandContext,
     input: { username: string; password: string; role: Role; tutorId: string | null; name: string; userId?: string },
   ) {
-    const userId = input.userId ?? randomUUID();
+    const userId = input.userId ?? context.newId();
     // A tutor's username is kept for that tutor's own login, even before it is activated.
     const reserved = await this.db.query(
       `select tutor_id from command.tutor_names where kind = 'username' and name = lower($1)`,
@@ -106,8 +106,13 @@ export class Accounts {
         username: 'That username is already taken',
       });
     }
+    // A row already made for this very user (a retried command) is its own.
     const inserted = await this.db.query(
-      'insert into auth.accounts (user_id, username, password_hash) values ($1, $2, $3) on conflict do nothing',
+      `with mine as (
+         insert into auth.accounts (user_id, username, password_hash) values ($1, $2, $3) on conflict do nothing
+         returning 1
+       )
+       select 1 from mine union all select 1 from auth.accounts where user_id = $1 and lower(username) = lower($2)`,
       [userId, input.username, await hashPassword(input.password)],
     );
     if (inserted.rowCount === 0) {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { type ChildBody, childBody, clientActiveBody, contactBody, entityId } from '@agency/contracts';
 import { client, contactDetails, todayIn, tutor } from '@agency/domain';
 import { HttpError, notFound } from '@agency/platform';
@@ -25,8 +24,8 @@ export async function clientRoutes(
     return found.rows[0].client_id;
   }
 
-  async function saveChild(clientId: string, body: ChildBody, run: CommandContext['run']) {
-    const child = toChild(body, body.id ?? randomUUID());
+  async function saveChild(clientId: string, body: ChildBody, { run, newId }: CommandContext) {
+    const child = toChild(body, body.id ?? newId());
     await run(
       clientStream(clientId),
       clientDecider,
@@ -40,9 +39,9 @@ export async function clientRoutes(
     url: '/api/clients/contact',
     roles: ['admin'],
     body: contactBody,
-    handle: async ({ body }, { run, now }) => {
-      const clientId = randomUUID();
-      const contact = contactDetails(randomUUID(), body);
+    handle: async ({ body }, { run, now, newId }) => {
+      const clientId = newId();
+      const contact = contactDetails(newId(), body);
       const startDate = todayIn(timeZone, now);
       await run(clientStream(clientId), clientDecider, { type: 'RegisterClient', clientId, startDate, contact });
       return { client: { id: clientId, startDate, active: true }, contact: { ...contact, clientId } };
@@ -53,8 +52,8 @@ export async function clientRoutes(
     url: '/api/clients/contact/:clientId',
     roles: ['admin'],
     body: contactBody,
-    handle: async ({ body, params }, { run }) => {
-      const contact = contactDetails(randomUUID(), body);
+    handle: async ({ body, params }, { run, newId }) => {
+      const contact = contactDetails(newId(), body);
       await run(clientStream(params.clientId), clientDecider, { type: 'AddContact', contact });
       return { contact: { ...contact, clientId: params.clientId } };
     },
@@ -87,17 +86,17 @@ export async function clientRoutes(
     url: '/api/clients/child/:clientId',
     roles: ['admin'],
     body: childBody,
-    handle: ({ body, params }, { run }) => saveChild(params.clientId, body, run),
+    handle: ({ body, params }, context) => saveChild(params.clientId, body, context),
   });
 
   commandRoute(app, deps, {
     url: '/api/clients/child',
     roles: ['admin'],
     body: childBody,
-    handle: ({ body }, { run }) => {
+    handle: ({ body }, context) => {
       if (!body.clientId)
         throw new HttpError(400, 'invalid_input', 'clientId is required', { clientId: 'clientId is required' });
-      return saveChild(body.clientId, body, run);
+      return saveChild(body.clientId, body, context);
     },
   });
 

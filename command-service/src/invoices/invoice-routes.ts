@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { invoiceConfirmBody, invoicePaymentBody, invoiceSaveBody } from '@agency/contracts';
 import { basisPointsToFraction, DomainError, invoice, timesheet, todayIn, toPence, toPounds } from '@agency/domain';
 import { notFound } from '@agency/platform';
@@ -154,11 +153,11 @@ export async function invoiceRoutes(app: FastifyInstance, { deps, db, timeZone }
     url: '/api/invoices/payment',
     roles: ['admin'],
     body: invoicePaymentBody,
-    handle: async ({ body }, { run, load, user }) => {
+    handle: async ({ body }, { run, load, user, newId }) => {
       const { invoice: generated } = await existingInvoice(body.invoiceId, load);
       const paid = await run(invoiceStream(generated.tutorId, generated.month), invoiceDecider, {
         type: 'RecordPayment',
-        paymentId: randomUUID(),
+        paymentId: newId(),
         date: body.date,
         amountPence: toPence(body.amount, 'Amount'),
         actor: actorOf(user),

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { eventCatalogue, type Role, type SessionUser } from '@agency/contracts';
 import { type Decider, DomainError, fold } from '@agency/domain';
 import {
@@ -8,11 +8,12 @@ import {
   HttpError,
   invalidInput,
   type Position,
+  type RecordedEvent,
   WrongExpectedRevision,
 } from '@agency/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { ProcessedCommands } from './idempotency';
+import type { Claim, ProcessedCommands } from './idempotency';
 import type { ProjectionWatch } from './projection-watch';
 
 const MAX_ATTEMPTS = 4;
@@ -23,7 +24,17 @@ export type CommandContext = {
   user: SessionUser;
   commandId: string;
   now: Date;
-  /** Load the stream, fold, decide, append; retried on a concurrency conflict. Returns the new state. */
+  /**
+   * A new entity id. It derives from the command id, so a retry of the command (after a crash or
+   * a failure) names the same entity and finds what the first run already appended.
+   */
+  newId: () => string;
+  /**
+   * Load the stream, fold, decide, append; retried on a concurrency conflict. Returns the new state.
+   * The events get ids derived from (commandId, stream, step, index): when the stream already holds
+   * this step's events (a retry of a command that crashed), nothing is decided or appended again and
+   * the state just after them is returned.
+   */
   run: <C, E extends DomainEvent, S>(streamId: string, decider: Decider<C, E, S>, command: C) => Promise<S>;
   /** Read a stream's current state without deciding anything. */
   load: <E extends DomainEvent, S>(
@@ -32,12 +43,40 @@ export type CommandContext = {
   ) => Promise<S>;
 };
 
+/** Where a test may make a command fail or stop (a crash is a step that never returns). */
+export type FaultStep =
+  | { step: 'claimed'; commandId: string }
+  | { step: 'appended'; commandId: string; streamId: string }
+  | { step: 'handled'; commandId: string }
+  | { step: 'recording'; commandId: string };
+
 export type CommandDependencies = {
   store: EventStore;
   processed: ProcessedCommands;
   projections: ProjectionWatch;
   clock: () => Date;
+  /** Fault injection, for tests only: called at each step of a command; may throw or wait. */
+  faults?: { at: (fault: FaultStep) => void | Promise<void> };
 };
+
+/** A name-based (version 5 style, SHA-1) UUID: the same name always gives the same id. */
+export function derivedId(...parts: (string | number)[]): string {
+  const hash = createHash('sha1').update(parts.join('\u0000')).digest();
+  hash[6] = ((hash[6] as number) & 0x0f) | 0x50;
+  hash[8] = ((hash[8] as number) & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** The index of the last event a step appended, when the stream holds that step's events. */
+function stepAppendedUpTo(recorded: RecordedEvent[], idOf: (index: number) => string): number {
+  const first = idOf(0);
+  const start = recorded.findIndex((event) => event.id.toLowerCase() === first);
+  if (start < 0) return -1;
+  let last = start;
+  while (recorded[last + 1]?.id.toLowerCase() === idOf(last + 1 - start)) last++;
+  return last;
+}
 
 const STATUS_BY_DOMAIN_CODE: Record<DomainError['code'], number> = {
   invalid: 400,
@@ -59,9 +98,17 @@ export function createCommandContext(
   user: SessionUser,
   commandId: string,
   correlationId: string,
+  startedAt?: Date,
 ) {
   let furthest: Position | undefined;
-  const now = deps.clock();
+  const reached = (position: Position) => {
+    if (!furthest || comparePositions(position, furthest) > 0) furthest = position;
+  };
+  // A retry decides with the time of the first run, so it gives the same answer.
+  const now = startedAt ?? deps.clock();
+  let idsGiven = 0;
+  const newId = () => derivedId(commandId, 'id', idsGiven++);
+  const steps = new Map<string, number>();
   const load: CommandContext['load'] = async (streamId, decider) => {
     const recorded = await deps.store.readStream(streamId);
     return fold(
@@ -70,18 +117,31 @@ export function createCommandContext(
     );
   };
   const run: CommandContext['run'] = async (streamId, decider, command) => {
+    const step = steps.get(streamId) ?? 0;
+    steps.set(streamId, step + 1);
+    const idOf = (index: number) => derivedId(commandId, streamId, step, index);
+    const foldUpTo = (recorded: RecordedEvent[], end: number) =>
+      fold(
+        decider,
+        recorded.slice(0, end).map((e) => ({ type: e.type, data: e.data }) as never),
+      );
     for (let attempt = 1; ; attempt++) {
       const recorded = await deps.store.readStream(streamId);
-      const state = fold(
-        decider,
-        recorded.map((e) => ({ type: e.type, data: e.data }) as never),
-      );
+      const done = stepAppendedUpTo(recorded, idOf);
+      if (done >= 0) {
+        // An earlier run of this command appended this step already: it is not decided again.
+        reached((recorded[done] as RecordedEvent).position);
+        return foldUpTo(recorded, done + 1);
+      }
+      const state = foldUpTo(recorded, recorded.length);
       const events = decider.decide(command, state, now);
       if (events.length === 0) return state;
+      let appended = false;
       try {
         const result = await deps.store.appendToStream(
           streamId,
-          events.map((event) => ({
+          events.map((event, index) => ({
+            id: idOf(index),
             type: event.type,
             data: event.data as Record<string, unknown>,
             metadata: {
@@ -95,9 +155,13 @@ export function createCommandContext(
           })),
           { expectedRevision: recorded.length === 0 ? 'no_stream' : recorded.length - 1 },
         );
-        if (!furthest || comparePositions(result.position, furthest) > 0) furthest = result.position;
-        return events.reduce(decider.evolve, state);
+        reached(result.position);
+        appended = true;
       } catch (error) {
+        // Another runner of this command (one that took over a lapsed claim, or the one it took
+        // over from) may have appended these very events: reading the stream again finds them.
+        const again = await deps.store.readStream(streamId).catch(() => []);
+        if (stepAppendedUpTo(again, idOf) >= 0) continue;
         if (!(error instanceof WrongExpectedRevision)) throw error;
         if (attempt >= MAX_ATTEMPTS) {
           throw new HttpError(
@@ -107,9 +171,16 @@ export function createCommandContext(
           );
         }
       }
+      if (appended) {
+        await deps.faults?.at({ step: 'appended', commandId, streamId });
+        return events.reduce(decider.evolve, state);
+      }
     }
   };
-  return { context: { user, commandId, now, run, load } satisfies CommandContext, appendedUpTo: () => furthest };
+  return {
+    context: { user, commandId, now, newId, run, load } satisfies CommandContext,
+    appendedUpTo: () => furthest,
+  };
 }
 
 export type CommandRoute<S extends z.ZodType, P> = {
@@ -141,9 +212,12 @@ export function commandRoute<S extends z.ZodType, P = Record<string, string>>(
     const givenId =
       (parsed.data as { commandId?: string }).commandId ?? (typeof headerKey === 'string' ? headerKey : undefined);
     const commandId = givenId ?? randomUUID();
+    let claim: Claim | undefined;
     if (givenId) {
-      const claim = await deps.processed.claim(givenId, user.id);
-      if (!claim.claimed) return reply.status(claim.answer.statusCode).send(claim.answer.body);
+      const claimed = await deps.processed.claim(givenId, user.id, deps.clock());
+      if (!claimed.claimed) return reply.status(claimed.answer.statusCode).send(claimed.answer.body);
+      claim = claimed;
+      await deps.faults?.at({ step: 'claimed', commandId });
     }
     const correlation = request.headers['x-correlation-id'];
     const { context, appendedUpTo } = createCommandContext(
@@ -151,6 +225,7 @@ export function commandRoute<S extends z.ZodType, P = Record<string, string>>(
       user,
       commandId,
       typeof correlation === 'string' ? correlation : commandId,
+      claim?.startedAt,
     );
     try {
       const answer = (await route.handle(
@@ -158,12 +233,23 @@ export function commandRoute<S extends z.ZodType, P = Record<string, string>>(
         context,
       )) as Record<string, unknown>;
       const position = appendedUpTo();
+      await deps.faults?.at({ step: 'handled', commandId });
       if (position) await deps.projections.waitFor(position);
       const body = { ...answer, position: position ? `${position.commit}/${position.prepare}` : null };
-      if (givenId) await deps.processed.complete(givenId, { statusCode: 200, body });
-      return body;
+      if (!givenId) return body;
+      await deps.faults?.at({ step: 'recording', commandId });
+      // A runner that took over a lapsed claim may have answered first: every delivery gets that answer.
+      const stands = await deps.processed.complete(givenId, { statusCode: 200, body });
+      return reply.status(stands.statusCode).send(stands.body);
     } catch (error) {
-      if (givenId) await deps.processed.release(givenId);
+      if (claim) {
+        // Once anything is appended the claim stays (a retry completes the command, never repeats it).
+        const settle =
+          appendedUpTo() || claim.takenOver
+            ? deps.processed.endLease(commandId, claim.owner)
+            : deps.processed.release(commandId, claim.owner);
+        await settle.catch(() => {});
+      }
       throw domainToHttp(error);
     }
   });

@@ -20,20 +20,33 @@ export class TutorNames {
     return { usernames, prefixes };
   }
 
-  /** Reserves both names for the tutor, or refuses with 409 and a message per taken field. */
+  /**
+   * Reserves both names for the tutor, or refuses with 409 and a message per taken field. A name
+   * already reserved for this very tutor (a retried command) is its own.
+   */
   async reserve(tutorId: string, username: string, invoicePrefix: string) {
     const client = await this.db.connect();
     try {
       await client.query('begin');
       const fields: Record<string, string> = {};
       const user = await client.query(
-        `insert into command.tutor_names (kind, name, tutor_id) values ('username', lower($1), $2) on conflict do nothing`,
+        `with mine as (
+           insert into command.tutor_names (kind, name, tutor_id) values ('username', lower($1), $2)
+           on conflict do nothing returning 1
+         )
+         select 1 from mine
+         union all select 1 from command.tutor_names where kind = 'username' and name = lower($1) and tutor_id = $2`,
         [username, tutorId],
       );
       const login = await client.query('select 1 from auth.accounts where lower(username) = lower($1)', [username]);
       if (user.rowCount === 0 || (login.rowCount ?? 0) > 0) fields['tutor.username'] = 'That username is already taken';
       const prefix = await client.query(
-        `insert into command.tutor_names (kind, name, tutor_id) values ('prefix', upper($1), $2) on conflict do nothing`,
+        `with mine as (
+           insert into command.tutor_names (kind, name, tutor_id) values ('prefix', upper($1), $2)
+           on conflict do nothing returning 1
+         )
+         select 1 from mine
+         union all select 1 from command.tutor_names where kind = 'prefix' and name = upper($1) and tutor_id = $2`,
         [invoicePrefix, tutorId],
       );
       if (prefix.rowCount === 0) fields['tutor.invoicePrefix'] = 'That invoice prefix is already taken';

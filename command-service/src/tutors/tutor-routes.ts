@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { noBody, tutorActiveBody, tutorBody, tutorPartnerBody, tutorSuggestionBody } from '@agency/contracts';
 import { contactDetails, todayIn, tutor, user as userAggregate } from '@agency/domain';
 import { forbidden, HttpError, invalidInput, notFound } from '@agency/platform';
@@ -57,9 +57,9 @@ export async function tutorRoutes(app: FastifyInstance, options: TutorRouteOptio
     url: '/api/tutors/contact',
     roles: ['admin'],
     body: tutorBody,
-    handle: async ({ body }, { run, now }) => {
-      const tutorId = randomUUID();
-      const contact = contactDetails(randomUUID(), body.contact);
+    handle: async ({ body }, { run, now, newId }) => {
+      const tutorId = newId();
+      const contact = contactDetails(newId(), body.contact);
       const startDate = body.tutor.startDate ?? todayIn(timeZone, now);
       const { username, invoicePrefix } = body.tutor;
       await names.reserve(tutorId, username, invoicePrefix);
