@@ -101,8 +101,13 @@ export function createCommandContext(
   startedAt?: Date,
 ) {
   let furthest: Position | undefined;
-  const reached = (position: Position) => {
+  // The event types appended, so the wait concerns only the projections that handle them
+  // (unknown when a retry found a step appended by an earlier run: then every projection).
+  let appendedTypes: Set<string> | undefined = new Set<string>();
+  const reached = (position: Position, types?: string[]) => {
     if (!furthest || comparePositions(position, furthest) > 0) furthest = position;
+    if (types) for (const type of types) appendedTypes?.add(type);
+    else appendedTypes = undefined;
   };
   // A retry decides with the time of the first run, so it gives the same answer.
   const now = startedAt ?? deps.clock();
@@ -155,7 +160,10 @@ export function createCommandContext(
           })),
           { expectedRevision: recorded.length === 0 ? 'no_stream' : recorded.length - 1 },
         );
-        reached(result.position);
+        reached(
+          result.position,
+          events.map((event) => event.type),
+        );
         appended = true;
       } catch (error) {
         // Another runner of this command (one that took over a lapsed claim, or the one it took
@@ -180,6 +188,7 @@ export function createCommandContext(
   return {
     context: { user, commandId, now, newId, run, load } satisfies CommandContext,
     appendedUpTo: () => furthest,
+    appendedTypes: () => (appendedTypes ? [...appendedTypes] : undefined),
   };
 }
 
@@ -217,10 +226,9 @@ export function commandRoute<S extends z.ZodType, P = Record<string, string>>(
       const claimed = await deps.processed.claim(givenId, user.id, deps.clock());
       if (!claimed.claimed) return reply.status(claimed.answer.statusCode).send(claimed.answer.body);
       claim = claimed;
-      await deps.faults?.at({ step: 'claimed', commandId });
     }
     const correlation = request.headers['x-correlation-id'];
-    const { context, appendedUpTo } = createCommandContext(
+    const { context, appendedUpTo, appendedTypes } = createCommandContext(
       deps,
       user,
       commandId,
@@ -228,14 +236,16 @@ export function commandRoute<S extends z.ZodType, P = Record<string, string>>(
       claim?.startedAt,
     );
     try {
+      if (claim) await deps.faults?.at({ step: 'claimed', commandId });
       const answer = (await route.handle(
         { body: parsed.data, params: request.params as P, query: request.query as Record<string, string> },
         context,
       )) as Record<string, unknown>;
       const position = appendedUpTo();
       await deps.faults?.at({ step: 'handled', commandId });
-      if (position) await deps.projections.waitFor(position);
-      const body = { ...answer, position: position ? `${position.commit}/${position.prepare}` : null };
+      // A projection stopped at an event it cannot apply answers at once: the save is recorded, the lists lag.
+      const visible = position ? await deps.projections.waitFor(position, 5000, appendedTypes()) : true;
+      const body = { ...answer, position: position ? `${position.commit}/${position.prepare}` : null, visible };
       if (!givenId) return body;
       await deps.faults?.at({ step: 'recording', commandId });
       // A runner that took over a lapsed claim may have answered first: every delivery gets that answer.
