@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { type EngagementBody, type EngagementTerms, engagementBody } from '@agency/contracts';
 import { engagement, percentToBasisPoints, toPence, tutor } from '@agency/domain';
 import { HttpError, notFound } from '@agency/platform';
@@ -6,6 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import type { CommandContext, CommandDependencies } from '../pipeline/command-pipeline';
 import { commandRoute } from '../pipeline/command-pipeline';
+import { racePoint } from '../race-points';
+import { settledTutor } from './roster';
 
 type Change = NonNullable<EngagementBody['change']>;
 type Ongoing = Exclude<engagement.EngagementState, { status: 'none' }>;
@@ -71,8 +72,10 @@ function commandFor(change: Exclude<Change, 'start'>, body: EngagementBody): eng
 
 /**
  * `POST /api/tutors/engagement` (admin): start an engagement, change its rates or subjects from
- * a date, correct a history period, or end it. Cross-stream facts (the tutor, the child, another
- * ongoing engagement with the same child) are looked up here and handed to the decider.
+ * a date, correct a history period, or end it. The rules that span the tutor and their
+ * engagements (one ongoing engagement per student, none for an inactive tutor, no termination
+ * while a student is current) are decided on the tutor's stream: a start first puts the
+ * engagement on the tutor's roster at that stream's expected revision, an end takes it off.
  */
 export async function engagementRoutes(app: FastifyInstance, { deps, db }: { deps: CommandDependencies; db: pg.Pool }) {
   const { engagementDecider, engagementStream } = engagement;
@@ -117,33 +120,51 @@ export async function engagementRoutes(app: FastifyInstance, { deps, db }: { dep
     };
   }
 
-  async function start(body: EngagementBody, { run, load }: CommandContext) {
+  async function start(body: EngagementBody, context: CommandContext) {
+    const { run, now, newId } = context;
     if (body.change && body.change !== 'start')
       throw missing('id', 'Choose the engagement to change: the id is required');
     if (body.endDate) throw missing('endDate', 'A new engagement cannot have an end date; terminate it once started');
     const studentId = body.studentId!;
-    const tutorState = await load(tutor.tutorStream(body.tutorId), tutor.tutorDecider);
+    const tutorState = await settledTutor(deps, body.tutorId, context);
     if (tutorState.status === 'none') throw notFound('There is no such tutor.');
     if (tutorState.status === 'inactive') {
       throw new HttpError(409, 'conflict', 'This tutor is inactive: reactivate the tutor before adding students.');
     }
     const child = await db.query('select 1 from read.children where id = $1', [studentId]);
     if (child.rowCount === 0) throw notFound('There is no such student.');
-    const other = await db.query(
-      'select 1 from read.engagements where tutor_id = $1 and student_id = $2 and end_date is null limit 1',
-      [body.tutorId, studentId],
-    );
-    const engagementId = randomUUID();
-    return run(engagementStream(engagementId), engagementDecider, {
+    const engagementId = newId();
+    const command: engagement.EngagementCommand = {
       type: 'StartEngagement',
       engagementId,
       tutorId: body.tutorId,
       studentId,
       startDate: body.startDate,
       subjects: body.subjects,
-      otherOngoingWithSameStudent: (other.rowCount ?? 0) > 0,
+      otherOngoingWithSameStudent: tutor.currentStudentsOf(tutorState).includes(studentId),
       ...termsOf(body),
+    };
+    // The engagement's own rules first (pure), so that nothing is put on the roster for a start they refuse.
+    engagementDecider.decide(command, engagementDecider.initialState(), now);
+    await racePoint('engagement.start');
+    // The decisive write: refused (409) if the tutor was terminated or took this student meanwhile.
+    await run(tutor.tutorStream(body.tutorId), tutor.tutorDecider, {
+      type: 'StartTutorEngagement',
+      engagementId,
+      studentId,
     });
+    // Then the engagement itself. If this fails, the entry stays on the roster: a retry of this
+    // command (same id, same engagement id) completes the start, and an entry never completed is
+    // taken off as abandoned after UNFINISHED_START_MS. A retry that comes after that is refused.
+    const roster = await context.load(tutor.tutorStream(body.tutorId), tutor.tutorDecider);
+    if (roster.status === 'none' || roster.engagements[engagementId] !== studentId) {
+      throw new HttpError(
+        409,
+        'conflict',
+        'This start was not finished in time and has been withdrawn; please add the student again.',
+      );
+    }
+    return run(engagementStream(engagementId), engagementDecider, command);
   }
 
   async function change(id: string, body: EngagementBody, { run, load }: CommandContext) {
@@ -165,6 +186,10 @@ export async function engagementRoutes(app: FastifyInstance, { deps, db }: { dep
     for (const next of changesOf(body, state)) {
       if (next === 'start') continue;
       state = await run(stream, engagementDecider, commandFor(next, body));
+    }
+    // Off the tutor's roster once ended (if this fails, the next start or termination settles it).
+    if (state.status === 'ended') {
+      await run(tutor.tutorStream(state.tutorId), tutor.tutorDecider, { type: 'EndTutorEngagement', engagementId: id });
     }
     return state;
   }

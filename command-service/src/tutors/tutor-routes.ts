@@ -4,9 +4,11 @@ import { contactDetails, todayIn, tutor, user as userAggregate } from '@agency/d
 import { forbidden, HttpError, invalidInput, notFound } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
+import { settledTutor } from '../engagements/roster';
 import type { Mailer } from '../mail/mailer';
 import { absoluteLink, activationMessage } from '../mail/messages';
 import { type CommandContext, type CommandDependencies, commandRoute } from '../pipeline/command-pipeline';
+import { racePoint } from '../race-points';
 import type { TutorNames } from './tutor-names';
 
 export const ACTIVATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
@@ -30,13 +32,6 @@ export async function tutorRoutes(app: FastifyInstance, options: TutorRouteOptio
     const state = await load(tutorStream(tutorId), tutorDecider);
     if (state.status === 'none') throw notFound('There is no such tutor.');
     return state;
-  };
-
-  const currentStudents = async (tutorId: string) => {
-    const found = await db.query('select count(*)::int as n from read.tutor_students where tutor_id = $1 and current', [
-      tutorId,
-    ]);
-    return found.rows[0].n as number;
   };
 
   // A suggestion, not a command: nothing is recorded, and the names are only reserved on save.
@@ -113,19 +108,27 @@ export async function tutorRoutes(app: FastifyInstance, options: TutorRouteOptio
     url: '/api/tutors/active/:id',
     roles: ['admin'],
     body: tutorActiveBody,
-    handle: async ({ body, params }, { run, load, now }) => {
-      await loadTutor(params.id, load);
+    handle: async ({ body, params }, context) => {
+      const { run, now } = context;
       const today = todayIn(timeZone, now);
-      const state = body.active
-        ? await run(tutorStream(params.id), tutorDecider, {
-            type: 'ReactivateTutor',
-            startDate: body.startDate ?? today,
-          })
-        : await run(tutorStream(params.id), tutorDecider, {
-            type: 'TerminateTutor',
-            endDate: body.endDate ?? today,
-            currentStudents: await currentStudents(params.id),
-          });
+      let state: tutor.TutorState;
+      if (body.active) {
+        await loadTutor(params.id, context.load);
+        state = await run(tutorStream(params.id), tutorDecider, {
+          type: 'ReactivateTutor',
+          startDate: body.startDate ?? today,
+        });
+      } else {
+        // The current students are the roster on the tutor's own stream (ended engagements taken
+        // off first), and the termination is appended at that stream's revision: an engagement
+        // started meanwhile makes it a conflict, decided again, and refused.
+        if ((await settledTutor(deps, params.id, context)).status === 'none') throw notFound('There is no such tutor.');
+        await racePoint('tutor.terminate');
+        state = await run(tutorStream(params.id), tutorDecider, {
+          type: 'TerminateTutor',
+          endDate: body.endDate ?? today,
+        });
+      }
       if (state.status === 'none') throw notFound('There is no such tutor.');
       return {
         tutor: {

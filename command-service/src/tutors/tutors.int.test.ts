@@ -206,14 +206,29 @@ describe('tutors, activation and password reset (real PostgreSQL, real SMTP on l
 
   it('refuses to terminate a tutor with current students, with a clear message', async () => {
     const tom = await newTutor('Tom', 'Hardy');
-    await db.query(
-      `insert into read.tutor_students (tutor_id, child_id, engagement_id, current) values ($1, 'c', $2, true)`,
-      [tom.id, randomUUID()],
+    // An engagement on the tutor's roster (its own stream not written yet: a start in progress).
+    const { store } = product.command.deps;
+    const engagementId = randomUUID();
+    const metadata = {
+      userId: 'test',
+      role: 'admin',
+      commandId: randomUUID(),
+      correlationId: 'test',
+      causationId: 'test',
+    };
+    await store.appendToStream(
+      `tutor-${tom.id}`,
+      [{ type: 'TutorEngagementStarted', data: { tutorId: tom.id, engagementId, studentId: 'c' }, metadata }],
+      { expectedRevision: 'any' },
     );
     const refused = await post(`/api/tutors/active/${tom.id}`, { id: tom.id, active: false });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error.message).toMatch(/still has 1 current student\b/);
-    await db.query('delete from read.tutor_students where tutor_id = $1', [tom.id]);
+    await store.appendToStream(
+      `tutor-${tom.id}`,
+      [{ type: 'TutorEngagementEnded', data: { tutorId: tom.id, engagementId }, metadata }],
+      { expectedRevision: 'any' },
+    );
     const done = await post(`/api/tutors/active/${tom.id}`, { id: tom.id, active: false });
     expect(done.json().tutor).toMatchObject({ active: false, endDate: expect.stringMatching(/^\d{4}-/) });
     const again = await post(`/api/tutors/active/${tom.id}`, { id: tom.id, active: false });
