@@ -95,7 +95,16 @@ export async function startEmbeddedDatabase(options: {
     createPostgresUser: true,
     authMethod: 'scram-sha-256',
     initdbFlags: ['--encoding=UTF8'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+    // A session left idle inside a transaction (a crashed client) would hold `$all` back for
+    // every subscriber: the server ends it after a minute.
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'max_connections=200',
+      '-c',
+      'idle_in_transaction_session_timeout=60s',
+    ],
     onLog: (message) => log(String(message).trim()),
     onError: (message) => log(String(message).trim()),
   });

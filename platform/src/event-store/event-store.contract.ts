@@ -117,6 +117,50 @@ export function eventStoreContract(
       expect(events.map((e) => e.type)).toEqual(['Live1', 'Live2']);
     });
 
+    it('followAll catches up and goes live one batch at a time: a slow handler is never called again before it finishes', async () => {
+      const id = stream();
+      const [head] = (await store.readAll({ limit: 1_000_000 })).slice(-1);
+      // More than one batch of backlog, whatever the adapter's batch size.
+      for (let i = 0; i < 11; i++) {
+        const batch = Array.from({ length: 100 }, (_, j) => event('Backlog', { n: i * 100 + j }));
+        await store.appendToStream(id, batch, { expectedRevision: i === 0 ? 'no_stream' : i * 100 - 1 });
+      }
+      const seen: number[] = [];
+      let handling = 0;
+      let overlapped = false;
+      let batches = 0;
+      let check = () => {};
+      const reached = (n: number) =>
+        new Promise<void>((resolve) => {
+          check = () => seen.length >= n && resolve();
+          check();
+        });
+      const stop = new AbortController();
+      const following = store.followAll!(
+        head?.position ?? { commit: 0n, prepare: 0n },
+        async (events) => {
+          handling++;
+          if (handling > 1) overlapped = true;
+          batches++;
+          for (const e of events) if (e.streamId === id) seen.push(e.data.n as number);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          handling--;
+          check();
+        },
+        { signal: stop.signal },
+      );
+      await reached(1100);
+      await store.appendToStream(id, [event('Live', { n: 1100 }), event('Live', { n: 1101 })], {
+        expectedRevision: 1099,
+      });
+      await reached(1102);
+      stop.abort();
+      await following;
+      expect(overlapped).toBe(false);
+      expect(batches).toBeGreaterThan(2);
+      expect(seen).toEqual(Array.from({ length: 1102 }, (_, n) => n));
+    });
+
     it('8 concurrent appenders: a live subscriber sees every event once, each stream in order', async () => {
       const total = 5000;
       const writers = 8;

@@ -51,6 +51,16 @@ export interface EventStore {
   readAll(options?: { from?: Position; limit?: number }): Promise<RecordedEvent[]>;
   /** Catches up from `from` (exclusive), then stays live until unsubscribed. */
   subscribeToAll(from?: Position): Observable<RecordedEvent>;
+  /**
+   * The same with backpressure: hands `handle` one batch at a time after `from` (exclusive),
+   * catching up and then staying live, and reads the next batch only once the promise `handle`
+   * returned has resolved. Resolves when `signal` aborts; rejects with `handle`'s error.
+   */
+  followAll?(
+    from: Position,
+    handle: (events: RecordedEvent[]) => Promise<void>,
+    options?: { signal?: AbortSignal },
+  ): Promise<void>;
   close(): Promise<void>;
 }
 

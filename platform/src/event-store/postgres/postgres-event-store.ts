@@ -63,13 +63,31 @@ export async function migrateEventStore(pool: pg.Pool) {
   }
 }
 
-export type PostgresEventStoreOptions = { pollIntervalMs?: number; batchSize?: number };
+/** One step of a subscription's loop, told to `onSubscriptionStep` (tests count them). */
+export type SubscriptionStep =
+  | { kind: 'read'; events: number }
+  | { kind: 'notified' }
+  | { kind: 'wait'; ms: number; withheld: boolean };
+
+export type PostgresEventStoreOptions = {
+  /** The fallback poll of a live subscription; NOTIFY wakes it sooner. */
+  pollIntervalMs?: number;
+  batchSize?: number;
+  /** Told when a running transaction has held `$all` back for a while, and which backend it is. */
+  log?: (message: string) => void;
+  onSubscriptionStep?: (step: SubscriptionStep) => void;
+};
+
+/** A transaction that holds `$all` back longer than the poll interval is logged, then again this often. */
+const WITHHELD_LOG_EVERY_MS = 30_000;
 
 export class PostgresEventStore implements EventStore {
   private notifyInFlight = false;
   private notifyAgain = false;
   private readonly pollIntervalMs: number;
   private readonly batchSize: number;
+  private readonly log: (message: string) => void;
+  private readonly onStep: (step: SubscriptionStep) => void;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -79,6 +97,8 @@ export class PostgresEventStore implements EventStore {
     pool.on('error', () => {});
     this.pollIntervalMs = options.pollIntervalMs ?? 1000;
     this.batchSize = options.batchSize ?? 500;
+    this.log = options.log ?? (() => {});
+    this.onStep = options.onSubscriptionStep ?? (() => {});
   }
 
   static async connect(connectionString: string, options: PostgresEventStoreOptions & { max?: number } = {}) {
@@ -153,48 +173,141 @@ export class PostgresEventStore implements EventStore {
     return result.rows[0].withheld === true;
   }
 
+  /** The backend whose transaction is the oldest still running: the one holding `$all` back. */
+  private async describeWithholder(): Promise<string> {
+    const result = await this.pool.query<{
+      pid: number;
+      datname: string | null;
+      usename: string | null;
+      application_name: string;
+      state: string | null;
+      xact_start: Date | null;
+      query: string | null;
+    }>(
+      `select pid, datname, usename, application_name, state, xact_start, left(query, 500) as query
+         from pg_stat_activity
+        where backend_xid is not null
+        order by age(backend_xid) desc
+        limit 1`,
+    );
+    const holder = result.rows[0];
+    if (!holder) return 'no running transaction found (it has just ended)';
+    const who = [holder.usename, holder.datname, holder.application_name].filter(Boolean).join('@');
+    return `pid ${holder.pid} (${who}, ${holder.state ?? 'unknown state'}) in a transaction since ${holder.xact_start?.toISOString() ?? '?'}; its last query: ${holder.query ?? '?'}`;
+  }
+
+  /**
+   * A subscription with backpressure: reads a batch of `$all` after `from`, hands it to
+   * `handle` and reads the next only once the promise `handle` returned has resolved, so at
+   * most one batch is held in memory however far behind the consumer is. Once caught up it
+   * waits for NOTIFY (a notification that arrives while a batch is read or handled causes
+   * another read at once, never a wait for the poll), polling every `pollIntervalMs` as the
+   * fallback. While a running transaction holds later events back it looks again after 5 ms,
+   * doubling up to the poll interval, and tells `log` which backend holds it.
+   *
+   * Resolves when `signal` aborts; rejects with the error of `handle` or of the store.
+   */
+  async followAll(
+    from: Position,
+    handle: (events: RecordedEvent[]) => Promise<void>,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<void> {
+    const { signal } = options;
+    if (signal?.aborted) return;
+    let position = from;
+    let dirty = false;
+    let wake: (() => void) | undefined;
+    const poke = () => {
+      dirty = true;
+      wake?.();
+    };
+    const sleep = (ms: number) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(done, ms);
+        function done() {
+          clearTimeout(timer);
+          wake = undefined;
+          resolve();
+        }
+        wake = done;
+      });
+    const listener = new pg.Client(this.pool.options);
+    listener.on('notification', () => {
+      this.onStep({ kind: 'notified' });
+      poke();
+    });
+    // A lost listener leaves polling as the fallback.
+    listener.on('error', poke);
+    signal?.addEventListener('abort', poke);
+    try {
+      await listener.connect();
+      await listener.query(`listen ${EVENTS_CHANNEL}`);
+      let withheldDelay = 0;
+      let withheldSince = 0;
+      let loggedAt = 0;
+      while (!signal?.aborted) {
+        // Cleared before the read: a NOTIFY from here on means "read again".
+        dirty = false;
+        const batch = await this.readAll({ from: position });
+        this.onStep({ kind: 'read', events: batch.length });
+        if (signal?.aborted) return;
+        const last = batch.at(-1);
+        if (last) {
+          await handle(batch);
+          position = last.position;
+          withheldDelay = 0;
+        }
+        if (batch.length === this.batchSize) {
+          await new Promise((resolve) => setImmediate(resolve));
+          continue;
+        }
+        if (dirty || signal?.aborted) continue;
+        if (await this.someEventsWithheld()) {
+          // A transaction still running holds back later events: look again soon, then less often.
+          withheldDelay = withheldDelay === 0 ? 5 : Math.min(withheldDelay * 2, this.pollIntervalMs);
+          const now = Date.now();
+          if (withheldSince === 0) withheldSince = now;
+          if (now - withheldSince >= this.pollIntervalMs && now - loggedAt >= WITHHELD_LOG_EVERY_MS) {
+            loggedAt = now;
+            const holder = await this.describeWithholder().catch((error) => `unknown (${error})`);
+            this.log(`$all is held back for ${now - withheldSince} ms by a running transaction: ${holder}`);
+          }
+        } else {
+          withheldDelay = 0;
+          withheldSince = 0;
+          loggedAt = 0;
+        }
+        const ms = withheldDelay || this.pollIntervalMs;
+        this.onStep({ kind: 'wait', ms, withheld: withheldDelay > 0 });
+        if (dirty || signal?.aborted) continue;
+        await sleep(ms);
+      }
+    } finally {
+      signal?.removeEventListener('abort', poke);
+      await listener.end().catch(() => {});
+    }
+  }
+
+  /**
+   * The same loop as `followAll`, pushed as an Observable: events are emitted as fast as they
+   * are read, so a slow consumer buffers them. Use `followAll` to bound memory.
+   */
   subscribeToAll(from: Position = START): Observable<RecordedEvent> {
     return new Observable<RecordedEvent>((subscriber) => {
-      let position = from;
-      let closed = false;
-      let wake: (() => void) | undefined;
-      const listener = new pg.Client(this.pool.options);
-      const sleep = (ms: number) =>
-        new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, ms);
-          wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-      const run = async () => {
-        await listener.connect();
-        listener.on('notification', () => wake?.());
-        listener.on('error', () => wake?.());
-        await listener.query(`listen ${EVENTS_CHANNEL}`);
-        while (!closed) {
-          const batch = await this.readAll({ from: position });
-          for (const event of batch) {
-            if (closed) return;
+      const stop = new AbortController();
+      this.followAll(
+        from,
+        async (events) => {
+          for (const event of events) {
+            if (stop.signal.aborted) return;
             subscriber.next(event);
-            position = event.position;
           }
-          if (batch.length === this.batchSize) {
-            await new Promise((resolve) => setImmediate(resolve));
-            continue;
-          }
-          // A transaction still running holds back later events: look again soon.
-          await sleep((await this.someEventsWithheld()) ? 5 : this.pollIntervalMs);
-        }
-      };
-      run().catch((error) => {
-        if (!closed) subscriber.error(error);
+        },
+        { signal: stop.signal },
+      ).catch((error) => {
+        if (!stop.signal.aborted) subscriber.error(error);
       });
-      return () => {
-        closed = true;
-        wake?.();
-        listener.end().catch(() => {});
-      };
+      return () => stop.abort();
     });
   }
 
