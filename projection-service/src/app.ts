@@ -3,6 +3,7 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import pg from 'pg';
 import { clientsQueries } from './queries/clients-queries';
 import { engagementQueries } from './queries/engagement-queries';
+import { healthQueries } from './queries/health-queries';
 import { invoiceQueries } from './queries/invoice-queries';
 import { lessonQueries } from './queries/lesson-queries';
 import { tutorsQueries } from './queries/tutors-queries';
@@ -29,6 +30,6 @@ export async function buildQueryApp(options: QueryAppOptions) {
   await app.register(lessonQueries, { db });
   await app.register(engagementQueries, { db });
   await app.register(invoiceQueries, { db });
-  app.get('/api/health', async () => ({ ok: true }));
+  await app.register(healthQueries, { db });
   return app;
 }

@@ -1,4 +1,15 @@
 export { buildQueryApp } from './app';
-export { CHECKPOINT_CHANNEL, LIVE_SCHEMA, ProjectionRunner } from './projection-runner';
+export {
+  CHECKPOINT_CHANNEL,
+  describeFailure,
+  LIVE_SCHEMA,
+  ProjectionRunner,
+  readStatuses,
+} from './projection-runner';
 export { projections } from './projections';
-export { ensureReadModels, rebuildReadModels } from './read-model/read-schema';
+export {
+  ensureReadModels,
+  liveReadModelIsCurrent,
+  rebuildProjection,
+  rebuildReadModels,
+} from './read-model/read-schema';

@@ -12,6 +12,7 @@ const meta = { userId: 'u', role: 'admin', commandId: 'c', correlationId: 'c', c
 /** Counts every application of every event: a second application would show as 2. */
 const tally: Projection = {
   name: 'tally',
+  version: 1,
   handlers: {
     Tallied: async (sql, event) => {
       await sql.query('create table if not exists tally (event_id text primary key, applied int not null)');

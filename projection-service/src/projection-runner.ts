@@ -1,59 +1,243 @@
-import { comparePositions, type EventStore, type Position, type RecordedEvent } from '@agency/platform';
+import { comparePositions, type EventStore, type Position, type RecordedEvent, START } from '@agency/platform';
 import type pg from 'pg';
 import { bufferTime, concatMap, defer, filter, from, retry, type Subscription, switchMap } from 'rxjs';
-import type { Projection, ProjectionHandler } from './projections/projection';
+import { handlerFor, type Projection } from './projections/projection';
 
 export const LIVE_SCHEMA = 'read';
+/** Notified (empty payload) whenever a live projection's checkpoint or failure changes. */
 export const CHECKPOINT_CHANNEL = 'projection_checkpoint';
 /** Held by whoever writes read models, so a rebuild's swap never interleaves with a live batch. */
-const WRITER_LOCK = 7412002;
-
-export function handlersByType(projections: Projection[]) {
-  const byType = new Map<string, ProjectionHandler[]>();
-  for (const projection of projections) {
-    for (const [type, handler] of Object.entries(projection.handlers)) {
-      byType.set(type, [...(byType.get(type) ?? []), handler]);
-    }
-  }
-  return byType;
-}
+export const WRITER_LOCK = 7412002;
 
 export const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
+export const formatPosition = (position: Position) => `${position.commit}/${position.prepare}`;
 
-export async function readCheckpoint(sql: pg.ClientBase | pg.Pool, schema: string, lock = false): Promise<Position> {
+/** What a projection could not apply: it stopped just before this event. */
+export type ProjectionFailure = {
+  position: string;
+  streamId: string;
+  eventId: string;
+  type: string;
+  error: string;
+  at: string;
+};
+
+export type ProjectionStatus = {
+  name: string;
+  version: number;
+  handles: string[];
+  position: Position;
+  /** Moves with the live subscription; otherwise it is catching up (new, rebuilt or stalled). */
+  following: boolean;
+  failedAt: Date | null;
+  failure: ProjectionFailure | null;
+  attempts: number;
+  retryAt: Date | null;
+  /** No retry is pending, or its time has come (by the database's clock). */
+  due: boolean;
+};
+
+export type Backoff = { firstMs: number; maxMs: number };
+export const DEFAULT_BACKOFF: Backoff = { firstMs: 1000, maxMs: 60_000 };
+
+/** 1 s, 2 s, 4 s … at most 60 s (by default) after the n-th failure on one event. */
+export const retryDelayMs = (attempts: number, backoff: Backoff = DEFAULT_BACKOFF) =>
+  Math.min(backoff.maxMs, backoff.firstMs * 2 ** Math.min(20, Math.max(0, attempts - 1)));
+
+export async function readStatuses(
+  sql: pg.ClientBase | pg.Pool,
+  schema: string,
+  lock = false,
+): Promise<Map<string, ProjectionStatus>> {
   const result = await sql.query(
-    `select commit_position, prepare_position from ${quoteIdent(schema)}.checkpoint${lock ? ' for update' : ''}`,
+    `select name, version, handles, commit_position, prepare_position, following, failed_at, failure, attempts,
+       retry_at, coalesce(retry_at <= now(), true) as due
+     from ${quoteIdent(schema)}.projection_checkpoints order by name${lock ? ' for update' : ''}`,
   );
-  const row = result.rows[0];
-  return { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) };
+  return new Map(
+    result.rows.map((row) => [
+      row.name,
+      {
+        name: row.name,
+        version: row.version,
+        handles: row.handles,
+        position: { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) },
+        following: row.following,
+        failedAt: row.failed_at,
+        failure: row.failure,
+        attempts: row.attempts,
+        retryAt: row.retry_at,
+        due: row.due,
+      },
+    ]),
+  );
 }
 
+export const minPosition = (positions: Position[]): Position =>
+  positions.reduce<Position | undefined>(
+    (least, position) => (!least || comparePositions(position, least) < 0 ? position : least),
+    undefined,
+  ) ?? START;
+
+/** Takes the writer lock (first) and points unqualified table names at `schema`. */
+export async function lockWriter(sql: pg.ClientBase, schema: string) {
+  await sql.query('select pg_advisory_xact_lock($1)', [WRITER_LOCK]);
+  await sql.query(`set local search_path to ${quoteIdent(schema)}`);
+}
+
+type Outcome = { position: Position; failed?: { event: RecordedEvent; error: unknown } };
+
 /**
- * Applies events inside the caller's transaction, skipping any at or before the schema's
- * checkpoint (so nothing is applied twice, whoever delivered it), and moves the checkpoint.
+ * One projection's share of a batch, in a savepoint of the caller's transaction. An event it
+ * cannot apply undoes its share; the events before that one are applied again, so the
+ * projection stops exactly at the failing event, and nothing else in the transaction is lost.
+ */
+async function applyToProjection(
+  sql: pg.ClientBase,
+  projection: Projection,
+  from: Position,
+  events: RecordedEvent[],
+): Promise<Outcome> {
+  let position = from;
+  let current: RecordedEvent | undefined;
+  await sql.query('savepoint projection');
+  try {
+    for (const event of events) {
+      if (comparePositions(event.position, position) <= 0) continue;
+      current = event;
+      await handlerFor(projection, event.type)?.(sql, event);
+      position = event.position;
+    }
+    await sql.query('release savepoint projection');
+    return { position };
+  } catch (error) {
+    await sql.query('rollback to savepoint projection');
+    await sql.query('release savepoint projection');
+    if (!current) throw error;
+    const failing = current;
+    const before = events.filter((event) => comparePositions(event.position, failing.position) < 0);
+    const again = before.length > 0 ? await applyToProjection(sql, projection, from, before) : { position: from };
+    return { position: again.position, failed: again.failed ?? { event: failing, error } };
+  }
+}
+
+export type AppliedFailure = { projection: string; failure: ProjectionFailure; retryAt: Date };
+
+/**
+ * Applies events to each of `projections` inside the caller's transaction (which holds the
+ * writer lock), skipping for each the events at or before its own checkpoint, so nothing is
+ * applied twice whoever delivered it. A projection that fails on an event stops there and the
+ * failure is recorded with its next retry time; the others move on.
  */
 export async function applyEvents(
   sql: pg.ClientBase,
-  schema: string,
   events: RecordedEvent[],
-  handlers: Map<string, ProjectionHandler[]>,
-): Promise<Position> {
-  await sql.query('select pg_advisory_xact_lock($1)', [WRITER_LOCK]);
-  await sql.query(`set local search_path to ${quoteIdent(schema)}`);
-  let checkpoint = await readCheckpoint(sql, schema, true);
-  for (const event of events) {
-    if (comparePositions(event.position, checkpoint) <= 0) continue;
-    for (const handle of handlers.get(event.type) ?? []) await handle(sql, event);
-    checkpoint = event.position;
+  projections: Projection[],
+  statuses: Map<string, ProjectionStatus>,
+  backoff: Backoff = DEFAULT_BACKOFF,
+): Promise<AppliedFailure[]> {
+  const failures: AppliedFailure[] = [];
+  for (const projection of projections) {
+    const status = statuses.get(projection.name);
+    if (!status) continue;
+    const outcome = await applyToProjection(sql, projection, status.position, events);
+    const { position } = outcome;
+    if (outcome.failed) {
+      const { event, error } = outcome.failed;
+      const failure: ProjectionFailure = {
+        position: formatPosition(event.position),
+        streamId: event.streamId,
+        eventId: event.id,
+        type: event.type,
+        error: (error instanceof Error ? error.message : String(error)).slice(0, 2000),
+        at: new Date().toISOString(),
+      };
+      const sameEvent = status.failure?.eventId === event.id;
+      const attempts = sameEvent ? status.attempts + 1 : 1;
+      const delay = retryDelayMs(attempts, backoff);
+      const result = await sql.query(
+        `update projection_checkpoints set commit_position = $2, prepare_position = $3, following = false,
+           failed_at = case when $6 then coalesce(failed_at, now()) else now() end, failure = $4, attempts = $5,
+           retry_at = clock_timestamp() + $7 * interval '1 millisecond'
+         where name = $1 returning retry_at`,
+        [projection.name, position.commit.toString(), position.prepare.toString(), failure, attempts, sameEvent, delay],
+      );
+      failures.push({ projection: projection.name, failure, retryAt: result.rows[0].retry_at });
+    } else if (comparePositions(position, status.position) !== 0 || status.failure) {
+      await sql.query(
+        `update projection_checkpoints set commit_position = $2, prepare_position = $3,
+           failed_at = null, failure = null, attempts = 0, retry_at = null
+         where name = $1`,
+        [projection.name, position.commit.toString(), position.prepare.toString()],
+      );
+    }
   }
-  await sql.query('update checkpoint set commit_position = $1, prepare_position = $2', [
-    checkpoint.commit.toString(),
-    checkpoint.prepare.toString(),
-  ]);
-  if (schema === LIVE_SCHEMA) {
-    await sql.query('select pg_notify($1, $2)', [CHECKPOINT_CHANNEL, `${checkpoint.commit}/${checkpoint.prepare}`]);
+  return failures;
+}
+
+export async function notifyCheckpoint(sql: pg.ClientBase, schema: string) {
+  if (schema === LIVE_SCHEMA) await sql.query('select pg_notify($1, $2)', [CHECKPOINT_CHANNEL, '']);
+}
+
+/**
+ * One step of catching up the projections of `schema` that do not follow the live subscription
+ * (new, being rebuilt, or stalled with a retry due), inside the caller's transaction: takes the
+ * writer lock first, reads one batch of `$all` after the least of their checkpoints and applies
+ * it. `read: 0` means they are at the head of `$all`; with `follow`, those without a failure then
+ * follow the live subscription — decided under the writer lock, so no live batch can slip past.
+ */
+export async function catchUpStep(
+  sql: pg.ClientBase,
+  store: EventStore,
+  schema: string,
+  projections: Projection[],
+  options: { follow: boolean; limit?: number; backoff?: Backoff },
+): Promise<{ read: number; failures: AppliedFailure[] }> {
+  await lockWriter(sql, schema);
+  const statuses = await readStatuses(sql, schema, true);
+  const due = projections.filter((projection) => {
+    const status = statuses.get(projection.name);
+    return status && !status.following && status.due;
+  });
+  if (due.length === 0) return { read: 0, failures: [] };
+  const from = minPosition(due.map((projection) => (statuses.get(projection.name) as ProjectionStatus).position));
+  const events = await store.readAll({ from, limit: options.limit ?? 1000 });
+  if (events.length === 0) {
+    if (options.follow) {
+      await sql.query('update projection_checkpoints set following = true where name = any($1) and failure is null', [
+        due.map((projection) => projection.name),
+      ]);
+      await notifyCheckpoint(sql, schema);
+    }
+    return { read: 0, failures: [] };
   }
-  return checkpoint;
+  const failures = await applyEvents(sql, events, due, statuses, options.backoff);
+  await notifyCheckpoint(sql, schema);
+  return { read: events.length, failures };
+}
+
+/** Repeats `catchUpStep`, one transaction per batch, until the projections are at the head. */
+export async function catchUp(
+  pool: pg.Pool,
+  store: EventStore,
+  schema: string,
+  projections: Projection[],
+  options: {
+    follow: boolean;
+    backoff?: Backoff;
+    onProgress?: (read: number) => void;
+    onFailure?: (failure: AppliedFailure) => void;
+    stopped?: () => boolean;
+  },
+): Promise<number> {
+  let read = 0;
+  for (;;) {
+    const step = await inTransaction(pool, (sql) => catchUpStep(sql, store, schema, projections, options));
+    for (const failure of step.failures) options.onFailure?.(failure);
+    if (step.read === 0 || options.stopped?.()) return read;
+    read += step.read;
+    options.onProgress?.(read);
+  }
 }
 
 export async function inTransaction<T>(pool: pg.Pool, work: (sql: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -71,42 +255,115 @@ export async function inTransaction<T>(pool: pg.Pool, work: (sql: pg.PoolClient)
   }
 }
 
+export type RunnerOptions = {
+  backoff?: Backoff;
+  /** How often it looks for projections to catch up when nothing is scheduled. */
+  idleCheckMs?: number;
+};
+
+export const describeFailure = ({ projection, failure, retryAt }: AppliedFailure) =>
+  `projection ${projection} stopped at event ${failure.position} (${failure.type} in ${failure.streamId}): ` +
+  `${failure.error}; retrying at ${retryAt.toISOString()}`;
+
 /**
- * Keeps the live read models up to date: subscribes to `$all` from the stored checkpoint and
- * writes each batch and its checkpoint in one transaction. On any failure it starts again from
- * the stored checkpoint, which is exactly where the last committed batch ended.
+ * Keeps the live read models up to date. One subscription to `$all` (from the least checkpoint
+ * of the projections that follow it) feeds every following projection; each batch is one
+ * transaction, each projection's share of it a savepoint, so a projection that cannot apply an
+ * event stops there alone. Stopped, new and rebuilt projections catch up on their own
+ * (`catchUp`), with backoff after a failure, and follow again once at the head.
  */
 export class ProjectionRunner {
   private subscription?: Subscription;
-  private readonly handlers: Map<string, ProjectionHandler[]>;
+  private timer?: NodeJS.Timeout;
+  private catchingUp = false;
+  private stopped = true;
+  private readonly backoff: Backoff;
+  private readonly idleCheckMs: number;
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly store: EventStore,
-    projections: Projection[],
+    private readonly projections: Projection[],
     private readonly log: (message: string, error?: unknown) => void = () => {},
+    options: RunnerOptions = {},
   ) {
-    this.handlers = handlersByType(projections);
+    this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.idleCheckMs = options.idleCheckMs ?? 5000;
   }
 
   start() {
-    this.subscription = defer(() => from(readCheckpoint(this.pool, LIVE_SCHEMA)))
+    this.stopped = false;
+    this.subscription = defer(() => from(this.livePosition()))
       .pipe(
-        switchMap((checkpoint) => this.store.subscribeToAll(checkpoint)),
+        switchMap((position) => this.store.subscribeToAll(position)),
         bufferTime(5, null, 500),
         filter((batch) => batch.length > 0),
-        concatMap((batch) => inTransaction(this.pool, (sql) => applyEvents(sql, LIVE_SCHEMA, batch, this.handlers))),
+        concatMap((batch) => this.applyLive(batch)),
         retry({
           delay: (error) => {
-            this.log('projection batch failed; retrying from the checkpoint', error);
+            this.log('projection batch failed; retrying from the checkpoints', error);
             return new Promise((resolve) => setTimeout(resolve, 1000));
           },
         }),
       )
       .subscribe();
+    this.schedule(0);
   }
 
   stop() {
+    this.stopped = true;
     this.subscription?.unsubscribe();
+    clearTimeout(this.timer);
+  }
+
+  private async livePosition(): Promise<Position> {
+    const statuses = [...(await readStatuses(this.pool, LIVE_SCHEMA)).values()];
+    const following = statuses.filter((status) => status.following);
+    if (following.length > 0) return minPosition(following.map((status) => status.position));
+    // None follows yet: each will join at the head, which is at or after every checkpoint.
+    return statuses.map((status) => status.position).reduce((a, b) => (comparePositions(a, b) > 0 ? a : b), START);
+  }
+
+  private async applyLive(batch: RecordedEvent[]) {
+    const failures = await inTransaction(this.pool, async (sql) => {
+      await lockWriter(sql, LIVE_SCHEMA);
+      const statuses = await readStatuses(sql, LIVE_SCHEMA, true);
+      const following = this.projections.filter((projection) => statuses.get(projection.name)?.following);
+      const failed = await applyEvents(sql, batch, following, statuses, this.backoff);
+      await notifyCheckpoint(sql, LIVE_SCHEMA);
+      return failed;
+    });
+    for (const failure of failures) this.log(describeFailure(failure));
+    if (failures.length > 0) this.schedule(Math.min(...failures.map((f) => f.retryAt.getTime() - Date.now())));
+  }
+
+  private schedule(delayMs: number) {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.catchUpNow(), Math.max(0, delayMs));
+  }
+
+  /** Catches up whatever does not follow the live subscription, then sleeps until the next retry. */
+  private async catchUpNow() {
+    if (this.catchingUp || this.stopped) return;
+    this.catchingUp = true;
+    let next = this.idleCheckMs;
+    try {
+      await catchUp(this.pool, this.store, LIVE_SCHEMA, this.projections, {
+        follow: true,
+        backoff: this.backoff,
+        onFailure: (failure) => this.log(describeFailure(failure)),
+        stopped: () => this.stopped,
+      });
+      for (const status of (await readStatuses(this.pool, LIVE_SCHEMA)).values()) {
+        if (!status.following && status.retryAt) next = Math.min(next, status.retryAt.getTime() - Date.now());
+      }
+    } catch (error) {
+      this.log('catching up a projection failed; trying again', error);
+      next = Math.min(next, 1000);
+    } finally {
+      this.catchingUp = false;
+      this.schedule(next);
+    }
   }
 }

@@ -9,7 +9,7 @@ import { rebuildReadModels } from './read-model/read-schema';
 /** Every row of every table in `read`, so two read models can be compared whole. */
 async function snapshot(db: pg.Pool) {
   const tables = await db.query(
-    "select table_name from information_schema.tables where table_schema = 'read' and table_name <> 'checkpoint' order by 1",
+    "select table_name from information_schema.tables where table_schema = 'read' and table_name <> 'projection_checkpoints' order by 1",
   );
   const rows: Record<string, unknown[]> = {};
   for (const { table_name } of tables.rows) {

@@ -1,18 +1,24 @@
-import { comparePositions, type Position, parsePosition } from '@agency/platform';
+import { comparePositions, type Position } from '@agency/platform';
 import pg from 'pg';
 
 const CHECKPOINT_CHANNEL = 'projection_checkpoint';
 
+type ProjectionState = { position: Position; stalled: boolean; handles: Set<string> };
+type Waiter = { position: Position; types?: readonly string[]; resolve: (reached: boolean) => void };
+
 /**
- * Read-your-writes: knows how far the live projections have got (LISTEN on the checkpoint
- * channel, with a slow poll as fallback) and lets a command wait, boundedly, until they have
- * applied the position it appended.
+ * Read-your-writes: knows how far each live projection has got, which event types it handles
+ * and whether it is stopped at an event it cannot apply (all from `read.projection_checkpoints`,
+ * re-read on every NOTIFY of the checkpoint channel, with a slow poll as fallback), and lets a
+ * command wait, boundedly, until the projections that handle its events have applied them.
  */
 export class ProjectionWatch {
-  private latest: Position = { commit: 0n, prepare: 0n };
-  private waiters = new Set<{ position: Position; resolve: (reached: boolean) => void }>();
+  private projections = new Map<string, ProjectionState>();
+  private waiters = new Set<Waiter>();
   private listener?: pg.Client;
   private poller?: NodeJS.Timeout;
+  private polling?: Promise<void>;
+  private dirty = false;
 
   constructor(private readonly pool: pg.Pool) {}
 
@@ -20,36 +26,81 @@ export class ProjectionWatch {
     this.listener = new pg.Client(this.pool.options);
     this.listener.on('error', () => {});
     await this.listener.connect();
-    this.listener.on('notification', (message) => {
-      if (message.payload) this.advance(parsePosition(message.payload));
-    });
+    this.listener.on('notification', () => void this.poll());
     await this.listener.query(`listen ${CHECKPOINT_CHANNEL}`);
     await this.poll();
     this.poller = setInterval(() => this.waiters.size > 0 && this.poll(), 250);
   }
 
-  private async poll() {
-    const result = await this.pool
-      .query('select commit_position, prepare_position from read.checkpoint')
-      .catch(() => ({ rows: [] }));
-    const row = result.rows[0];
-    if (row) this.advance({ commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) });
+  /** Re-reads the checkpoints; a wake-up that arrives while reading causes one more read. */
+  private poll(): Promise<void> {
+    if (this.polling) {
+      this.dirty = true;
+      return this.polling;
+    }
+    this.polling = (async () => {
+      do {
+        this.dirty = false;
+        const result = await this.pool
+          .query(
+            `select name, handles, commit_position, prepare_position, failure is not null as stalled
+             from read.projection_checkpoints`,
+          )
+          .catch(() => undefined);
+        if (result) {
+          this.projections = new Map(
+            result.rows.map((row) => [
+              row.name,
+              {
+                position: { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) },
+                stalled: row.stalled,
+                handles: new Set<string>(row.handles),
+              },
+            ]),
+          );
+          this.settle();
+        }
+      } while (this.dirty);
+    })().finally(() => {
+      this.polling = undefined;
+    });
+    return this.polling;
   }
 
-  private advance(position: Position) {
-    if (comparePositions(position, this.latest) > 0) this.latest = position;
+  /** The projections a wait depends on: those handling one of `types` (every one when unknown). */
+  private concerned(types?: readonly string[]) {
+    const all = [...this.projections.values()];
+    return types ? all.filter((p) => types.some((type) => p.handles.has(type))) : all;
+  }
+
+  /** true: visible; false: a concerned projection is stalled; undefined: not yet. */
+  private outcome(waiter: Pick<Waiter, 'position' | 'types'>): boolean | undefined {
+    const concerned = this.concerned(waiter.types);
+    if (this.projections.size === 0) return undefined;
+    if (concerned.some((p) => p.stalled)) return false;
+    return concerned.every((p) => comparePositions(p.position, waiter.position) >= 0) ? true : undefined;
+  }
+
+  private settle() {
     for (const waiter of this.waiters) {
-      if (comparePositions(this.latest, waiter.position) >= 0) {
+      const outcome = this.outcome(waiter);
+      if (outcome !== undefined) {
         this.waiters.delete(waiter);
-        waiter.resolve(true);
+        waiter.resolve(outcome);
       }
     }
   }
 
-  waitFor(position: Position, timeoutMs = 5000): Promise<boolean> {
-    if (comparePositions(this.latest, position) >= 0) return Promise.resolve(true);
+  /**
+   * Resolves true once every projection handling one of `types` (every projection when not
+   * given) has applied `position`; false at once if one of them is stopped at an event it cannot
+   * apply, or after `timeoutMs`.
+   */
+  waitFor(position: Position, timeoutMs = 5000, types?: readonly string[]): Promise<boolean> {
+    const now = this.outcome({ position, types });
+    if (now !== undefined) return Promise.resolve(now);
     return new Promise((resolve) => {
-      const waiter = { position, resolve };
+      const waiter: Waiter = { position, types, resolve };
       this.waiters.add(waiter);
       setTimeout(() => {
         if (this.waiters.delete(waiter)) resolve(false);

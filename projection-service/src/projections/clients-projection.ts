@@ -16,6 +16,8 @@ function insertContact(sql: pg.ClientBase, { clientId, contact }: WithContact) {
 
 export const clientsProjection: Projection = {
   name: 'clients',
+  version: 1,
+  migrations: ['003_clients.sql'],
   handlers: {
     ClientRegistered: async (sql, { data }) => {
       const event = data as WithContact & { startDate: string };

@@ -61,6 +61,8 @@ async function project(sql: pg.ClientBase, recorded: RecordedEvent) {
 
 export const engagementsProjection: Projection = {
   name: 'engagements',
+  version: 1,
+  migrations: ['004_tutor_students.sql', '006_engagements.sql'],
   handlers: Object.fromEntries(
     [
       'EngagementStarted',

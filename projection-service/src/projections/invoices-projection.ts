@@ -6,6 +6,8 @@ type Data<D extends { schema: z.ZodType }> = z.infer<D['schema']>;
 
 export const invoicesProjection: Projection = {
   name: 'invoices',
+  version: 1,
+  migrations: ['008_invoices.sql'],
   handlers: {
     InvoiceGenerated: (sql, { data }) => {
       const invoice = data as Data<typeof InvoiceGenerated>;

@@ -33,6 +33,8 @@ function upsertLesson(sql: pg.ClientBase, { tutorId, month, lesson }: WithLesson
 
 export const lessonsProjection: Projection = {
   name: 'lessons',
+  version: 1,
+  migrations: ['007_lessons.sql'],
   handlers: {
     LessonRecorded: (sql, { data }) => upsertLesson(sql, data as WithLesson),
     LessonChanged: (sql, { data }) => upsertLesson(sql, data as WithLesson),

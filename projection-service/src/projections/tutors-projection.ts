@@ -14,6 +14,8 @@ type Data<D extends { schema: z.ZodType }> = z.infer<D['schema']>;
 
 export const tutorsProjection: Projection = {
   name: 'tutors',
+  version: 1,
+  migrations: ['005_tutors.sql'],
   handlers: {
     TutorRegistered: (sql, { data }) => {
       const { tutorId, contact, username, invoicePrefix, startDate } = data as Data<typeof TutorRegistered>;

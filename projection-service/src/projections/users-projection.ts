@@ -7,6 +7,8 @@ type RoleChanged = z.infer<typeof UserRoleChanged.schema>;
 
 export const usersProjection: Projection = {
   name: 'users',
+  version: 1,
+  migrations: ['002_users.sql'],
   handlers: {
     UserRegistered: (sql, { data }) => {
       const user = data as Registered;

@@ -1,76 +1,219 @@
+import { randomBytes } from 'node:crypto';
 import type { EventStore } from '@agency/platform';
 import type pg from 'pg';
 import {
-  applyEvents,
-  handlersByType,
+  type AppliedFailure,
+  catchUp,
+  catchUpStep,
   inTransaction,
   LIVE_SCHEMA,
+  notifyCheckpoint,
   quoteIdent,
-  readCheckpoint,
+  WRITER_LOCK,
 } from '../projection-runner';
 import type { Projection } from '../projections/projection';
-import { migrations, readModelVersion } from './migrations';
+import { migrations, RUNNER_MIGRATION, readModelVersion } from './migrations';
 
-async function createSchema(pool: pg.Pool, schema: string) {
+/** Held for a whole rebuild, so two instances (or a start and `npm run rebuild`) never build at once. */
+const REBUILD_LOCK = 7412003;
+
+const buildSchemaName = (what: string) => `read_build_${what}_${Date.now()}_${randomBytes(3).toString('hex')}`;
+
+async function createSchema(pool: pg.Pool, schema: string, projections: Projection[], fingerprint?: string) {
+  const wanted = new Set([RUNNER_MIGRATION, ...projections.flatMap((p) => p.migrations ?? [])]);
   await inTransaction(pool, async (sql) => {
     await sql.query(`create schema ${quoteIdent(schema)}`);
     await sql.query(`set local search_path to ${quoteIdent(schema)}`);
-    for (const migration of migrations) await sql.query(migration.sql);
-    await sql.query('create table read_model_info (version text not null)');
-    await sql.query('insert into read_model_info values ($1)', [readModelVersion]);
+    for (const migration of migrations) {
+      if (fingerprint || wanted.has(migration.name)) await sql.query(migration.sql);
+    }
+    if (fingerprint) {
+      await sql.query('create table read_model_info (version text not null)');
+      await sql.query('insert into read_model_info values ($1)', [fingerprint]);
+    }
+    for (const projection of projections) {
+      await sql.query('insert into projection_checkpoints (name, version, handles) values ($1, $2, $3)', [
+        projection.name,
+        projection.version,
+        Object.keys(projection.handlers).sort(),
+      ]);
+    }
   });
 }
 
-export async function liveReadModelIsCurrent(pool: pg.Pool): Promise<boolean> {
-  const exists = await pool.query("select 1 from pg_namespace where nspname = 'read'");
+export async function liveReadModelIsCurrent(pool: pg.Pool | pg.ClientBase, projections: Projection[]) {
+  const exists = await pool.query('select 1 from pg_namespace where nspname = $1', [LIVE_SCHEMA]);
   if (exists.rowCount === 0) return false;
-  const info = await pool.query('select version from read.read_model_info').catch(() => ({ rows: [] }));
-  return info.rows[0]?.version === readModelVersion;
+  const info = await pool.query(`select version from ${LIVE_SCHEMA}.read_model_info`).catch(() => ({ rows: [] }));
+  return info.rows[0]?.version === readModelVersion(projections);
+}
+
+async function withRebuildLock<T>(pool: pg.Pool, work: () => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [REBUILD_LOCK]);
+    try {
+      return await work();
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [REBUILD_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
 }
 
 export type RebuildProgress = (applied: number) => void;
+export type RebuildHooks = {
+  /** Called inside the swap's transaction, after its last catch-up and just before the rename (tests). */
+  beforeSwap?: (sql: pg.ClientBase) => Promise<void>;
+};
+export type RebuildResult = { applied: number; failures: AppliedFailure[] };
+
+/**
+ * Catches the build schema up to the head of `$all` inside the swap's transaction, which took
+ * the writer lock as its first statement: no live batch can commit between this last read and
+ * the swap, so none lands in the schema being retired.
+ */
+async function finalCatchUp(
+  sql: pg.ClientBase,
+  store: EventStore,
+  schema: string,
+  projections: Projection[],
+  result: RebuildResult,
+  onProgress: RebuildProgress,
+) {
+  await sql.query('select pg_advisory_xact_lock($1)', [WRITER_LOCK]);
+  for (;;) {
+    const step = await catchUpStep(sql, store, schema, projections, { follow: true });
+    result.failures.push(...step.failures);
+    if (step.read === 0) break;
+    result.applied += step.read;
+    onProgress(result.applied);
+  }
+}
+
+async function buildAndSwap(
+  pool: pg.Pool,
+  store: EventStore,
+  projections: Projection[],
+  onProgress: RebuildProgress,
+  hooks: RebuildHooks,
+): Promise<RebuildResult> {
+  const schema = buildSchemaName('all');
+  await createSchema(pool, schema, projections, readModelVersion(projections));
+  const result: RebuildResult = { applied: 0, failures: [] };
+  try {
+    result.applied = await catchUp(pool, store, schema, projections, {
+      follow: false,
+      onProgress,
+      onFailure: (failure) => result.failures.push(failure),
+    });
+    const retired = buildSchemaName('retired');
+    await inTransaction(pool, async (sql) => {
+      await finalCatchUp(sql, store, schema, projections, result, onProgress);
+      await hooks.beforeSwap?.(sql);
+      const live = await sql.query('select 1 from pg_namespace where nspname = $1', [LIVE_SCHEMA]);
+      if (live.rowCount) await sql.query(`alter schema ${LIVE_SCHEMA} rename to ${quoteIdent(retired)}`);
+      await sql.query(`alter schema ${quoteIdent(schema)} rename to ${LIVE_SCHEMA}`);
+      await notifyCheckpoint(sql, LIVE_SCHEMA);
+    });
+    await pool.query(`drop schema if exists ${quoteIdent(retired)} cascade`);
+    return result;
+  } catch (error) {
+    await pool.query(`drop schema if exists ${quoteIdent(schema)} cascade`).catch(() => {});
+    throw error;
+  }
+}
 
 /**
  * Builds every read model from position 0 into a fresh schema while the live one keeps serving,
- * then catches up the last events and swaps the schemas in one transaction.
+ * then catches up the last events and swaps the schemas in one transaction. A projection that
+ * cannot apply an event stops there (recorded, retried by the runner); the others are built whole.
  */
-export async function rebuildReadModels(
+export function rebuildReadModels(
+  pool: pg.Pool,
+  store: EventStore,
+  projections: Projection[],
+  onProgress: RebuildProgress = () => {},
+  hooks: RebuildHooks = {},
+): Promise<RebuildResult> {
+  return withRebuildLock(pool, () => buildAndSwap(pool, store, projections, onProgress, hooks));
+}
+
+/**
+ * Rebuilds one projection's tables from position 0 beside the live ones (in a scratch schema),
+ * then, under the writer lock, catches up, replaces its live tables with the new ones and resets
+ * its checkpoint and failure. The other projections keep moving throughout.
+ */
+export function rebuildProjection(
+  pool: pg.Pool,
+  store: EventStore,
+  projections: Projection[],
+  name: string,
+  onProgress: RebuildProgress = () => {},
+  hooks: RebuildHooks = {},
+): Promise<RebuildResult> {
+  const projection = projections.find((p) => p.name === name);
+  if (!projection) {
+    const known = projections.map((p) => p.name).join(', ');
+    return Promise.reject(new Error(`There is no projection named "${name}" (known: ${known}).`));
+  }
+  return withRebuildLock(pool, async () => {
+    if (!(await liveReadModelIsCurrent(pool, projections))) {
+      throw new Error('The live read model is missing or outdated: run `npm run rebuild` (every projection) instead.');
+    }
+    const schema = buildSchemaName(name);
+    await createSchema(pool, schema, [projection]);
+    const result: RebuildResult = { applied: 0, failures: [] };
+    try {
+      result.applied = await catchUp(pool, store, schema, [projection], {
+        follow: false,
+        onProgress,
+        onFailure: (failure) => result.failures.push(failure),
+      });
+      await inTransaction(pool, async (sql) => {
+        await finalCatchUp(sql, store, schema, [projection], result, onProgress);
+        await hooks.beforeSwap?.(sql);
+        const tables = await sql.query(
+          "select tablename from pg_tables where schemaname = $1 and tablename <> 'projection_checkpoints'",
+          [schema],
+        );
+        for (const { tablename } of tables.rows) {
+          await sql.query(`drop table if exists ${LIVE_SCHEMA}.${quoteIdent(tablename)} cascade`);
+          await sql.query(`alter table ${quoteIdent(schema)}.${quoteIdent(tablename)} set schema ${LIVE_SCHEMA}`);
+        }
+        await sql.query(
+          `insert into ${LIVE_SCHEMA}.projection_checkpoints
+           select * from ${quoteIdent(schema)}.projection_checkpoints where name = $1
+           on conflict (name) do update set version = excluded.version, handles = excluded.handles,
+             commit_position = excluded.commit_position, prepare_position = excluded.prepare_position,
+             following = excluded.following, failed_at = excluded.failed_at, failure = excluded.failure,
+             attempts = excluded.attempts, retry_at = excluded.retry_at`,
+          [name],
+        );
+        await notifyCheckpoint(sql, LIVE_SCHEMA);
+      });
+      return result;
+    } finally {
+      await pool.query(`drop schema if exists ${quoteIdent(schema)} cascade`).catch(() => {});
+    }
+  });
+}
+
+/**
+ * At start-up: a missing or outdated read model is rebuilt before queries are served. Several
+ * instances may start at once: the rebuild lock lets one build, and the others find it current.
+ */
+export async function ensureReadModels(
   pool: pg.Pool,
   store: EventStore,
   projections: Projection[],
   onProgress: RebuildProgress = () => {},
 ) {
-  const handlers = handlersByType(projections);
-  const schema = `read_build_${Date.now()}`;
-  await createSchema(pool, schema);
-  let applied = 0;
-  for (;;) {
-    const events = await store.readAll({ from: await readCheckpoint(pool, schema), limit: 1000 });
-    if (events.length === 0) break;
-    await inTransaction(pool, (sql) => applyEvents(sql, schema, events, handlers));
-    applied += events.length;
-    onProgress(applied);
-  }
-  const retired = `read_retired_${Date.now()}`;
-  await inTransaction(pool, async (sql) => {
-    for (;;) {
-      const events = await store.readAll({ from: await readCheckpoint(sql, schema), limit: 1000 });
-      if (events.length === 0) break;
-      await applyEvents(sql, schema, events, handlers);
-      applied += events.length;
-      onProgress(applied);
-    }
-    const live = await sql.query('select 1 from pg_namespace where nspname = $1', [LIVE_SCHEMA]);
-    if (live.rowCount) await sql.query(`alter schema ${LIVE_SCHEMA} rename to ${quoteIdent(retired)}`);
-    await sql.query(`alter schema ${quoteIdent(schema)} rename to ${LIVE_SCHEMA}`);
+  if (await liveReadModelIsCurrent(pool, projections)) return { rebuilt: false };
+  return withRebuildLock(pool, async () => {
+    if (await liveReadModelIsCurrent(pool, projections)) return { rebuilt: false };
+    await buildAndSwap(pool, store, projections, onProgress, {});
+    return { rebuilt: true };
   });
-  await pool.query(`drop schema if exists ${quoteIdent(retired)} cascade`);
-  return { applied };
-}
-
-/** At start-up: a missing or outdated read model is rebuilt before queries are served. */
-export async function ensureReadModels(pool: pg.Pool, store: EventStore, projections: Projection[]) {
-  if (await liveReadModelIsCurrent(pool)) return { rebuilt: false };
-  await rebuildReadModels(pool, store, projections);
-  return { rebuilt: true };
 }

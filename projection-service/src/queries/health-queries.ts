@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+
+/** Counting stops here: a lag this large reads as "at least". */
+const LAG_CAP = 100_000;
+
+type Row = {
+  name: string;
+  commit_position: string;
+  prepare_position: string;
+  following: boolean;
+  failed_at: Date | null;
+  failure: Record<string, unknown> | null;
+  attempts: number;
+  retry_at: Date | null;
+  lag: string | null;
+};
+
+/**
+ * GET /api/health: `{ status }` for anyone ("ok", "degraded" while a projection is stopped at an
+ * event it cannot apply, "unavailable" without a read model); an admin also gets every
+ * projection's position, lag (events in the store after its checkpoint) and failure.
+ */
+export async function healthQueries(app: FastifyInstance, { db }: { db: pg.Pool }) {
+  app.get('/api/health', async (request, reply) => {
+    const user = await app.authenticate(request).catch(() => undefined);
+    const store = await db.query("select to_regclass('es.events') is not null as present");
+    const lag = store.rows[0].present
+      ? `(select count(*) from (select 1 from es.events e
+           where (e.transaction_id, e.global_position) > (p.commit_position::text::xid8, p.prepare_position)
+           limit ${LAG_CAP}) behind)`
+      : 'null';
+    const result = await db
+      .query<Row>(
+        `select p.name, p.commit_position, p.prepare_position, p.following, p.failed_at, p.failure, p.attempts,
+           p.retry_at, ${lag} as lag
+         from read.projection_checkpoints p order by p.name`,
+      )
+      .catch(() => undefined);
+    if (!result) return reply.status(503).send({ status: 'unavailable' });
+    const status = result.rows.some((row) => row.failure) ? 'degraded' : 'ok';
+    if (user?.role !== 'admin') return { status };
+    return {
+      status,
+      projections: result.rows.map((row) => ({
+        name: row.name,
+        position: `${row.commit_position}/${row.prepare_position}`,
+        lag: row.lag === null ? null : Number(row.lag),
+        state: row.failure ? 'stalled' : row.following ? 'live' : 'catching up',
+        failure: row.failure
+          ? { ...row.failure, since: row.failed_at, attempts: row.attempts, nextRetryAt: row.retry_at }
+          : null,
+      })),
+    };
+  });
+}
