@@ -1,5 +1,6 @@
 import type { ChildDetails, ClientEvent, ContactDetails } from '@agency/contracts';
 import { type Decider, DomainError } from '../shared/decider';
+import { checkContact, checkDate, checkId, checkText } from '../shared/limits';
 
 export type ClientState =
   | { status: 'none' }
@@ -44,16 +45,26 @@ export function evolve(state: ClientState, event: ClientEvent): ClientState {
     case 'ContactDetailsChanged':
     case 'ChildDetailsChanged':
       return state;
-    default: {
-      const _never: never = event;
-      return _never;
-    }
+    default:
+      // An event type this version does not know (written by a newer one): it changes nothing here.
+      return state;
   }
+}
+
+/** A child's fields, bounded as the child form bounds them. */
+function checkChild(child: ChildDetails) {
+  checkId(child.id, 'id', 'The child id');
+  checkText(child.firstName, { field: 'firstName', label: 'First name' });
+  checkText(child.lastName, { field: 'lastName', label: 'Last name' });
+  checkDate(child.dob, 'dob');
 }
 
 export function decide(command: ClientCommand, state: ClientState, _now: Date): ClientEvent[] {
   if (command.type === 'RegisterClient') {
     if (state.status !== 'none') throw new DomainError('conflict', 'This client already exists.');
+    checkId(command.clientId, 'id', 'The client id');
+    checkDate(command.startDate, 'startDate');
+    checkContact(command.contact);
     const { clientId, startDate, contact } = command;
     return [{ type: 'ClientRegistered', data: { clientId, startDate, contact } }];
   }
@@ -61,15 +72,19 @@ export function decide(command: ClientCommand, state: ClientState, _now: Date): 
   const { clientId } = state;
   switch (command.type) {
     case 'AddContact':
+      checkContact(command.contact);
       if (state.contactIds.has(command.contact.id)) throw new DomainError('conflict', 'This contact already exists.');
       return [{ type: 'ContactAdded', data: { clientId, contact: command.contact } }];
     case 'ChangeContactDetails':
+      checkContact(command.contact);
       if (!state.contactIds.has(command.contact.id)) throw new DomainError('not_found', 'There is no such contact.');
       return [{ type: 'ContactDetailsChanged', data: { clientId, contact: command.contact } }];
     case 'AddChild':
+      checkChild(command.child);
       if (state.childIds.has(command.child.id)) throw new DomainError('conflict', 'This child already exists.');
       return [{ type: 'ChildAdded', data: { clientId, child: command.child } }];
     case 'ChangeChildDetails':
+      checkChild(command.child);
       if (!state.childIds.has(command.child.id)) throw new DomainError('not_found', 'There is no such child.');
       return [{ type: 'ChildDetailsChanged', data: { clientId, child: command.child } }];
     case 'SetClientActive':

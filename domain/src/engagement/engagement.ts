@@ -1,5 +1,6 @@
-import type { EngagementEvent, EngagementTerms } from '@agency/contracts';
+import { type EngagementEvent, type EngagementTerms, LIMITS, subjectOptions } from '@agency/contracts';
 import { type Decider, DomainError } from '../shared/decider';
+import { checkDate, checkId, checkList, checkPence, checkText } from '../shared/limits';
 import { basisPointsToFraction, toPounds } from '../shared/money';
 
 /**
@@ -105,10 +106,9 @@ export function evolve(state: EngagementState, event: EngagementEvent): Engageme
     }
     case 'EngagementEnded':
       return { ...state, status: 'ended', endDate: event.data.endDate };
-    default: {
-      const _never: never = event;
-      return _never;
-    }
+    default:
+      // An event type this version does not know (written by a newer one): it changes nothing here.
+      return state;
   }
 }
 
@@ -157,6 +157,7 @@ function checkTerms({ ratePence, commissionBp, partnerBp }: EngagementTerms) {
   }
   if (ratePence < 0)
     throw new DomainError('invalid', 'The rate cannot be negative.', { rate: 'Rate cannot be negative' });
+  checkPence(ratePence, { field: 'rate', label: 'Rate', max: LIMITS.maxRatePence });
   const percentage = (value: number, label: string, field: string) => {
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 10_000) {
       const message = `${label} must be between 0 and 100`;
@@ -165,6 +166,12 @@ function checkTerms({ ratePence, commissionBp, partnerBp }: EngagementTerms) {
   };
   percentage(commissionBp, 'Commission %', 'commissionPct');
   percentage(partnerBp, 'Partner %', 'partnerPct');
+}
+
+function checkSubjects(subjects: unknown) {
+  checkList(subjects, subjectOptions.length, 'subjects', 'Subjects', (subject) =>
+    checkText(subject, { field: 'subjects', label: 'A subject', required: true }),
+  );
 }
 
 const sameTerms = (a: EngagementTerms, b: EngagementTerms) =>
@@ -207,6 +214,11 @@ export function decide(command: EngagementCommand, state: EngagementState, _now:
         });
       }
       checkTerms(command);
+      checkId(command.engagementId, 'id', 'The engagement id');
+      checkId(command.tutorId, 'tutorId', 'The tutor id');
+      checkId(command.studentId, 'studentId', 'The student id');
+      checkDate(command.startDate, 'startDate');
+      checkSubjects(command.subjects);
       const { engagementId, tutorId, studentId, startDate, ratePence, commissionBp, partnerBp, subjects } = command;
       return [
         {
@@ -217,6 +229,7 @@ export function decide(command: EngagementCommand, state: EngagementState, _now:
     }
     case 'ChangeRates': {
       const ongoing = refuseIfEnded(state);
+      checkDate(command.from, 'startDate');
       checkChangeDate(ongoing, command.from);
       checkTerms(command);
       if (sameTerms(ongoing.periods.at(-1)!, command)) return [];
@@ -230,6 +243,8 @@ export function decide(command: EngagementCommand, state: EngagementState, _now:
     }
     case 'ChangeSubjects': {
       const ongoing = refuseIfEnded(state);
+      checkDate(command.from, 'startDate');
+      checkSubjects(command.subjects);
       checkChangeDate(ongoing, command.from);
       if (sameSubjects(ongoing.periods.at(-1)!.subjects, command.subjects)) return [];
       const { from, subjects } = command;
@@ -239,6 +254,7 @@ export function decide(command: EngagementCommand, state: EngagementState, _now:
       return correctPeriod(command, state);
     case 'TerminateEngagement': {
       const ongoing = refuseIfEnded(state);
+      checkDate(command.endDate, 'endDate');
       const start = ongoing.periods[0].startDate;
       const latest = ongoing.periods.at(-1)!.startDate;
       if (command.endDate < start) {
@@ -270,6 +286,8 @@ function correctPeriod(
   state: EngagementState,
 ): EngagementEvent[] {
   if (state.status === 'none') throw new DomainError('not_found', 'There is no such engagement.');
+  checkDate(command.startDate, 'startDate');
+  checkSubjects(command.subjects);
   const periods = periodsOf(state);
   const index = periods.findIndex((period) => period.startDate === command.periodStart);
   if (index < 0) throw new DomainError('not_found', `There is no period starting on ${command.periodStart}.`);

@@ -1,5 +1,6 @@
-import type { InvoiceEvent, InvoiceItem, LessonDetails } from '@agency/contracts';
+import { type InvoiceEvent, type InvoiceItem, type LessonDetails, LIMITS } from '@agency/contracts';
 import { type Decider, DomainError } from '../shared/decider';
+import { checkDate, checkPence, checkText } from '../shared/limits';
 import { formatPercent, formatPounds, type Pence } from '../shared/money';
 import { type Actor, checkMayRecordFor, monthName } from '../timesheet/timesheet';
 
@@ -94,10 +95,9 @@ export function evolve(state: InvoiceState, event: InvoiceEvent): InvoiceState {
       return state.status === 'none' ? state : { ...state, status: 'confirmed' };
     case 'InvoicePaymentRecorded':
       return state.status === 'none' ? state : { ...state, paidPence: state.paidPence + event.data.amountPence };
-    default: {
-      const _never: never = event;
-      return _never;
-    }
+    default:
+      // An event type this version does not know (written by a newer one): it changes nothing here.
+      return state;
   }
 }
 
@@ -113,9 +113,16 @@ export function decide(command: InvoiceCommand, state: InvoiceState, _now: Date)
       checkMayRecordFor(actor, tutorId);
       // The invoice page generates on every visit: the second time answers with the first invoice.
       if (state.status !== 'none') return [];
-      if (!Number.isInteger(number) || number < 1) {
+      if (!Number.isSafeInteger(number) || number < 1) {
         throw new DomainError('invalid', 'An invoice number must be a whole number from 1.');
       }
+      checkDate(date, 'date');
+      checkText(invoicePrefix, {
+        field: 'invoicePrefix',
+        label: 'Invoice Prefix',
+        max: LIMITS.maxInvoicePrefixLength,
+        required: true,
+      });
       const stray = lessons.find((lesson) => lesson.date.slice(0, 7) !== month);
       if (stray) {
         throw new DomainError(
@@ -148,6 +155,8 @@ export function decide(command: InvoiceCommand, state: InvoiceState, _now: Date)
           amount: 'Amount must be more than 0',
         });
       }
+      checkPence(amountPence, { field: 'amount', label: 'A payment', positive: true });
+      checkDate(date, 'date');
       if (invoice.commissionPence === 0) {
         throw new DomainError('invalid', 'There is nothing to pay on this invoice: it has no commission.');
       }

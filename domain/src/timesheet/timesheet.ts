@@ -1,7 +1,16 @@
-import type { LessonDetails, LessonEvent, Role } from '@agency/contracts';
+import { type LessonDetails, type LessonEvent, LIMITS, type Role } from '@agency/contracts';
 import { type EngagementSummary, periodInForce } from '../engagement/engagement';
 import { type Decider, DomainError } from '../shared/decider';
-import { commissionOf, type Hundredths, lessonAmount, type Pence, partnerCommissionOf } from '../shared/money';
+import { checkDate, checkDuration, checkId, checkPence } from '../shared/limits';
+import {
+  commissionOf,
+  formatPounds,
+  type Hundredths,
+  lessonAmount,
+  type Pence,
+  partnerCommissionOf,
+  toHours,
+} from '../shared/money';
 
 /**
  * One tutor's lessons for one calendar month. The stream is `timesheet-{tutorId}-{yyyy-mm}`:
@@ -63,10 +72,9 @@ export function evolve(state: TimesheetState, event: LessonEvent): TimesheetStat
     }
     case 'TimesheetMonthLocked':
       return { status: 'locked', lessons: state.lessons, invoiceId: event.data.invoiceId };
-    default: {
-      const _never: never = event;
-      return _never;
-    }
+    default:
+      // An event type this version does not know (written by a newer one): it changes nothing here.
+      return state;
   }
 }
 
@@ -150,6 +158,16 @@ export function priceLesson(input: {
   }
   const amountEdited = amountPence !== undefined;
   const amount = amountPence ?? lessonAmount(duration, period.ratePence);
+  if (amount > LIMITS.maxMoneyPence) {
+    const message = `A lesson cannot be worth more than ${formatPounds(LIMITS.maxMoneyPence)}`;
+    throw new DomainError(
+      'invalid',
+      `${message}: ${toHours(duration)} hours at ${formatPounds(period.ratePence)} an hour is ${formatPounds(amount)}.`,
+      {
+        [amountEdited ? 'amount' : 'duration']: message,
+      },
+    );
+  }
   const commission = commissionOf(amount, period.commissionBp);
   return {
     lessonId,
@@ -186,13 +204,10 @@ function checkLesson(
       date: `Not in ${monthName(month)}`,
     });
   }
-  if (!Number.isInteger(duration)) {
-    throw new DomainError('invalid', 'Duration must be in hours, with at most two decimals.', { duration: 'Hours' });
-  }
-  if (duration < 0) throw new DomainError('invalid', 'Duration cannot be negative.', { duration: 'Not negative' });
-  if (amountPence !== undefined && (!Number.isInteger(amountPence) || amountPence < 0)) {
-    throw new DomainError('invalid', 'Amount must be an amount in pounds, not negative.', { amount: 'Not negative' });
-  }
+  checkId(command.lessonId, 'id', 'The lesson id');
+  checkDate(date, 'date');
+  checkDuration(duration);
+  if (amountPence !== undefined) checkPence(amountPence, { field: 'amount', label: 'Amount' });
   const sameDay = [...state.lessons.values()].filter(
     (lesson) =>
       lesson.lessonId !== command.lessonId && lesson.studentId === engagement.studentId && lesson.date === date,

@@ -156,7 +156,7 @@ describe('recording a lesson', () => {
   it("refuses a negative edited amount and a lesson for another tutor's engagement", () => {
     given([])
       .when(record({ amountPence: -1 }))
-      .thenRefused('invalid', 'not negative');
+      .thenRefused('invalid', 'Amount cannot be negative');
     given([])
       .when(record({ engagement: { ...engagement, tutorId: 't2' } }))
       .thenRefused('invalid', "not one of this tutor's");

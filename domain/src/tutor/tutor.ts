@@ -1,5 +1,6 @@
-import type { ContactDetails, TutorEvent } from '@agency/contracts';
+import { type ContactDetails, LIMITS, type TutorEvent } from '@agency/contracts';
 import { type Decider, DomainError } from '../shared/decider';
+import { checkContact, checkDate, checkId, checkText } from '../shared/limits';
 import { type TutorAccount, type TutorAction, type TutorLifecycleView, tutorActionAllowed } from './tutor-lifecycle';
 
 type AccountState =
@@ -79,10 +80,9 @@ export function evolve(state: TutorState, event: TutorEvent): TutorState {
       const { [event.data.engagementId]: _ended, ...engagements } = state.engagements;
       return { ...state, engagements };
     }
-    default: {
-      const _never: never = event;
-      return _never;
-    }
+    default:
+      // An event type this version does not know (written by a newer one): it changes nothing here.
+      return state;
   }
 }
 
@@ -127,6 +127,21 @@ export function requireAllowed(view: TutorLifecycleView, action: TutorAction) {
 export function decide(command: TutorCommand, state: TutorState, now: Date): TutorEvent[] {
   if (command.type === 'RegisterTutor') {
     if (state.status !== 'none') throw new DomainError('conflict', 'This tutor already exists.');
+    checkId(command.tutorId, 'id', 'The tutor id');
+    checkDate(command.startDate, 'startDate');
+    checkText(command.username, {
+      field: 'username',
+      label: 'Username',
+      max: LIMITS.maxTutorUsernameLength,
+      required: true,
+    });
+    checkText(command.invoicePrefix, {
+      field: 'invoicePrefix',
+      label: 'Invoice Prefix',
+      max: LIMITS.maxInvoicePrefixLength,
+      required: true,
+    });
+    checkContact(command.contact);
     const { tutorId, startDate, username, invoicePrefix, contact } = command;
     return [{ type: 'TutorRegistered', data: { tutorId, startDate, username, invoicePrefix, contact } }];
   }
@@ -134,8 +149,10 @@ export function decide(command: TutorCommand, state: TutorState, now: Date): Tut
   const { tutorId } = state;
   switch (command.type) {
     case 'ChangeTutorDetails':
+      checkContact(command.contact);
       return [{ type: 'TutorDetailsChanged', data: { tutorId, contact: { ...command.contact, id: state.contactId } } }];
     case 'TerminateTutor':
+      checkDate(command.endDate, 'endDate');
       requireAllowed(lifecycleViewOf(state, now), 'terminate');
       if (command.endDate < state.startDate) {
         throw new DomainError('invalid', 'The end date cannot be before the start date.', {
@@ -144,6 +161,7 @@ export function decide(command: TutorCommand, state: TutorState, now: Date): Tut
       }
       return [{ type: 'TutorTerminated', data: { tutorId, endDate: command.endDate } }];
     case 'ReactivateTutor':
+      checkDate(command.startDate, 'startDate');
       requireAllowed(lifecycleViewOf(state, now), 'reactivate');
       if (state.endDate && command.startDate < state.endDate) {
         throw new DomainError('invalid', 'The new start date cannot be before the end date.', {
@@ -152,6 +170,7 @@ export function decide(command: TutorCommand, state: TutorState, now: Date): Tut
       }
       return [{ type: 'TutorReactivated', data: { tutorId, startDate: command.startDate } }];
     case 'RecordActivationEmailSent':
+      checkText(command.sentTo, { field: 'email', label: 'Email', max: LIMITS.maxEmailLength, required: true });
       requireAllowed(lifecycleViewOf(state, now), 'sendActivation');
       return [
         { type: 'TutorActivationEmailSent', data: { tutorId, sentTo: command.sentTo, expiresAt: command.expiresAt } },
@@ -161,6 +180,7 @@ export function decide(command: TutorCommand, state: TutorState, now: Date): Tut
       if (state.account.status === 'activated') {
         throw new DomainError('conflict', 'This account is already activated. Please log in.');
       }
+      checkText(command.username, { field: 'username', label: 'Username', max: LIMITS.maxUsernameLength });
       if (command.username.toLowerCase() !== state.username.toLowerCase()) {
         throw new DomainError('invalid', 'Please enter the username given in your activation email.', {
           username: 'Please enter the username given in your activation email',

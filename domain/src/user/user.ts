@@ -1,5 +1,6 @@
-import type { Role, UserEvent } from '@agency/contracts';
+import { LIMITS, type Role, type UserEvent } from '@agency/contracts';
 import { type Decider, DomainError } from '../shared/decider';
+import { checkId, checkText } from '../shared/limits';
 
 export type UserState =
   | { status: 'none' }
@@ -20,10 +21,9 @@ export function evolve(state: UserState, event: UserEvent): UserState {
       return state.status === 'registered' ? { ...state, role: event.data.role, tutorId: event.data.tutorId } : state;
     case 'UserPasswordChanged':
       return state;
-    default: {
-      const _never: never = event;
-      return _never;
-    }
+    default:
+      // An event type this version does not know (written by a newer one): it changes nothing here.
+      return state;
   }
 }
 
@@ -38,6 +38,15 @@ export function decide(command: UserCommand, state: UserState, _now: Date): User
     case 'RegisterUser': {
       if (state.status !== 'none') throw new DomainError('conflict', 'This user already exists.');
       checkPartnerHasTutor(command.role, command.tutorId);
+      checkId(command.userId, 'id', 'The user id');
+      checkText(command.username, {
+        field: 'username',
+        label: 'Username',
+        max: LIMITS.maxUsernameLength,
+        required: true,
+      });
+      checkText(command.name, { field: 'name', label: 'Name', required: true });
+      if (command.tutorId !== null) checkId(command.tutorId, 'tutorId', 'The tutor id');
       const { userId, username, role, tutorId, name } = command;
       return [{ type: 'UserRegistered', data: { userId, username, role, tutorId, name } }];
     }
