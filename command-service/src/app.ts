@@ -1,7 +1,13 @@
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
-import { type EventStore, installErrorReplies, refuseNulCharacters, sessionToken } from '@agency/platform';
+import {
+  type EventStore,
+  fieldVisibility,
+  installErrorReplies,
+  refuseNulCharacters,
+  sessionToken,
+} from '@agency/platform';
 import fastifyHttpProxy from '@fastify/http-proxy';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyServerOptions } from 'fastify';
@@ -84,6 +90,9 @@ export async function buildCommandApp(options: CommandAppOptions) {
   });
   refuseNulCharacters(app);
   await app.register(sessionToken, { secret: options.jwtSecret });
+  // Before the routes: every command answer passes the one rule of which fields a role may see.
+  // Proxied query answers are checked by the projection service that writes them.
+  await app.register(fieldVisibility);
   await app.register(authRoutes, {
     accounts,
     throttle: options.loginThrottle ?? new LoginThrottle(),

@@ -11,3 +11,4 @@ export * from './events';
 export * from './limits';
 export * from './roles';
 export * from './values';
+export * from './visibility';

@@ -1,4 +1,4 @@
-import { installErrorReplies, refuseNulCharacters, sessionToken } from '@agency/platform';
+import { fieldVisibility, installErrorReplies, refuseNulCharacters, sessionToken } from '@agency/platform';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import pg from 'pg';
 import { clientsQueries } from './queries/clients-queries';
@@ -9,7 +9,14 @@ import { lessonQueries } from './queries/lesson-queries';
 import { tutorsQueries } from './queries/tutors-queries';
 import { usersQueries } from './queries/users-queries';
 
-export type QueryAppOptions = { databaseUrl: string; jwtSecret: string; logger?: FastifyServerOptions['logger'] };
+export type QueryAppOptions = {
+  databaseUrl: string;
+  jwtSecret: string;
+  /** The agency's time zone: what "today" is when a tutor's current students are decided. */
+  timeZone?: string;
+  clock?: () => Date;
+  logger?: FastifyServerOptions['logger'];
+};
 
 /**
  * The query side: GET /api/* answered from the read models in schema `read`. It verifies the
@@ -24,8 +31,11 @@ export async function buildQueryApp(options: QueryAppOptions) {
   installErrorReplies(app);
   refuseNulCharacters(app);
   await app.register(sessionToken, { secret: options.jwtSecret });
+  // Before the routes: every answer passes the one rule of which fields the caller's role may see.
+  await app.register(fieldVisibility);
+  const today = { timeZone: options.timeZone ?? 'Europe/London', clock: options.clock ?? (() => new Date()) };
   await app.register(usersQueries, { db });
-  await app.register(clientsQueries, { db });
+  await app.register(clientsQueries, { db, today });
   await app.register(tutorsQueries, { db });
   await app.register(lessonQueries, { db });
   await app.register(engagementQueries, { db });

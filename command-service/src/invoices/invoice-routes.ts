@@ -1,4 +1,4 @@
-import { invoiceConfirmBody, invoicePaymentBody, invoiceSaveBody } from '@agency/contracts';
+import { invoiceConfirmBody, invoicePaymentBody, invoiceSaveBody, type Role, redactForRole } from '@agency/contracts';
 import { basisPointsToFraction, DomainError, invoice, timesheet, todayIn, toPence, toPounds } from '@agency/domain';
 import { notFound } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
@@ -20,11 +20,14 @@ const monthOf = (year: number, month: number) => `${year}-${String(month).padSta
 
 type Generated = Exclude<invoice.InvoiceState, { status: 'none' }>;
 
-/** The answer to every invoice command: the invoice as the list and the confirmation page show it. */
-function invoiceAnswer(state: Generated) {
+/**
+ * The answer to every invoice command: the invoice as the list and the confirmation page show it,
+ * as `role` may see it (a tutor gets no partner share).
+ */
+function invoiceAnswer(state: Generated, role: Role) {
   const { invoice: generated, paidPence, status } = state;
   const confirmed = status === 'confirmed';
-  return {
+  return redactForRole(role, {
     invoice: {
       id: generated.invoiceId,
       tutorId: generated.tutorId,
@@ -46,7 +49,7 @@ function invoiceAnswer(state: Generated) {
       // A confirmed invoice never changes: the confirmation page sends the user back to the list.
       locked: confirmed,
     },
-  };
+  });
 }
 
 export type InvoiceRouteOptions = { deps: CommandDependencies; db: pg.Pool; timeZone: string };
@@ -109,7 +112,7 @@ export async function invoiceRoutes(app: FastifyInstance, { deps, db, timeZone }
       }
       const stream = invoiceStream(tutorId, month);
       const already = await load(stream, invoiceDecider);
-      if (already.status !== 'none') return invoiceAnswer(already);
+      if (already.status !== 'none') return invoiceAnswer(already, user.role);
 
       const invoiceId = invoiceIdOf(tutorId, month);
       const sheet = await run(timesheetStream(tutorId, month), timesheetDecider, {
@@ -130,7 +133,7 @@ export async function invoiceRoutes(app: FastifyInstance, { deps, db, timeZone }
         actor,
       });
       if (generated.status === 'none') throw new Error('an invoice that was just generated is missing');
-      return invoiceAnswer(generated);
+      return invoiceAnswer(generated, user.role);
     },
   });
 
@@ -145,7 +148,7 @@ export async function invoiceRoutes(app: FastifyInstance, { deps, db, timeZone }
         actor: actorOf(user),
       });
       if (confirmed.status === 'none') throw notFound('There is no such invoice.');
-      return invoiceAnswer(confirmed);
+      return invoiceAnswer(confirmed, user.role);
     },
   });
 
@@ -163,7 +166,7 @@ export async function invoiceRoutes(app: FastifyInstance, { deps, db, timeZone }
         actor: actorOf(user),
       });
       if (paid.status === 'none') throw notFound('There is no such invoice.');
-      return invoiceAnswer(paid);
+      return invoiceAnswer(paid, user.role);
     },
   });
 }

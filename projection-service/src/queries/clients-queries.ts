@@ -1,4 +1,5 @@
 import type { SessionUser } from '@agency/contracts';
+import { todayIn } from '@agency/domain';
 import { forbidden, notFound } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
@@ -29,18 +30,33 @@ const contactJson = (row: ContactRow) => ({
 
 const CONTACT_COLUMNS = `id, client_id, first_name, last_name, address, postcode, email, phone, to_char(dob, 'YYYY-MM-DD') as dob`;
 
-/** Tutors see only the families of their own students; staff see every family. */
-async function mayReadClient(db: pg.Pool, user: SessionUser, clientId: string) {
+/** What "today" is for the agency: its time zone and a clock. */
+export type AgencyToday = { timeZone: string; clock: () => Date };
+
+/**
+ * A tutor's current students: an engagement that has not ended by today (the agency's date). The
+ * one rule for which families a tutor reads, and for the staff tutor filter's "current".
+ */
+const CURRENT_ENGAGEMENT = (engagement: string, today: string) =>
+  `(${engagement}.end_date is null or ${engagement}.end_date >= ${today}::date)`;
+
+/**
+ * Tutors see only the families of their current students (least privilege: a former student's
+ * family is no longer theirs to read); staff see every family.
+ */
+async function mayReadClient(db: pg.Pool, user: SessionUser, clientId: string, today: string) {
   if (user.role !== 'tutor') return true;
   const found = await db.query(
-    `select 1 from tutor_students ts join children ch on ch.id = ts.child_id
-      where ts.tutor_id = $1 and ch.client_id = $2 limit 1`,
-    [user.tutorId, clientId],
+    `select 1 from engagements e join children ch on ch.id = e.student_id
+      where e.tutor_id = $1 and ch.client_id = $2 and ${CURRENT_ENGAGEMENT('e', '$3')} limit 1`,
+    [user.tutorId ?? '', clientId, today],
   );
   return (found.rowCount ?? 0) > 0;
 }
 
-export async function clientsQueries(app: FastifyInstance, { db }: { db: pg.Pool }) {
+export async function clientsQueries(app: FastifyInstance, { db, today }: { db: pg.Pool; today: AgencyToday }) {
+  const todayNow = () => todayIn(today.timeZone, today.clock());
+
   // The tutor detail's edit-contact link opens the same contact form: a tutor's contact is read here too.
   async function tutorContact(contactId: string, user: SessionUser) {
     const found = await db.query(
@@ -68,6 +84,9 @@ export async function clientsQueries(app: FastifyInstance, { db }: { db: pg.Pool
     const user = await app.authenticate(request);
     const includeInactive = request.query.includeInactive === 'Y';
     const tutorId = user.role === 'tutor' ? (user.tutorId ?? '') : request.query.tutor || null;
+    // A tutor's list is their current students' families, whatever `includeInactive` says; for
+    // staff, `includeInactive` also widens a tutor filter to that tutor's former students.
+    const currentOnly = user.role === 'tutor' || !includeInactive;
     const result = await db.query(
       `select c.id, c.active, first.first_name || ' ' || first.last_name as name,
               array_to_string(array(select jsonb_array_elements_text(first.address)), ', ') as address_lines,
@@ -77,10 +96,10 @@ export async function clientsQueries(app: FastifyInstance, { db }: { db: pg.Pool
          join lateral (select * from contacts ct where ct.client_id = c.id order by seq limit 1) first on true
         where ($1 or c.active)
           and ($2::text is null or exists (
-                select 1 from tutor_students ts join children ch on ch.id = ts.child_id
-                 where ch.client_id = c.id and ts.tutor_id = $2 and ($1 or ts.current)))
+                select 1 from engagements e join children ch on ch.id = e.student_id
+                 where ch.client_id = c.id and e.tutor_id = $2 and (not $3 or ${CURRENT_ENGAGEMENT('e', '$4')})))
         order by first.last_name, first.first_name, c.id`,
-      [includeInactive, tutorId],
+      [includeInactive, tutorId, currentOnly, todayNow()],
     );
     return {
       clients: result.rows.map((row) => ({
@@ -98,7 +117,8 @@ export async function clientsQueries(app: FastifyInstance, { db }: { db: pg.Pool
   app.get<{ Params: { id: string } }>('/api/clients/:id/children', async (request) => {
     const user = await app.authenticate(request);
     const all = request.params.id === 'all';
-    if (!all && !(await mayReadClient(db, user, request.params.id))) throw notFound('There is no such client.');
+    if (!all && !(await mayReadClient(db, user, request.params.id, todayNow())))
+      throw notFound('There is no such client.');
     if (all && user.role === 'tutor') throw forbidden();
     const result = await db.query(
       `select ch.id, ch.client_id, ch.first_name, ch.last_name, to_char(ch.dob, 'YYYY-MM-DD') as dob
@@ -126,7 +146,8 @@ export async function clientsQueries(app: FastifyInstance, { db }: { db: pg.Pool
       `select id, to_char(start_date, 'YYYY-MM-DD') as start_date, active from clients where id = $1`,
       [id],
     );
-    if (client.rowCount === 0 || !(await mayReadClient(db, user, id))) throw notFound('There is no such client.');
+    if (client.rowCount === 0 || !(await mayReadClient(db, user, id, todayNow())))
+      throw notFound('There is no such client.');
     const contacts = await db.query<ContactRow>(
       `select ${CONTACT_COLUMNS} from contacts where client_id = $1 order by seq`,
       [id],
@@ -159,7 +180,7 @@ export async function clientsQueries(app: FastifyInstance, { db }: { db: pg.Pool
     ]);
     const row = result.rows[0];
     if (!row) return tutorContact(request.params.id, user);
-    if (!(await mayReadClient(db, user, row.client_id))) throw notFound('There is no such contact.');
+    if (!(await mayReadClient(db, user, row.client_id, todayNow()))) throw notFound('There is no such contact.');
     return { contact: contactJson(row) };
   });
 }

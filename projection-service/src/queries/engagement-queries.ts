@@ -1,4 +1,4 @@
-import type { SessionUser } from '@agency/contracts';
+import { redactForRole, type SessionUser } from '@agency/contracts';
 import { basisPointsToFraction, engagement, toPounds } from '@agency/domain';
 import { HttpError, notFound } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
@@ -47,7 +47,8 @@ export async function engagementQueries(app: FastifyInstance, { db }: { db: pg.P
       const history = engagement.historyOf(state);
       const latest = history[0]!;
       const studentName = [firstName, lastName].filter(Boolean).join(' ');
-      return {
+      // A tutor reads their own terms but not the partner's share (nor its history).
+      return redactForRole(user.role, {
         engagement: {
           id: summary.engagementId,
           tutor: { id: summary.tutorId, name: tutorName },
@@ -68,7 +69,7 @@ export async function engagementQueries(app: FastifyInstance, { db }: { db: pg.P
           subjects: latest.subjects,
           history,
         },
-      };
+      });
     },
   );
 
@@ -83,7 +84,7 @@ export async function engagementQueries(app: FastifyInstance, { db }: { db: pg.P
       const { state } = await loadEngagement(user, tutorId, engagementId);
       const period = engagement.periodInForce(engagement.periodsOf(state), date);
       if (!period) throw notFound(`The engagement was not in force on ${date}.`);
-      return {
+      return redactForRole(user.role, {
         engagementId,
         date,
         period: {
@@ -94,7 +95,7 @@ export async function engagementQueries(app: FastifyInstance, { db }: { db: pg.P
           startDate: period.startDate,
           endDate: period.endDate,
         },
-      };
+      });
     },
   );
 }

@@ -1,4 +1,4 @@
-import type { InvoiceItem, SessionUser } from '@agency/contracts';
+import { type InvoiceItem, redactForRole, type SessionUser } from '@agency/contracts';
 import { basisPointsToFraction, invoice, timesheet, toPounds } from '@agency/domain';
 import { forbidden, invalidInput, notFound } from '@agency/platform';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -75,8 +75,6 @@ export async function invoiceQueries(app: FastifyInstance, { db }: { db: pg.Pool
         order by i.month, t.last_name, t.first_name, i.id`,
       [`${query.year}-%`, query.month ? monthKey(query.year, query.month) : null, tutor ?? null],
     );
-    // Partner shares are the agency's business: a tutor's answer leaves them out.
-    const showPartner = user.role !== 'tutor';
     const invoices = result.rows.map((row) => {
       const amounts = inPounds(amountsOf(row));
       return {
@@ -88,7 +86,7 @@ export async function invoiceQueries(app: FastifyInstance, { db }: { db: pg.Pool
         tutorName: `${row.first_name} ${row.last_name}`,
         earnings: amounts.earnings,
         commission: amounts.commission,
-        partnerCommission: showPartner ? amounts.partnerCommission : null,
+        partnerCommission: amounts.partnerCommission,
         reference: row.reference,
         paid: toPounds(row.paid_pence),
         confirmed: row.confirmed,
@@ -105,7 +103,8 @@ export async function invoiceQueries(app: FastifyInstance, { db }: { db: pg.Pool
         { earningsPence: 0, commissionPence: 0, partnerCommissionPence: 0 },
       ),
     );
-    return { invoices, totals: { ...totals, partnerCommission: showPartner ? totals.partnerCommission : null } };
+    // Partner shares are the agency's business: the one visibility rule leaves them out of a tutor's answer.
+    return redactForRole(user.role, { invoices, totals });
   };
   // The spec calls GET /api/invoices/?year&tutorId&month, with the slash.
   app.get('/api/invoices', list);
@@ -124,7 +123,7 @@ export async function invoiceQueries(app: FastifyInstance, { db }: { db: pg.Pool
     const row = found.rows[0];
     if (!row) throw notFound(`No invoice has been generated for ${timesheet.monthName(key)}.`);
     const items = row.items as InvoiceItem[];
-    return {
+    return redactForRole(user.role, {
       id: row.id,
       tutorId: row.tutor_id,
       tutorName: `${row.first_name} ${row.last_name}`,
@@ -141,7 +140,7 @@ export async function invoiceQueries(app: FastifyInstance, { db }: { db: pg.Pool
       totalCommission: toPounds(row.commission_pence),
       confirmed: row.confirmed,
       locked: row.confirmed,
-    };
+    });
   });
 
   // Opened in a new tab: the cookie alone authenticates it.

@@ -1,4 +1,4 @@
-import type { LessonDetails, SessionUser } from '@agency/contracts';
+import { type LessonDetails, redactForRole, type SessionUser } from '@agency/contracts';
 import { engagement, timesheet, toHours, toPounds } from '@agency/domain';
 import { type GridEngagement, timesheetGrid } from '@agency/domain/timesheet/timesheet-grid';
 import { forbidden, HttpError } from '@agency/platform';
@@ -78,7 +78,8 @@ export async function lessonQueries(app: FastifyInstance, { db }: { db: pg.Pool 
       tutorId !== null &&
       timesheet.mayRecordFor({ role: user.role, tutorId: user.tutorId ?? null }, tutorId) &&
       !(await isLocked(tutorId, month));
-    return {
+    // The Partner Share column is for staff: the one visibility rule drops it from a tutor's answer.
+    return redactForRole(user.role, {
       month,
       lessons: found.rows.map((row, index) => {
         const lesson = details[index];
@@ -105,7 +106,7 @@ export async function lessonQueries(app: FastifyInstance, { db }: { db: pg.Pool 
         partnerCommission: toPounds(totals.partnerCommissionPence),
       },
       canAddLessons,
-    };
+    });
   });
 
   app.get<{ Querystring: { from?: string; to?: string; month?: string; tutorId?: string } }>(
@@ -132,10 +133,10 @@ export async function lessonQueries(app: FastifyInstance, { db }: { db: pg.Pool 
         const summary = engagement.summaryOf(row.state);
         return summary ? [{ summary, studentName: row.student_name }] : [];
       });
-      return {
+      return redactForRole(user.role, {
         tutorId,
         ...timesheetGrid({ month, from, to, engagements: rows, lessons: lessons.rows.map(toLessonDetails), locked }),
-      };
+      });
     },
   );
 }

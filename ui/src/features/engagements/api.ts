@@ -4,7 +4,8 @@ import { getJson, postJson } from '../../lib/http';
 export type HistoryRow = {
   rate: number;
   commissionRate: number;
-  partnerRate: number;
+  /** Absent from a tutor's answer (contracts/visibility.ts). */
+  partnerRate?: number;
   subjects: string[];
   startDate: string;
   endDate: string | null;
@@ -20,9 +21,10 @@ export type Engagement = {
   lastName: string;
   rate: number;
   commissionRate: number;
-  partnerRate: number;
+  /** Absent from a tutor's answer, as is `partnerPct` (contracts/visibility.ts). */
+  partnerRate?: number;
   commissionPct: number;
-  partnerPct: number;
+  partnerPct?: number;
   startDate: string;
   /** Absent while the engagement is ongoing. */
   endDate?: string;

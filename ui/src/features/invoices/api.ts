@@ -10,14 +10,14 @@ export type InvoiceRow = {
   tutorName: string;
   earnings: number;
   commission: number;
-  /** Null in a tutor's answer: partner shares are for admins and partners. */
-  partnerCommission: number | null;
+  /** Absent from a tutor's answer (contracts/visibility.ts). */
+  partnerCommission?: number;
   reference: string;
   paid: number;
   confirmed: boolean;
 };
 
-export type InvoiceTotals = { earnings: number; commission: number; partnerCommission: number | null };
+export type InvoiceTotals = { earnings: number; commission: number; partnerCommission?: number };
 
 export type InvoicesList = { invoices: InvoiceRow[]; totals: InvoiceTotals };
 

@@ -15,13 +15,14 @@ export type Lesson = {
   rate: number;
   amount: number;
   commission: number;
-  partnerCommission: number;
+  /** Absent from a tutor's answer (contracts/visibility.ts). */
+  partnerCommission?: number;
   locked: boolean;
 };
 
 export type LessonsMonth = {
   lessons: Lesson[];
-  totals: { amount: number; commission: number; partnerCommission: number };
+  totals: { amount: number; commission: number; partnerCommission?: number };
   canAddLessons: boolean;
 };
 

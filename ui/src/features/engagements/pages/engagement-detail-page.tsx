@@ -1,3 +1,4 @@
+import { maySee } from '@agency/contracts/visibility';
 import styled from '@emotion/styled';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { ButtonLink, ButtonRow } from '../../../components/button';
@@ -26,7 +27,16 @@ export const loadEngagement = (ids: { tutorId: string; engagementId: string }, s
 const pounds = (rate: number) => `£${formatMoney(rate)}`;
 const subjectList = (subjects: string[]) => (subjects.length > 0 ? subjects.join(', ') : '—');
 
-function HistoryTable({ engagement, editable }: { engagement: Engagement; editable: boolean }) {
+function HistoryTable({
+  engagement,
+  editable,
+  showPartner,
+}: {
+  engagement: Engagement;
+  editable: boolean;
+  /** A tutor's answer has no partner share (the one visibility rule): its column goes too. */
+  showPartner: boolean;
+}) {
   const navigate = useNavigate();
   const editPath = (row: HistoryRow) =>
     `/engagement/edit/${engagement.tutor.id}/${engagement.id}?period=${encodeURIComponent(row.startDate)}`;
@@ -43,9 +53,11 @@ function HistoryTable({ engagement, editable }: { engagement: Engagement; editab
             <Th scope="col" style={{ textAlign: 'right' }}>
               Commission
             </Th>
-            <Th scope="col" style={{ textAlign: 'right' }}>
-              Partner Share
-            </Th>
+            {showPartner ? (
+              <Th scope="col" style={{ textAlign: 'right' }}>
+                Partner Share
+              </Th>
+            ) : null}
             <Th scope="col">Subjects</Th>
           </tr>
         </thead>
@@ -74,7 +86,7 @@ function HistoryTable({ engagement, editable }: { engagement: Engagement; editab
               <Td nowrap>{formatDate(row.endDate)}</Td>
               <Td numeric>{pounds(row.rate)}</Td>
               <Td numeric>{formatPercent(row.commissionRate)}</Td>
-              <Td numeric>{formatPercent(row.partnerRate)}</Td>
+              {showPartner ? <Td numeric>{formatPercent(row.partnerRate)}</Td> : null}
               <Td>{subjectList(row.subjects)}</Td>
             </Tr>
           ))}
@@ -87,6 +99,7 @@ function HistoryTable({ engagement, editable }: { engagement: Engagement; editab
 function EngagementDetail({ engagement }: { engagement: Engagement }) {
   const user = useCurrentUser();
   const admin = user.role === 'admin';
+  const showPartner = maySee(user.role, 'partnerRate');
   const base = `${engagement.tutor.id}/${engagement.id}`;
   return (
     <>
@@ -103,9 +116,11 @@ function EngagementDetail({ engagement }: { engagement: Engagement }) {
                 <Th scope="col" style={{ textAlign: 'right' }}>
                   Commission %
                 </Th>
-                <Th scope="col" style={{ textAlign: 'right' }}>
-                  Partner Share %
-                </Th>
+                {showPartner ? (
+                  <Th scope="col" style={{ textAlign: 'right' }}>
+                    Partner Share %
+                  </Th>
+                ) : null}
                 <Th scope="col">Subjects</Th>
               </tr>
             </thead>
@@ -114,7 +129,7 @@ function EngagementDetail({ engagement }: { engagement: Engagement }) {
                 <Td nowrap>{formatDate(engagement.startDate)}</Td>
                 <Td numeric>{pounds(engagement.rate)}</Td>
                 <Td numeric>{formatPercent(engagement.commissionRate)}</Td>
-                <Td numeric>{formatPercent(engagement.partnerRate)}</Td>
+                {showPartner ? <Td numeric>{formatPercent(engagement.partnerRate)}</Td> : null}
                 <Td>{subjectList(engagement.subjects)}</Td>
               </Tr>
             </tbody>
@@ -134,7 +149,7 @@ function EngagementDetail({ engagement }: { engagement: Engagement }) {
       {engagement.history.length > 0 ? (
         <section aria-labelledby="history-heading">
           <SectionHeading id="history-heading">History</SectionHeading>
-          <HistoryTable engagement={engagement} editable={admin} />
+          <HistoryTable engagement={engagement} editable={admin} showPartner={showPartner} />
         </section>
       ) : null}
     </>

@@ -27,7 +27,7 @@ const blank: EngagementFormValues = {
 const termsOf = (row: Pick<HistoryRow, 'rate' | 'commissionRate' | 'partnerRate'>) => ({
   rate: row.rate.toFixed(2),
   commissionPct: percentText(row.commissionRate),
-  partnerPct: percentText(row.partnerRate),
+  partnerPct: percentText(row.partnerRate ?? 0),
 });
 
 /** Engagements are changed by admins only; the server refuses anyone else as well. */
