@@ -119,8 +119,8 @@ describe('exactly-once commands: every retry of a commandId appends once and get
     };
     if (step === 'projection-wait') {
       const real = realWaitFor.value as CommandDependencies['projections']['waitFor'];
-      deps.projections.waitFor = async (position, timeoutMs) => {
-        const reached = real(position, timeoutMs);
+      deps.projections.waitFor = async (...args) => {
+        const reached = real(...args);
         await hit();
         return reached;
       };

@@ -6,7 +6,7 @@ export type CellField = 'duration' | 'amount';
 /** What a save sends: the lesson's id when it exists, the typed field, and the duration it keeps. */
 export type CellSave = { id?: string; date: string; duration: string; amount?: string };
 
-export type CellFailure = { status: number; message: string };
+export type CellFailure = { status: number; code?: string; message: string };
 
 export type TimesheetCellEvent =
   | { type: 'cell.edit'; field: CellField }
@@ -66,7 +66,11 @@ export const timesheetCellMachine = setup({
     unchanged: ({ context }) => context.draft.trim() === shown(context.cell, context.field) && Boolean(context.cell.id),
     nothingToRemove: ({ context }) =>
       !context.cell.id && context.field === 'duration' && Number(context.draft.trim() || '0') === 0,
-    conflict: ({ event }) => (event as { error?: CellFailure }).error?.status === 409,
+    // Not "still in progress": that save is the user's own, so they stay editing and save again (the same command id).
+    conflict: ({ event }) => {
+      const error = (event as { error?: CellFailure }).error;
+      return error?.status === 409 && error.code !== 'command_in_progress';
+    },
   },
   actions: {
     startEditing: assign(({ context, event }) => {

@@ -87,6 +87,20 @@ describe('a timesheet cell', () => {
     });
   });
 
+  it('stays editing when its own earlier save is still in progress, so saving again retries that save', async () => {
+    const inProgress = Object.assign(new Error('This action is still being processed. Please try again.'), {
+      status: 409,
+      code: 'command_in_progress',
+    });
+    const { actor, saved } = cellWith(recorded, () => Promise.reject(inProgress));
+    actor.send({ type: 'cell.edit', field: 'duration' });
+    actor.send({ type: 'cell.change', value: '2' });
+    actor.send({ type: 'cell.commit' });
+    await waitFor(actor, (s) => s.matches('editing'));
+    expect(actor.getSnapshot().context).toMatchObject({ draft: '2', notice: null, error: inProgress.message });
+    expect(saved).toHaveLength(1);
+  });
+
   it('reloads the cell on a 409 and says someone else changed it', async () => {
     const theirs = { ...recorded, duration: 2, amount: 80 };
     const { actor } = cellWith(

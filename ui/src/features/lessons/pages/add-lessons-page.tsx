@@ -7,6 +7,7 @@ import { Button, ButtonRow } from '../../../components/button';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
 import { EmptyRow, Table, TableWrap, Th } from '../../../components/table';
+import { commandIdsByAction } from '../../../lib/command-id';
 import { useCurrentUser } from '../../../lib/current-user';
 import { formatDate } from '../../../lib/format';
 import { useLoader } from '../../../lib/use-loader';
@@ -115,6 +116,8 @@ function WeekGrid({ query, onPrevious, onNext }: { query: WeekQuery; onPrevious?
 function WeekTable({ initial, query }: { initial: Timesheet; query: WeekQuery }) {
   // Every save answers the whole week; keeping it shows other people's changes as they land.
   const [grid, setGrid] = useState(initial);
+  // A cell saved again with the same value after an unknown outcome is the same action: same command id.
+  const [commandIds] = useState(() => commandIdsByAction());
   const callsFor = (engagementId: string, date: string): CellCalls => {
     const pick = (answer: Timesheet) => {
       setGrid(answer);
@@ -123,7 +126,17 @@ function WeekTable({ initial, query }: { initial: Timesheet; query: WeekQuery })
       return cell;
     };
     return {
-      save: async (lesson) => pick(await saveLesson(query, { ...lesson, engagementId }, crypto.randomUUID())),
+      save: async (lesson) => {
+        const action = JSON.stringify({ engagementId, ...lesson });
+        try {
+          const answer = await saveLesson(query, { ...lesson, engagementId }, commandIds.for(action));
+          commandIds.settle(action);
+          return pick(answer);
+        } catch (error) {
+          commandIds.settle(action, error);
+          throw error;
+        }
+      },
       reload: async () => pick(await fetchTimesheet(query)),
     };
   };
