@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { buildCommandApp, createMailer, type LoginThrottle, type ResetLimits } from '@agency/command-service';
-import { PostgresEventStore } from '@agency/platform';
+import { assertStorePositionsValid, PostgresEventStore } from '@agency/platform';
 import { buildQueryApp, ensureReadModels, ProjectionRunner, projections } from '@agency/projection-service';
 import pg from 'pg';
 import type { ProductConfig } from './config';
@@ -25,9 +25,18 @@ export async function startProduct(
 ): Promise<RunningProduct> {
   const log = options.log ?? ((line: string) => console.log(line));
   const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
-  const store = await PostgresEventStore.connect(database.url);
+  const store = await PostgresEventStore.connect(database.url, { log });
   const projectionPool = new pg.Pool({ connectionString: database.url, max: 5 });
   projectionPool.on('error', () => {});
+  try {
+    // A store restored or moved from another cluster must be rebased before any projection reads it.
+    await assertStorePositionsValid(projectionPool);
+  } catch (error) {
+    await store.close().catch(() => {});
+    await projectionPool.end().catch(() => {});
+    await database.stop().catch(() => {});
+    throw error;
+  }
   await ensureReadModels(projectionPool, store, projections);
   const runner = new ProjectionRunner(projectionPool, store, projections, (message, error) =>
     log(`${message}: ${error}`),

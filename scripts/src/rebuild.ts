@@ -1,4 +1,4 @@
-import { PostgresEventStore } from '@agency/platform';
+import { assertStorePositionsValid, PostgresEventStore } from '@agency/platform';
 import { projections, rebuildReadModels } from '@agency/projection-service';
 import { SingleBar } from 'cli-progress';
 import pg from 'pg';
@@ -12,6 +12,7 @@ const store = await PostgresEventStore.connect(database.url);
 const pool = new pg.Pool({ connectionString: database.url });
 pool.on('error', () => {});
 try {
+  await assertStorePositionsValid(pool);
   const total = Number((await pool.query('select count(*) from es.events')).rows[0].count);
   const bar = new SingleBar({
     format: 'Rebuilding read models [{bar}] {percentage}% | {value}/{total} events | {eta}s left',

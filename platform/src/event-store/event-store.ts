@@ -1,2 +1,14 @@
 export * from './port';
-export { migrateEventStore, PostgresEventStore } from './postgres/postgres-event-store';
+export {
+  migrateEventStore,
+  PostgresEventStore,
+  type PostgresEventStoreOptions,
+  type SubscriptionStep,
+} from './postgres/postgres-event-store';
+export {
+  assertStorePositionsValid,
+  checkStorePositions,
+  rebaseEventStore,
+  type StorePositions,
+  StorePositionsInvalid,
+} from './postgres/store-positions';
