@@ -457,8 +457,11 @@ describe('engagements: commands, history periods, queries and the rules they com
     // A tutor cannot widen the view with someone else's id.
     const widened = await get(`/api/clients?includeInactive=N&tutor=${tutorB}`, tutorAToken);
     expect(names(widened.body.clients)).toEqual(['Parent Carter']);
+    // A former student's family is no longer the tutor's to read, inactive clients shown or not.
     const withFormer = await get('/api/clients?includeInactive=Y', tutorAToken);
-    expect(names(withFormer.body.clients)).toEqual(['Parent Archer', 'Parent Carter']);
+    expect(names(withFormer.body.clients)).toEqual(['Parent Carter']);
+    expect((await get(`/api/clients/${family.Archer!.clientId}`, tutorAToken)).status).toBe(404);
+    expect((await get(`/api/clients/${family.Carter!.clientId}`, tutorAToken)).status).toBe(200);
 
     const filtered = await get(`/api/clients?includeInactive=N&tutor=${tutorB}`);
     expect(names(filtered.body.clients)).toEqual(['Parent Archer']);

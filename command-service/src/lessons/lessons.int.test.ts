@@ -160,7 +160,7 @@ describe('lessons: the timesheet and the month view (real PostgreSQL)', () => {
       ).json().lesson.amount,
     ).toBe(11);
 
-    const month = await get(`/api/lessons?year=2025&month=3&tutorId=${tutorA.id}`, tutorA.token);
+    const month = await get(`/api/lessons?year=2025&month=3&tutorId=${tutorA.id}`);
     expect(month.status).toBe(200);
     expect(month.body.lessons).toEqual([
       expect.objectContaining({
@@ -181,7 +181,13 @@ describe('lessons: the timesheet and the month view (real PostgreSQL)', () => {
     ]);
     // 1.5 + 0.28 (£2.75 × 10 % = 27.5p → 28p) + 0.9.
     expect(month.body.totals).toEqual({ amount: 116, commission: 26.75, partnerCommission: 2.68 });
-    expect(month.body.canAddLessons).toBe(true);
+    // The tutor's own view: the same lessons, without the Partner Share (staff only).
+    const own = await get(`/api/lessons?year=2025&month=3&tutorId=${tutorA.id}`, tutorA.token);
+    expect(own.body.lessons).toEqual(
+      month.body.lessons.map(({ partnerCommission: _, ...lesson }: { partnerCommission: number }) => lesson),
+    );
+    expect(own.body.totals).toEqual({ amount: 116, commission: 26.75 });
+    expect(own.body.canAddLessons).toBe(true);
 
     const week = await get(`/api/lessons/timesheet?from=2025-03-10&to=2025-03-16&month=2025-03`, tutorA.token);
     expect(week.status).toBe(200);
