@@ -4,6 +4,7 @@ import { engagementEvents } from './engagement-events';
 import { invoiceEvents } from './invoice-events';
 import { lessonEvents } from './lesson-events';
 import { tutorEvents } from './tutor-events';
+import { createUpcaster, eventUpcastSteps } from './upcasters';
 import { userEvents } from './user-events';
 
 export * from './client-events';
@@ -12,6 +13,7 @@ export * from './engagement-events';
 export * from './invoice-events';
 export * from './lesson-events';
 export * from './tutor-events';
+export * from './upcasters';
 export * from './user-events';
 
 /** Every event the product records, by type: the projection runner checks payloads against it. */
@@ -20,3 +22,11 @@ export const eventCatalogue: ReadonlyMap<string, EventDefinition<string, import(
     (definition) => [definition.type, definition],
   ),
 );
+
+/** Each event type's current version, as the catalogue names it. */
+export const currentEventVersions: ReadonlyMap<string, number> = new Map(
+  [...eventCatalogue.values()].map((definition) => [definition.type, definition.version]),
+);
+
+/** The one upcaster the event store applies to every event it reads. */
+export const upcastEvent = createUpcaster(currentEventVersions, eventUpcastSteps);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { type EventUpcaster, upcastEvent } from '@agency/contracts';
 import pg from 'pg';
 import { Observable } from 'rxjs';
 import {
@@ -31,15 +32,20 @@ type EventRow = {
 const COLUMNS =
   'global_position, transaction_id::text as commit_position, stream_id, stream_revision, event_id, event_type, data, metadata, recorded_at';
 
-function toRecorded(row: EventRow): RecordedEvent {
+/**
+ * Every event read leaves through here, so streams, `$all` and subscriptions alike hand out
+ * the current payload: an event stored at an older `schemaVersion` is upcast on the way out.
+ */
+function toRecorded(row: EventRow, upcast: EventUpcaster): RecordedEvent {
+  const { version, data } = upcast(row.event_type, row.metadata?.schemaVersion, row.data);
   return {
     id: row.event_id,
     streamId: row.stream_id,
     revision: Number(row.stream_revision),
     position: { commit: BigInt(row.commit_position), prepare: BigInt(row.global_position) },
     type: row.event_type,
-    data: row.data,
-    metadata: { ...row.metadata, recordedAt: row.recorded_at.toISOString() },
+    data,
+    metadata: { ...row.metadata, schemaVersion: version, recordedAt: row.recorded_at.toISOString() },
   };
 }
 
@@ -76,6 +82,8 @@ export type PostgresEventStoreOptions = {
   /** Told when a running transaction has held `$all` back for a while, and which backend it is. */
   log?: (message: string) => void;
   onSubscriptionStep?: (step: SubscriptionStep) => void;
+  /** Turns stored payloads of older versions into current ones; the product's registry by default. */
+  upcast?: EventUpcaster;
 };
 
 /** A transaction that holds `$all` back longer than the poll interval is logged, then again this often. */
@@ -88,6 +96,7 @@ export class PostgresEventStore implements EventStore {
   private readonly batchSize: number;
   private readonly log: (message: string) => void;
   private readonly onStep: (step: SubscriptionStep) => void;
+  private readonly upcast: EventUpcaster;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -99,6 +108,7 @@ export class PostgresEventStore implements EventStore {
     this.batchSize = options.batchSize ?? 500;
     this.log = options.log ?? (() => {});
     this.onStep = options.onSubscriptionStep ?? (() => {});
+    this.upcast = options.upcast ?? upcastEvent;
   }
 
   static async connect(connectionString: string, options: PostgresEventStoreOptions & { max?: number } = {}) {
@@ -112,7 +122,7 @@ export class PostgresEventStore implements EventStore {
       `select ${COLUMNS} from es.events where stream_id = $1 order by stream_revision`,
       [streamId],
     );
-    return result.rows.map(toRecorded);
+    return result.rows.map((row) => toRecorded(row, this.upcast));
   }
 
   async appendToStream(
@@ -162,7 +172,7 @@ export class PostgresEventStore implements EventStore {
         limit $3`,
       [from.commit.toString(), from.prepare.toString(), options.limit ?? this.batchSize],
     );
-    return result.rows.map(toRecorded);
+    return result.rows.map((row) => toRecorded(row, this.upcast));
   }
 
   /** Events exist that a running transaction still hides from `$all` readers. */
