@@ -183,8 +183,11 @@ export class PostgresEventStore implements EventStore {
     return result.rows[0].withheld === true;
   }
 
-  /** The backend whose transaction is the oldest still running: the one holding `$all` back. */
-  private async describeWithholder(): Promise<string> {
+  /**
+   * The backends holding `$all` back: running transactions older than the first committed event
+   * readers cannot see yet, oldest first.
+   */
+  private async describeWithholders(): Promise<string> {
     const result = await this.pool.query<{
       pid: number;
       datname: string | null;
@@ -194,16 +197,25 @@ export class PostgresEventStore implements EventStore {
       xact_start: Date | null;
       query: string | null;
     }>(
-      `select pid, datname, usename, application_name, state, xact_start, left(query, 500) as query
-         from pg_stat_activity
-        where backend_xid is not null
-        order by age(backend_xid) desc
-        limit 1`,
+      `with first_withheld as (
+         select min(transaction_id) as id from es.events
+          where transaction_id >= pg_snapshot_xmin(pg_current_snapshot())
+       )
+       select a.pid, a.datname, a.usename, a.application_name, a.state, a.xact_start, left(a.query, 500) as query
+         from pg_stat_activity a, first_withheld f
+        where a.backend_xid is not null
+          and (f.id is null or age(a.backend_xid) > age(xid(f.id)))
+        order by age(a.backend_xid) desc
+        limit 3`,
     );
-    const holder = result.rows[0];
-    if (!holder) return 'no running transaction found (it has just ended)';
-    const who = [holder.usename, holder.datname, holder.application_name].filter(Boolean).join('@');
-    return `pid ${holder.pid} (${who}, ${holder.state ?? 'unknown state'}) in a transaction since ${holder.xact_start?.toISOString() ?? '?'}; its last query: ${holder.query ?? '?'}`;
+    if (result.rows.length === 0) return 'no running transaction found (it has just ended)';
+    return result.rows
+      .map((holder) => {
+        const who = [holder.usename, holder.datname, holder.application_name].filter(Boolean).join('@');
+        const since = holder.xact_start?.toISOString() ?? '?';
+        return `pid ${holder.pid} (${who}, ${holder.state ?? 'unknown state'}) in a transaction since ${since}; its last query: ${holder.query ?? '?'}`;
+      })
+      .join(' | ');
   }
 
   /**
@@ -279,8 +291,8 @@ export class PostgresEventStore implements EventStore {
           if (withheldSince === 0) withheldSince = now;
           if (now - withheldSince >= this.pollIntervalMs && now - loggedAt >= WITHHELD_LOG_EVERY_MS) {
             loggedAt = now;
-            const holder = await this.describeWithholder().catch((error) => `unknown (${error})`);
-            this.log(`$all is held back for ${now - withheldSince} ms by a running transaction: ${holder}`);
+            const holders = await this.describeWithholders().catch((error) => `unknown (${error})`);
+            this.log(`$all is held back for ${now - withheldSince} ms by a running transaction: ${holders}`);
           }
         } else {
           withheldDelay = 0;
