@@ -15,7 +15,7 @@ try {
     console.log('The event store positions are valid in this cluster: nothing to do (--force rebases anyway).');
   } else {
     console.log(
-      `Renumbered ${outcome.events} events (${outcome.transactions} transactions; the newest id was ${outcome.newest}, ` +
+      `Renumbered ${outcome.events} events (${outcome.transactions} transactions; the newest id was ${outcome.newest ?? 'none'}, ` +
         `this cluster was at ${outcome.next}).`,
     );
     console.log(
