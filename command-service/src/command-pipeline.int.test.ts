@@ -157,7 +157,8 @@ describe('command pipeline (real PostgreSQL, both services)', () => {
       if (streamId === `client-${client.id}` && events[0]?.type === 'ChildAdded') {
         const data = events[0].data as { child: Record<string, unknown> };
         const otherChild = { ...data.child, id: randomUUID() };
-        await realAppend(streamId, [{ ...events[0], data: { ...data, child: otherChild } }], {
+        // Another command's event: its own id, not the one this command's event derives from its commandId.
+        await realAppend(streamId, [{ ...events[0], id: randomUUID(), data: { ...data, child: otherChild } }], {
           expectedRevision: 'any',
         });
       }

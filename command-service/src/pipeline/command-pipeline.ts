@@ -130,8 +130,10 @@ export function createCommandContext(
         decider,
         recorded.slice(0, end).map((e) => ({ type: e.type, data: e.data }) as never),
       );
+    let reread: RecordedEvent[] | undefined;
     for (let attempt = 1; ; attempt++) {
-      const recorded = await deps.store.readStream(streamId);
+      const recorded = reread ?? (await deps.store.readStream(streamId));
+      reread = undefined;
       const done = stepAppendedUpTo(recorded, idOf);
       if (done >= 0) {
         // An earlier run of this command appended this step already: it is not decided again.
@@ -168,8 +170,9 @@ export function createCommandContext(
       } catch (error) {
         // Another runner of this command (one that took over a lapsed claim, or the one it took
         // over from) may have appended these very events: reading the stream again finds them.
-        const again = await deps.store.readStream(streamId).catch(() => []);
-        if (stepAppendedUpTo(again, idOf) >= 0) continue;
+        const again = await deps.store.readStream(streamId).catch(() => undefined);
+        reread = again;
+        if (again && stepAppendedUpTo(again, idOf) >= 0) continue;
         if (!(error instanceof WrongExpectedRevision)) throw error;
         if (attempt >= MAX_ATTEMPTS) {
           throw new HttpError(
