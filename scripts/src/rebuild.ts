@@ -1,27 +1,49 @@
-import { assertStorePositionsValid, PostgresEventStore } from '@agency/platform';
-import { projections, rebuildReadModels } from '@agency/projection-service';
+import { parseArgs } from 'node:util';
+import { PostgresEventStore } from '@agency/platform';
+import { describeFailure, projections, rebuildProjection, rebuildReadModels } from '@agency/projection-service';
 import { SingleBar } from 'cli-progress';
 import pg from 'pg';
 import { configFromEnvironment } from './config';
 import { openDatabase } from './database';
 
+// `npm run rebuild`: every read model, built into a fresh schema and swapped in.
+// `npm run rebuild -- --projection NAME`: one projection's tables, from position 0, beside the
+// live ones; its failure is cleared (or recorded again, if it still cannot apply an event).
 // Works beside a running `npm start` (it joins its database) or on its own.
+const { values } = parseArgs({ options: { projection: { type: 'string' } } });
+const names = projections.map((p) => p.name);
+if (values.projection !== undefined && !names.includes(values.projection)) {
+  console.error(`There is no projection named "${values.projection}". Projections: ${names.join(', ')}.`);
+  process.exit(2);
+}
 const config = configFromEnvironment();
 const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
 const store = await PostgresEventStore.connect(database.url);
 const pool = new pg.Pool({ connectionString: database.url });
 pool.on('error', () => {});
 try {
-  await assertStorePositionsValid(pool);
   const total = Number((await pool.query('select count(*) from es.events')).rows[0].count);
+  const what = values.projection ? `the ${values.projection} projection` : 'read models';
   const bar = new SingleBar({
-    format: 'Rebuilding read models [{bar}] {percentage}% | {value}/{total} events | {eta}s left',
+    format: `Rebuilding ${what} [{bar}] {percentage}% | {value}/{total} events | {eta}s left`,
   });
   bar.start(total, 0);
-  const { applied } = await rebuildReadModels(pool, store, projections, (n) => bar.update(Math.min(n, total)));
-  bar.update(applied);
+  const progress = (n: number) => bar.update(Math.min(n, total));
+  const { failures } = values.projection
+    ? await rebuildProjection(pool, store, projections, values.projection, progress)
+    : await rebuildReadModels(pool, store, projections, progress);
+  bar.update(total);
   bar.stop();
-  console.log(`Rebuilt every read model from ${applied} events and swapped it in.`);
+  console.log(
+    values.projection
+      ? `Rebuilt the ${values.projection} projection from ${total} events and swapped its tables in.`
+      : `Rebuilt every read model from ${total} events and swapped it in.`,
+  );
+  for (const failure of failures) console.error(describeFailure(failure));
+  if (failures.length > 0) {
+    console.error('A projection stopped at an event it cannot apply (see above): upgrade, then rebuild it again.');
+    process.exitCode = 1;
+  }
 } finally {
   await store.close();
   await pool.end();
