@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { PostgresEventStore } from '@agency/platform';
+import { assertStorePositionsValid, PostgresEventStore } from '@agency/platform';
 import { describeFailure, projections, rebuildProjection, rebuildReadModels } from '@agency/projection-service';
 import { SingleBar } from 'cli-progress';
 import pg from 'pg';
@@ -22,6 +22,8 @@ const store = await PostgresEventStore.connect(database.url);
 const pool = new pg.Pool({ connectionString: database.url });
 pool.on('error', () => {});
 try {
+  // Positions from another cluster would build read models that new events never reach.
+  await assertStorePositionsValid(pool);
   const total = Number((await pool.query('select count(*) from es.events')).rows[0].count);
   const what = values.projection ? `the ${values.projection} projection` : 'read models';
   const bar = new SingleBar({
