@@ -277,7 +277,9 @@ export class PostgresEventStore implements EventStore {
         if (last) {
           await handle(batch);
           position = last.position;
+          // Progress: whatever holds events back now is a new (and so far short) wait.
           withheldDelay = 0;
+          withheldSince = 0;
         }
         if (batch.length === this.batchSize) {
           await new Promise((resolve) => setImmediate(resolve));
