@@ -6,6 +6,7 @@ import {
   fieldVisibility,
   installErrorReplies,
   refuseNulCharacters,
+  serverLimits,
   sessionToken,
 } from '@agency/platform';
 import fastifyHttpProxy from '@fastify/http-proxy';
@@ -63,7 +64,7 @@ export function isClientRoute(method: string, url: string): boolean {
 }
 
 export async function buildCommandApp(options: CommandAppOptions) {
-  const app = Fastify({ logger: options.logger ?? false, trustProxy: false });
+  const app = Fastify({ logger: options.logger ?? false, trustProxy: false, ...serverLimits });
   const db = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
   db.on('error', (error) => app.log.warn({ err: error }, 'idle database connection lost'));
   await db.query(COMMAND_SERVICE_SCHEMA);

@@ -1,4 +1,17 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { LIMITS } from '@agency/contracts';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
+
+/**
+ * Both services' Fastify bounds: bodies of 64 KiB at most (413 beyond), and time-outs for a
+ * request, an idle connection and a kept-alive one, so a slow or silent client cannot hold a
+ * socket for ever.
+ */
+export const serverLimits = {
+  bodyLimit: LIMITS.maxBodyBytes,
+  requestTimeout: LIMITS.requestTimeoutMs,
+  connectionTimeout: LIMITS.connectionTimeoutMs,
+  keepAliveTimeout: LIMITS.keepAliveTimeoutMs,
+} satisfies FastifyServerOptions;
 
 /** A refusal with the `{ error: { code, message, fields } }` body every 4xx carries. */
 export class HttpError extends Error {
@@ -48,6 +61,12 @@ export function installErrorReplies(
         .send({ error: { code: 'invalid_input', message: 'A value in the request is not valid.' } });
     }
     const status = (error as { statusCode?: number }).statusCode;
+    if (status === 413) {
+      const limit = `${LIMITS.maxBodyBytes / 1024} KiB`;
+      return reply
+        .status(413)
+        .send({ error: { code: 'payload_too_large', message: `The request is too large (${limit} at most).` } });
+    }
     if (status && status >= 400 && status < 500) {
       const code = status === 429 ? 'rate_limited' : status === 415 ? 'unsupported_media_type' : 'bad_request';
       return reply.status(status).send({ error: { code, message: (error as Error).message } });

@@ -1,4 +1,10 @@
-import { fieldVisibility, installErrorReplies, refuseNulCharacters, sessionToken } from '@agency/platform';
+import {
+  fieldVisibility,
+  installErrorReplies,
+  refuseNulCharacters,
+  serverLimits,
+  sessionToken,
+} from '@agency/platform';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import pg from 'pg';
 import { clientsQueries } from './queries/clients-queries';
@@ -23,7 +29,7 @@ export type QueryAppOptions = {
  * session token itself rather than trusting the front door.
  */
 export async function buildQueryApp(options: QueryAppOptions) {
-  const app = Fastify({ logger: options.logger ?? false });
+  const app = Fastify({ logger: options.logger ?? false, ...serverLimits });
   // Every query reads the live schema by name, so a rebuild's swap is picked up at once.
   const db = new pg.Pool({ connectionString: options.databaseUrl, max: 10, options: '-c search_path=read' });
   db.on('error', (error) => app.log.warn({ err: error }, 'idle database connection lost'));
