@@ -8,10 +8,10 @@ export type RacePoint =
   | 'engagement.start'
   /** A tutor termination has loaded the tutor, before `TutorTerminated` is appended. */
   | 'tutor.terminate'
-  /** A new tutor's names are about to be reserved. */
-  | 'tutor.reserveNames'
-  /** A login's username is about to be reserved. */
-  | 'login.reserveUsername'
+  /** A new tutor's names are inserted, their transaction not yet committed. */
+  | 'tutor.namesReserved'
+  /** A login's username and credentials are inserted, their transaction not yet committed. */
+  | 'login.usernameReserved'
   /** An activation has checked the code and the tutor, before anything is written. */
   | 'activation.checked';
 

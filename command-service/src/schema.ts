@@ -61,4 +61,23 @@ create table if not exists auth.reset_requests (
   requested_at timestamptz not null default now()
 );
 create index if not exists reset_requests_key on auth.reset_requests (key, requested_at);
+
+-- Every username, tutors' and logins' alike, in one table: its key makes a name unique across
+-- both, even under concurrent saves. A tutor's username (tutor_id) is kept for that tutor's own
+-- login (user_id, once activated); other logins hold theirs alone. Tutor names are never
+-- released; a login's row is written in the same transaction as its credentials.
+create table if not exists command.usernames (
+  name text primary key check (name = lower(name)),
+  tutor_id text,
+  user_id text unique,
+  check (tutor_id is not null or user_id is not null)
+);
+-- Names given before this table existed (each start: idempotent).
+insert into command.usernames (name, tutor_id)
+  select name, tutor_id from command.tutor_names where kind = 'username'
+  on conflict do nothing;
+insert into command.usernames (name, user_id)
+  select lower(username), user_id from auth.accounts a
+   where not exists (select 1 from command.usernames u where u.user_id = a.user_id)
+  on conflict (name) do update set user_id = excluded.user_id where command.usernames.user_id is null;
 `;

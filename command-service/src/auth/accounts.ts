@@ -5,6 +5,7 @@ import { HttpError } from '@agency/platform';
 import { hash, verify } from '@node-rs/argon2';
 import type pg from 'pg';
 import type { CommandContext } from '../pipeline/command-pipeline';
+import { racePoint } from '../race-points';
 
 // 2 is Algorithm.Argon2id (a const enum, which isolated modules cannot read).
 const ARGON2 = { algorithm: 2 } as const;
@@ -88,38 +89,85 @@ export class Accounts {
   }
 
   /**
-   * The credential row is written first (it holds the unique username), then the event; if the
-   * event cannot be recorded the row is removed again, so no half-made user remains.
+   * Reserves the username for this login in `command.usernames` (the one table tutors' names are
+   * in too) and writes its credentials, in one transaction, or refuses with 409 and writes
+   * nothing. A tutor's own login takes the name kept for that tutor; a name already reserved for
+   * this very user (a retried command) is its own.
+   */
+  async reserveLogin(input: { userId: string; username: string; password: string; tutorId: string | null }) {
+    const passwordHash = await hashPassword(input.password);
+    const client = await this.db.connect();
+    try {
+      await client.query('begin');
+      const { userId, username, tutorId } = input;
+      const reserved =
+        (
+          await client.query(
+            'insert into command.usernames (name, user_id) values (lower($1), $2) on conflict do nothing returning 1',
+            [username, userId],
+          )
+        ).rowCount ||
+        (
+          await client.query(
+            `update command.usernames set user_id = $2
+              where name = lower($1) and tutor_id = $3 and (user_id is null or user_id = $2) returning 1`,
+            [username, userId, tutorId],
+          )
+        ).rowCount ||
+        (
+          await client.query('select 1 from command.usernames where name = lower($1) and user_id = $2', [
+            username,
+            userId,
+          ])
+        ).rowCount;
+      const credentials =
+        reserved &&
+        (
+          await client.query(
+            `with mine as (
+               insert into auth.accounts (user_id, username, password_hash) values ($1, $2, $3) on conflict do nothing
+               returning 1
+             )
+             select 1 from mine union all select 1 from auth.accounts where user_id = $1 and lower(username) = lower($2)`,
+            [userId, username, passwordHash],
+          )
+        ).rowCount;
+      if (!credentials) {
+        await client.query('rollback');
+        throw new HttpError(409, 'username_taken', 'That username is already taken.', {
+          username: 'That username is already taken',
+        });
+      }
+      await racePoint('login.usernameReserved');
+      await client.query('commit');
+    } catch (error) {
+      await client.query('rollback').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Undoes `reserveLogin` whose user could not be recorded: no credentials, and the name free again (or the tutor's again). */
+  async releaseLogin(userId: string) {
+    await this.db.query(
+      `with credentials as (delete from auth.accounts where user_id = $1),
+            own as (delete from command.usernames where user_id = $1 and tutor_id is null)
+       update command.usernames set user_id = null where user_id = $1 and tutor_id is not null`,
+      [userId],
+    );
+  }
+
+  /**
+   * The username and credentials are reserved first (one transaction), then the event is
+   * recorded; if it cannot be, both are removed again, so no half-made user remains.
    */
   async register(
     context: CommandContext,
     input: { username: string; password: string; role: Role; tutorId: string | null; name: string; userId?: string },
   ) {
     const userId = input.userId ?? context.newId();
-    // A tutor's username is kept for that tutor's own login, even before it is activated.
-    const reserved = await this.db.query(
-      `select tutor_id from command.tutor_names where kind = 'username' and name = lower($1)`,
-      [input.username],
-    );
-    if (reserved.rows[0] && reserved.rows[0].tutor_id !== input.tutorId) {
-      throw new HttpError(409, 'username_taken', 'That username is already taken.', {
-        username: 'That username is already taken',
-      });
-    }
-    // A row already made for this very user (a retried command) is its own.
-    const inserted = await this.db.query(
-      `with mine as (
-         insert into auth.accounts (user_id, username, password_hash) values ($1, $2, $3) on conflict do nothing
-         returning 1
-       )
-       select 1 from mine union all select 1 from auth.accounts where user_id = $1 and lower(username) = lower($2)`,
-      [userId, input.username, await hashPassword(input.password)],
-    );
-    if (inserted.rowCount === 0) {
-      throw new HttpError(409, 'username_taken', 'That username is already taken.', {
-        username: 'That username is already taken',
-      });
-    }
+    await this.reserveLogin({ userId, username: input.username, password: input.password, tutorId: input.tutorId });
     try {
       await context.run(userAggregate.userStream(userId), userAggregate.userDecider, {
         type: 'RegisterUser',
@@ -130,7 +178,11 @@ export class Accounts {
         name: input.name,
       });
     } catch (error) {
-      await this.db.query('delete from auth.accounts where user_id = $1', [userId]);
+      // Released only while the user is not recorded: once it is, a retry completes the rest.
+      const recorded = await context
+        .load(userAggregate.userStream(userId), userAggregate.userDecider)
+        .catch(() => undefined);
+      if (recorded?.status === 'none') await this.releaseLogin(userId);
       throw error;
     }
     return { userId };

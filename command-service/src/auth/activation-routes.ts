@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { activationBody } from '@agency/contracts';
-import { tutor } from '@agency/domain';
+import { tutor, user } from '@agency/domain';
 import { HttpError, invalidInput } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { type CommandDependencies, createCommandContext, domainToHttp } from '../pipeline/command-pipeline';
+import { racePoint } from '../race-points';
 import { sha256 } from '../tutors/tutor-routes';
 import type { Accounts } from './accounts';
 import { issueToken } from './auth-routes';
@@ -51,6 +52,7 @@ export async function activationRoutes(
       throw domainToHttp(error);
     }
     if (state.status === 'none') throw new HttpError(404, 'unknown_code', UNKNOWN);
+    await racePoint('activation.checked');
 
     const claimed = await db.query(
       'update auth.activation_codes set used_at = now() where code_hash = $1 and used_at is null and expires_at > now()',
@@ -59,22 +61,41 @@ export async function activationRoutes(
     if (claimed.rowCount === 0) throw new HttpError(410, 'code_used', USED);
     const names = await db.query('select first_name, last_name from read.tutors where id = $1', [tutorId]);
     const name = names.rows[0] ? `${names.rows[0].first_name} ${names.rows[0].last_name}` : state.username;
+    // A login still holding the tutor's name while the tutor is not activated is the leftover of an
+    // activation that died half-way (its user never recorded): it gives the name back first.
+    const held = await db.query('select user_id from command.usernames where tutor_id = $1 and user_id is not null', [
+      tutorId,
+    ]);
+    for (const { user_id: leftover } of held.rows) {
+      const recorded = await context.load(user.userStream(leftover), user.userDecider);
+      if (recorded.status === 'none') await accounts.releaseLogin(leftover);
+    }
+    // Credentials and the name first (one transaction), then the decisive write on the tutor's
+    // stream (refused if the tutor was terminated or activated meanwhile), then the user. Until
+    // the tutor's stream has it, any failure gives everything back: no login, the name the
+    // tutor's again, the code unspent.
+    let activated = false;
     try {
-      await accounts.register(context, {
-        userId,
-        username: state.username,
-        password,
-        role: 'tutor',
-        tutorId,
-        name,
-      });
+      await accounts.reserveLogin({ userId, username: state.username, password, tutorId });
       await context.run(tutorStream(tutorId), tutorDecider, {
         type: 'ActivateTutorAccount',
         userId,
         username,
       });
+      activated = true;
+      await context.run(user.userStream(userId), user.userDecider, {
+        type: 'RegisterUser',
+        userId,
+        username: state.username,
+        role: 'tutor',
+        tutorId,
+        name,
+      });
     } catch (error) {
-      await db.query('update auth.activation_codes set used_at = null where code_hash = $1', [codeHash]);
+      if (!activated) {
+        await accounts.releaseLogin(userId);
+        await db.query('update auth.activation_codes set used_at = null where code_hash = $1', [codeHash]);
+      }
       throw domainToHttp(error);
     }
     const position = appendedUpTo();

@@ -1,9 +1,11 @@
 import { HttpError } from '@agency/platform';
 import type pg from 'pg';
+import { racePoint } from '../race-points';
 
 /**
  * The command side's reservation of tutor usernames and invoice prefixes. A name once given is
- * never released, so it stays unique among all tutors, past ones included.
+ * never released, so it stays unique among all tutors, past ones included. Usernames live in
+ * `command.usernames`, the one table that logins reserve theirs in too.
  */
 export class TutorNames {
   constructor(private readonly db: pg.Pool) {}
@@ -11,8 +13,8 @@ export class TutorNames {
   /** Every username and prefix in use: the tutors' and the other logins' usernames. */
   async taken() {
     const names = await this.db.query(
-      `select kind, name from command.tutor_names
-       union all select 'username', lower(username) from auth.accounts`,
+      `select kind, name from command.tutor_names where kind = 'prefix'
+       union all select 'username', name from command.usernames`,
     );
     const usernames = new Set<string>();
     const prefixes = new Set<string>();
@@ -29,17 +31,18 @@ export class TutorNames {
     try {
       await client.query('begin');
       const fields: Record<string, string> = {};
+      // One insert decides it: a login or tutor holding the name (or inserting it right now, which
+      // this waits for) makes it a conflict.
       const user = await client.query(
         `with mine as (
-           insert into command.tutor_names (kind, name, tutor_id) values ('username', lower($1), $2)
+           insert into command.usernames (name, tutor_id) values (lower($1), $2)
            on conflict do nothing returning 1
          )
          select 1 from mine
-         union all select 1 from command.tutor_names where kind = 'username' and name = lower($1) and tutor_id = $2`,
+         union all select 1 from command.usernames where name = lower($1) and tutor_id = $2`,
         [username, tutorId],
       );
-      const login = await client.query('select 1 from auth.accounts where lower(username) = lower($1)', [username]);
-      if (user.rowCount === 0 || (login.rowCount ?? 0) > 0) fields['tutor.username'] = 'That username is already taken';
+      if (user.rowCount === 0) fields['tutor.username'] = 'That username is already taken';
       const prefix = await client.query(
         `with mine as (
            insert into command.tutor_names (kind, name, tutor_id) values ('prefix', upper($1), $2)
@@ -58,6 +61,7 @@ export class TutorNames {
             : `${Object.values(fields)[0]}.`;
         throw new HttpError(409, 'name_taken', message, fields);
       }
+      await racePoint('tutor.namesReserved');
       await client.query('commit');
     } catch (error) {
       await client.query('rollback').catch(() => {});
@@ -69,6 +73,10 @@ export class TutorNames {
 
   /** Undoes a reservation whose tutor could not be recorded. */
   async release(tutorId: string) {
-    await this.db.query('delete from command.tutor_names where tutor_id = $1', [tutorId]);
+    await this.db.query(
+      `with names as (delete from command.tutor_names where tutor_id = $1)
+       delete from command.usernames where tutor_id = $1 and user_id is null`,
+      [tutorId],
+    );
   }
 }
