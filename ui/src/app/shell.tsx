@@ -3,7 +3,9 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
 import { SessionWarning } from '../features/session/components/session-warning';
 import { useSession } from '../features/session/use-session';
+import { useCatchingUp } from '../lib/catching-up';
 import { displayName, type User } from '../lib/current-user';
+import { CatchingUpNotice, HealthBanner } from './health-banner';
 import { type MenuEntry, menu, menuForRole } from './menu';
 import { theme } from './theme';
 
@@ -117,6 +119,7 @@ export function Shell({ user, children }: { user: User; children: ReactNode }) {
   const location = useLocation();
   const session = useSession();
   const items = menuForRole(menu, user.role);
+  const catchingUp = useCatchingUp();
 
   // On a narrow screen the sidebar covers the page, so it closes after each navigation.
   useEffect(() => {
@@ -149,7 +152,11 @@ export function Shell({ user, children }: { user: User; children: ReactNode }) {
         <MenuItems items={items} depth={0} />
       </Sidebar>
       {session.warning ? <SessionWarning /> : null}
-      <Main shifted={open}>{children}</Main>
+      <Main shifted={open}>
+        {user.role === 'admin' ? <HealthBanner /> : null}
+        {children}
+      </Main>
+      <CatchingUpNotice shown={catchingUp} />
     </>
   );
 }

@@ -1,3 +1,5 @@
+import { announceCatchingUp } from './catching-up';
+
 export type FieldErrors = Record<string, string>;
 
 /** An answer other than 2xx, carrying the server's `{ error: { code, message, fields? } }`. */
@@ -59,6 +61,7 @@ export async function request<T>(
       error?.fields,
     );
   }
+  if (method === 'POST' && (data as { visible?: unknown } | undefined)?.visible === false) announceCatchingUp();
   return data as T;
 }
 

@@ -1,0 +1,77 @@
+import styled from '@emotion/styled';
+import { useEffect, useState } from 'react';
+import { getJson } from '../lib/http';
+
+type Failure = { type: string; streamId: string; position: string; error: string; since?: string };
+type ProjectionHealth = { name: string; state: string; lag: number | null; failure: Failure | null };
+type Health = { status: string; projections?: ProjectionHealth[] };
+
+const POLL_MS = 15_000;
+
+const Banner = styled.div(({ theme }) => ({
+  color: theme.colors.warningText,
+  background: theme.colors.warningBackground,
+  borderBottom: `1px solid ${theme.colors.border}`,
+  padding: '0.6rem 1rem',
+  '& p': { margin: '0.2rem 0' },
+}));
+
+/**
+ * For admins: polls GET /api/health every 15 s and names any projection that is stopped at an
+ * event it cannot apply, with what failed. Hidden while all is well (or the check fails).
+ */
+export function HealthBanner() {
+  const [stalled, setStalled] = useState<ProjectionHealth[]>([]);
+  useEffect(() => {
+    let controller: AbortController | undefined;
+    const check = () => {
+      controller?.abort();
+      controller = new AbortController();
+      getJson<Health>('/api/health', controller.signal)
+        .then((health) => setStalled((health.projections ?? []).filter((p) => p.failure)))
+        .catch(() => {});
+    };
+    check();
+    const timer = setInterval(check, POLL_MS);
+    return () => {
+      clearInterval(timer);
+      controller?.abort();
+    };
+  }, []);
+  if (stalled.length === 0) return null;
+  return (
+    <Banner role="alert" data-testid="health-banner">
+      {stalled.map(({ name, failure, lag }) => (
+        <p key={name}>
+          <strong>The {name} read model has stopped</strong> at a {failure?.type} event in {failure?.streamId} (position{' '}
+          {failure?.position}): {failure?.error}. {lag ? `${lag} events are waiting. ` : ''}
+          Saves are still recorded; the {name} lists will catch up once it is fixed (see README, "When a read model
+          stops").
+        </p>
+      ))}
+    </Banner>
+  );
+}
+
+const Notice = styled.div(({ theme }) => ({
+  position: 'fixed',
+  bottom: '1rem',
+  right: '1rem',
+  zIndex: 40,
+  maxWidth: '24rem',
+  color: theme.colors.warningText,
+  background: theme.colors.warningBackground,
+  border: `1px solid ${theme.colors.border}`,
+  borderRadius: theme.radius,
+  padding: '0.75rem 1rem',
+  boxShadow: '0 4px 16px rgba(16, 42, 67, 0.15)',
+}));
+
+/** Shown for a while after a save whose answer said the lists do not show it yet. */
+export function CatchingUpNotice({ shown }: { shown: boolean }) {
+  return (
+    <div role="status" aria-live="polite">
+      {shown ? <Notice>Saved. The lists are catching up and will show it shortly.</Notice> : null}
+    </div>
+  );
+}
