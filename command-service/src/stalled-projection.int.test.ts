@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import { parsePosition } from '@agency/platform';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestProduct, TEST_ADMIN, type TestProduct } from '../../scripts/src/testing/test-product';
+
+const contact = {
+  firstName: 'Ann',
+  lastName: 'Lee',
+  address: ['1 High Street', '', 'Oxford', ''],
+  postcode: 'OX1 1AA',
+  email: 'ann@example.com',
+  phone: [{ type: 'Home', number: '01865 000000' }],
+};
+
+async function waitUntil(check: () => Promise<boolean>, what: string) {
+  for (let i = 0; i < 600; i++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`Timed out waiting for ${what}`);
+}
+
+describe('a stalled projection (real PostgreSQL, both services)', () => {
+  let product: TestProduct;
+  let db: pg.Pool;
+  let admin: string;
+
+  beforeAll(async () => {
+    product = await startTestProduct();
+    db = new pg.Pool({ connectionString: product.databaseUrl });
+    admin = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
+  });
+  afterAll(async () => {
+    await db?.end();
+    await product?.dispose();
+  });
+
+  const post = async (url: string, payload: object) => {
+    const response = await product.command.app.inject({
+      method: 'POST',
+      url,
+      payload: { commandId: randomUUID(), ...payload },
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json();
+  };
+  const health = async (token?: string) => {
+    const response = await fetch(`${product.url}/api/health`, {
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
+    expect(response.status).toBe(200);
+    return response.json();
+  };
+
+  it('answers visible:false at once, the health report names it, and all is visible again once it resumes', async () => {
+    const first = await post('/api/clients/contact', contact);
+    expect(first.visible).toBe(true);
+    expect(await health()).toEqual({ status: 'ok' });
+
+    // The clients read model refuses one child (as a too-large value once did): its projection stops there.
+    await db.query("alter table read.children add constraint refuse_stall check (first_name <> 'Stall')");
+    const stalling = await post(`/api/clients/child/${first.client.id}`, {
+      firstName: 'Stall',
+      lastName: 'Lee',
+      dob: '2015-01-01',
+    });
+    expect(stalling.visible).toBe(false);
+
+    // The command is recorded; later commands still succeed, and answer visible:false without
+    // waiting when the stalled projection handles their events: a wait this long would time the test out.
+    const second = await post('/api/clients/contact', { ...contact, firstName: 'Bea' });
+    expect(second.visible).toBe(false);
+    const { projections } = product.command.deps;
+    expect(await projections.waitFor(parsePosition(second.position), 600_000, ['ClientRegistered'])).toBe(false);
+    // Events no stalled projection handles are waited for as usual.
+    expect(await projections.waitFor(parsePosition(second.position), 600_000, ['UserRegistered'])).toBe(true);
+
+    const anonymous = await health();
+    expect(anonymous).toEqual({ status: 'degraded' });
+    const report = await health(admin);
+    const clients = report.projections.find((p: { name: string }) => p.name === 'clients');
+    expect(clients).toMatchObject({ state: 'stalled', failure: { type: 'ChildAdded' } });
+    expect(clients.failure.error).toContain('refuse_stall');
+    expect(clients.lag).toBeGreaterThanOrEqual(2);
+    for (const other of report.projections.filter((p: { name: string }) => p.name !== 'clients')) {
+      expect(other, other.name).toMatchObject({ state: 'live', failure: null });
+    }
+
+    // Fixed: the retry applies the child and what followed; answers are visible again.
+    await db.query('alter table read.children drop constraint refuse_stall');
+    await waitUntil(async () => (await health()).status === 'ok', 'the clients projection to resume');
+    const detail = await fetch(`${product.url}/api/clients/${first.client.id}`, {
+      headers: { authorization: `Bearer ${admin}` },
+    }).then((r) => r.json());
+    expect(detail.client.children.map((c: { firstName: string }) => c.firstName)).toEqual(['Stall']);
+    const third = await post('/api/clients/contact', { ...contact, firstName: 'Cy' });
+    expect(third.visible).toBe(true);
+  });
+});
