@@ -289,7 +289,7 @@ describe('invoices: generation with the month lock, references, confirmation, pa
       expect(response.json().error).toMatchObject({ code: 'locked', message: expect.stringMatching(/February 2025/) });
     }
     expect(await countEvents()).toBe(before);
-    const stillThere = await db.query('select amount_pence from read.lessons where id = $1', [lessonId]);
+    const stillThere = await db.query('select amount_pence::int from read.lessons where id = $1', [lessonId]);
     expect(stillThere.rows).toEqual([{ amount_pence: 3550 }]);
     // The next month is open as ever.
     await onTimesheet(cleo.id, '2025-03-03', { type: 'RecordLesson', engagementId: engagementId! });

@@ -6,6 +6,7 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { renderInvoiceDocument } from '../invoices/invoice-document';
 import { invoiceStatusGroups, type MonthAmounts, type TutorMonth } from '../invoices/invoice-status';
+import { withMoney } from '../read-model/money-columns';
 
 const year = z.coerce
   .number({ error: 'Year is required' })
@@ -75,7 +76,8 @@ export async function invoiceQueries(app: FastifyInstance, { db }: { db: pg.Pool
         order by i.month, t.last_name, t.first_name, i.id`,
       [`${query.year}-%`, query.month ? monthKey(query.year, query.month) : null, tutor ?? null],
     );
-    const invoices = result.rows.map((row) => {
+    const rows = result.rows.map(withMoney);
+    const invoices = rows.map((row) => {
       const amounts = inPounds(amountsOf(row));
       return {
         id: row.id,
@@ -94,7 +96,7 @@ export async function invoiceQueries(app: FastifyInstance, { db }: { db: pg.Pool
       };
     });
     const totals = inPounds(
-      result.rows.reduce(
+      rows.reduce(
         (sum: MonthAmounts, row) => ({
           earningsPence: sum.earningsPence + row.earnings_pence,
           commissionPence: sum.commissionPence + row.commission_pence,
@@ -120,7 +122,7 @@ export async function invoiceQueries(app: FastifyInstance, { db }: { db: pg.Pool
         where i.tutor_id = $1 and i.month = $2`,
       [tutor, key],
     );
-    const row = found.rows[0];
+    const row = found.rows[0] && withMoney(found.rows[0]);
     if (!row) throw notFound(`No invoice has been generated for ${timesheet.monthName(key)}.`);
     const items = row.items as InvoiceItem[];
     return redactForRole(user.role, {
@@ -150,7 +152,7 @@ export async function invoiceQueries(app: FastifyInstance, { db }: { db: pg.Pool
       `select ${INVOICE_COLUMNS} from invoices i join tutors t on t.id = i.tutor_id where i.id = $1`,
       [request.params.id],
     );
-    const row = found.rows[0];
+    const row = found.rows[0] && withMoney(found.rows[0]);
     if (!row || (user.role === 'tutor' && row.tutor_id !== user.tutorId)) throw notFound('There is no such invoice.');
     const pdf = await renderInvoiceDocument({
       reference: row.reference,
@@ -185,9 +187,9 @@ export async function invoiceQueries(app: FastifyInstance, { db }: { db: pg.Pool
     // Tutors working in the month (by their current spell), and anyone with lessons or an invoice in it.
     const result = await db.query(
       `with lesson_totals as (
-         select tutor_id, count(*)::int as lesson_count, sum(amount_pence)::int as earnings_pence,
-                sum(commission_pence)::int as commission_pence,
-                sum(partner_commission_pence)::int as partner_commission_pence
+         select tutor_id, count(*)::int as lesson_count, sum(amount_pence)::bigint as earnings_pence,
+                sum(commission_pence)::bigint as commission_pence,
+                sum(partner_commission_pence)::bigint as partner_commission_pence
            from lessons where month = $1 group by tutor_id
        )
        select t.id, t.first_name, t.last_name,
@@ -205,7 +207,7 @@ export async function invoiceQueries(app: FastifyInstance, { db }: { db: pg.Pool
         order by t.last_name, t.first_name, t.id`,
       [key, first],
     );
-    const months: TutorMonth[] = result.rows.map((row) => ({
+    const months: TutorMonth[] = result.rows.map(withMoney).map((row) => ({
       tutorId: row.id,
       name: `${row.first_name} ${row.last_name}`,
       lessonCount: row.lesson_count,

@@ -4,6 +4,7 @@ import { type GridEngagement, timesheetGrid } from '@agency/domain/timesheet/tim
 import { forbidden, HttpError } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
+import { penceFrom } from '../read-model/money-columns';
 
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -29,14 +30,14 @@ const toLessonDetails = (row: Record<string, unknown>): LessonDetails => ({
   engagementId: row.engagement_id as string,
   studentId: row.student_id as string,
   date: row.day as string,
-  duration: row.duration_hundredths as number,
-  ratePence: row.rate_pence as number,
-  amountPence: row.amount_pence as number,
+  duration: penceFrom(row.duration_hundredths),
+  ratePence: penceFrom(row.rate_pence),
+  amountPence: penceFrom(row.amount_pence),
   amountEdited: row.amount_edited as boolean,
   commissionBp: row.commission_bp as number,
-  commissionPence: row.commission_pence as number,
+  commissionPence: penceFrom(row.commission_pence),
   partnerBp: row.partner_bp as number,
-  partnerCommissionPence: row.partner_commission_pence as number,
+  partnerCommissionPence: penceFrom(row.partner_commission_pence),
 });
 
 const LESSON_COLUMNS = `l.id, l.tutor_id, l.month, l.engagement_id, l.student_id, to_char(l.date, 'YYYY-MM-DD') as day,

@@ -1,6 +1,7 @@
 import { forbidden, notFound } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
+import { penceFrom } from '../read-model/money-columns';
 
 const joinAddress = (lines: string[], postcode: string) => [...lines, postcode].filter(Boolean).join(', ');
 
@@ -64,7 +65,7 @@ export async function tutorsQueries(app: FastifyInstance, { db }: { db: pg.Pool 
       name: [s.first_name, s.last_name].filter(Boolean).join(' '),
       startDate: s.start_date,
       endDate: s.end_date,
-      rate: s.rate_pence === null ? null : s.rate_pence / 100,
+      rate: s.rate_pence === null ? null : penceFrom(s.rate_pence) / 100,
       subjects: s.subjects ?? [],
     });
     const accountActive = row.user_id !== null;

@@ -1,3 +1,4 @@
+-- Money is bigint (pence): no stored event, and no sum of them, can overflow a column.
 -- One row per engagement with its current terms; `state` is the domain's folded state, so the
 -- projection reuses the domain's own period rules instead of restating them in SQL.
 create table engagements (
@@ -6,7 +7,7 @@ create table engagements (
   student_id text not null,
   start_date date not null,
   end_date date,
-  rate_pence int not null,
+  rate_pence bigint not null,
   commission_bp int not null,
   partner_bp int not null,
   subjects jsonb not null,
@@ -20,7 +21,7 @@ create table engagement_periods (
   engagement_id text not null references engagements (id),
   start_date date not null,
   end_date date,
-  rate_pence int not null,
+  rate_pence bigint not null,
   commission_bp int not null,
   partner_bp int not null,
   subjects jsonb not null,

@@ -6,14 +6,14 @@ create table lessons (
   engagement_id text not null,
   student_id text not null,
   date date not null,
-  duration_hundredths int not null,
-  rate_pence int not null,
-  amount_pence int not null,
+  duration_hundredths bigint not null,
+  rate_pence bigint not null,
+  amount_pence bigint not null,
   amount_edited boolean not null,
   commission_bp int not null,
-  commission_pence int not null,
+  commission_pence bigint not null,
   partner_bp int not null,
-  partner_commission_pence int not null
+  partner_commission_pence bigint not null
 );
 create index lessons_tutor_month on lessons (tutor_id, month);
 create index lessons_month on lessons (month);

@@ -6,13 +6,13 @@ create table invoices (
   reference text not null,
   date date not null,
   lesson_count int not null,
-  earnings_pence int not null,
-  commission_pence int not null,
-  partner_commission_pence int not null,
+  earnings_pence bigint not null,
+  commission_pence bigint not null,
+  partner_commission_pence bigint not null,
   -- [{commissionBp, earningsPence, commissionPence}], lowest rate first.
   items jsonb not null,
   confirmed boolean not null default false,
-  paid_pence int not null default 0
+  paid_pence bigint not null default 0
 );
 create unique index invoices_tutor_month on invoices (tutor_id, month);
 create index invoices_month on invoices (month);
@@ -21,6 +21,6 @@ create table invoice_payments (
   id text primary key,
   invoice_id text not null,
   date date not null,
-  amount_pence int not null
+  amount_pence bigint not null
 );
 create index invoice_payments_invoice on invoice_payments (invoice_id);
