@@ -22,6 +22,7 @@ import { type ResetLimits, ResetThrottle } from './auth/reset-throttle';
 import { userRoutes } from './auth/user-routes';
 import { clientRoutes } from './clients/client-routes';
 import { engagementRoutes } from './engagements/engagement-routes';
+import { putEarlierEngagementsOnRosters } from './engagements/roster';
 import { invoiceRoutes } from './invoices/invoice-routes';
 import { INVOICE_SCHEMA } from './invoices/invoice-schema';
 import { lessonRoutes } from './lessons/lesson-routes';
@@ -78,6 +79,8 @@ export async function buildCommandApp(options: CommandAppOptions) {
     projections,
     clock: options.clock ?? (() => new Date()),
   };
+  // Tutors keep a roster of their ongoing engagements; those started before it are added once.
+  await putEarlierEngagementsOnRosters(deps, db);
   const accounts = new Accounts(db);
   app.addHook('onClose', async () => {
     await projections.stop();

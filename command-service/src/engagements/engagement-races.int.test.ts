@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '../../../scripts/src/testing/test-product';
 import { onRacePoint, type RacePoint } from '../race-points';
+import { putEarlierEngagementsOnRosters } from './roster';
 
 type Json = Record<string, unknown>;
 
@@ -209,5 +210,46 @@ describe('race-free rules between a tutor and their engagements (decided on the 
       [`tutor-${tutorId}`],
     );
     expect(roster.rows.map((row) => row.type)).toEqual(['TutorEngagementStarted', 'TutorEngagementEnded']);
+  });
+
+  it('engagements recorded before tutors kept a roster are put on it once, so they count', async () => {
+    const tutorId = await newTutor();
+    const [ann, ben] = studentIds;
+    const { store } = product.command.deps;
+    const metadata = { userId: 'test', role: 'admin', commandId: randomUUID(), correlationId: 't', causationId: 't' };
+    const earlier = (engagementId: string, studentId: string) => ({
+      type: 'EngagementStarted',
+      data: {
+        engagementId,
+        tutorId,
+        studentId,
+        startDate: '2024-02-05',
+        ratePence: 3000,
+        commissionBp: 2500,
+        partnerBp: 0,
+        subjects: ['Maths'],
+      },
+      metadata,
+    });
+    const [current, ended] = [randomUUID(), randomUUID()];
+    await store.appendToStream(`engagement-${current}`, [earlier(current, ann!)], { expectedRevision: 'no_stream' });
+    await store.appendToStream(
+      `engagement-${ended}`,
+      [
+        earlier(ended, ben!),
+        { type: 'EngagementEnded', data: { engagementId: ended, endDate: '2024-03-01' }, metadata },
+      ],
+      { expectedRevision: 'no_stream' },
+    );
+    await db.query("delete from command.migrations where name = 'tutor-rosters'");
+    expect(await putEarlierEngagementsOnRosters(product.command.deps, db)).toBe(1);
+    expect(await putEarlierEngagementsOnRosters(product.command.deps, db)).toBe(0);
+    const refused = await terminate(tutorId);
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json().error.message).toMatch(/still has 1 current student\b/);
+    const again = await start(tutorId, ann!);
+    expect(again.statusCode, again.body).toBe(409);
+    expect(again.json().error.message).toBe('This tutor already has an ongoing engagement with this student.');
+    expect((await start(tutorId, ben!)).statusCode).toBe(200);
   });
 });

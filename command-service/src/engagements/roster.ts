@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { engagement, tutor } from '@agency/domain';
+import { type Position, WrongExpectedRevision } from '@agency/platform';
+import type pg from 'pg';
 import { type CommandContext, type CommandDependencies, createCommandContext } from '../pipeline/command-pipeline';
 
 /**
@@ -45,4 +47,78 @@ export async function settledTutor(deps: CommandDependencies, tutorId: string, c
     }
   }
   return state;
+}
+
+/**
+ * Once per store: engagements started before tutors kept a roster are put on their tutor's
+ * roster, so the rules count them too. Read from the event store itself; an advisory lock keeps
+ * two instances starting together from doing it twice.
+ */
+export async function putEarlierEngagementsOnRosters(deps: CommandDependencies, db: pg.Pool) {
+  await db.query(
+    'create table if not exists command.migrations (name text primary key, done_at timestamptz not null default now())',
+  );
+  const client = await db.connect();
+  try {
+    await client.query("select pg_advisory_lock(hashtext('command.tutor-rosters'))");
+    const done = await client.query("select 1 from command.migrations where name = 'tutor-rosters'");
+    if (done.rowCount) return 0;
+    const ongoing = new Map<string, { tutorId: string; studentId: string }>();
+    let from: Position | undefined;
+    for (;;) {
+      const page = await deps.store.readAll({ from, limit: 1000 });
+      if (page.length === 0) break;
+      for (const event of page) {
+        const data = event.data as { engagementId?: string; tutorId?: string; studentId?: string };
+        if (event.type === 'EngagementStarted' && data.engagementId && data.tutorId && data.studentId) {
+          ongoing.set(data.engagementId, { tutorId: data.tutorId, studentId: data.studentId });
+        } else if (event.type === 'EngagementEnded' && data.engagementId) {
+          ongoing.delete(data.engagementId);
+        }
+      }
+      from = page.at(-1)!.position;
+    }
+    let added = 0;
+    for (const [engagementId, { tutorId, studentId }] of ongoing) {
+      const stream = tutor.tutorStream(tutorId);
+      for (let attempt = 1; ; attempt++) {
+        const recorded = await deps.store.readStream(stream);
+        const state = recorded.reduce(
+          (folded, event) => tutor.tutorDecider.evolve(folded, { type: event.type, data: event.data } as never),
+          tutor.tutorDecider.initialState(),
+        );
+        if (state.status === 'none' || state.engagements[engagementId]) break;
+        try {
+          const commandId = randomUUID();
+          await deps.store.appendToStream(
+            stream,
+            [
+              {
+                type: 'TutorEngagementStarted',
+                data: { tutorId, engagementId, studentId },
+                metadata: {
+                  userId: 'system',
+                  role: 'admin',
+                  commandId,
+                  correlationId: commandId,
+                  causationId: commandId,
+                  schemaVersion: 1,
+                },
+              },
+            ],
+            { expectedRevision: recorded.length - 1 },
+          );
+          added += 1;
+          break;
+        } catch (error) {
+          if (!(error instanceof WrongExpectedRevision) || attempt >= 5) throw error;
+        }
+      }
+    }
+    await client.query("insert into command.migrations (name) values ('tutor-rosters') on conflict do nothing");
+    return added;
+  } finally {
+    await client.query("select pg_advisory_unlock(hashtext('command.tutor-rosters'))").catch(() => {});
+    client.release();
+  }
 }
