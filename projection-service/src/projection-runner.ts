@@ -266,14 +266,16 @@ export const describeFailure = ({ projection, failure, retryAt }: AppliedFailure
   `${failure.error}; retrying at ${retryAt.toISOString()}`;
 
 /**
- * Keeps the live read models up to date. One subscription to `$all` (from the least checkpoint
- * of the projections that follow it) feeds every following projection; each batch is one
+ * Keeps the live read models up to date. One reader of `$all` (`followAll`, with backpressure,
+ * where the store has it), from the least checkpoint of the projections that follow it, feeds
+ * every following projection; each batch is one
  * transaction, each projection's share of it a savepoint, so a projection that cannot apply an
  * event stops there alone. Stopped, new and rebuilt projections catch up on their own
  * (`catchUp`), with backoff after a failure, and follow again once at the head.
  */
 export class ProjectionRunner {
   private subscription?: Subscription;
+  private following?: AbortController;
   private timer?: NodeJS.Timeout;
   private catchingUp = false;
   private stopped = true;
@@ -293,6 +295,28 @@ export class ProjectionRunner {
 
   start() {
     this.stopped = false;
+    if (this.store.followAll) void this.follow();
+    else this.subscribe();
+    this.schedule(0);
+  }
+
+  /** With backpressure: the store hands over the next batch only once this one is applied. */
+  private async follow() {
+    const controller = new AbortController();
+    this.following = controller;
+    while (!controller.signal.aborted) {
+      try {
+        const position = await this.livePosition();
+        await this.store.followAll?.(position, (batch) => this.applyLive(batch), { signal: controller.signal });
+      } catch (error) {
+        if (controller.signal.aborted) return;
+        this.log('projection batch failed; retrying from the checkpoints', error);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    }
+  }
+
+  private subscribe() {
     this.subscription = defer(() => from(this.livePosition()))
       .pipe(
         switchMap((position) => this.store.subscribeToAll(position)),
@@ -307,11 +331,11 @@ export class ProjectionRunner {
         }),
       )
       .subscribe();
-    this.schedule(0);
   }
 
   stop() {
     this.stopped = true;
+    this.following?.abort();
     this.subscription?.unsubscribe();
     clearTimeout(this.timer);
   }
