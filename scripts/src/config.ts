@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { privateDir, secretFile } from './private-files';
 
 export type ProductConfig = {
   port: number;
@@ -18,13 +18,9 @@ export type ProductConfig = {
   demoData: boolean;
 };
 
-/** The JWT secret is generated once and kept in DATA_DIR, so sessions survive a restart. */
+/** The JWT secret is generated once and kept in DATA_DIR (0600), so sessions survive a restart. */
 function jwtSecretFor(dataDir: string): string {
-  const file = join(dataDir, 'jwt-secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
+  return secretFile(join(dataDir, 'jwt-secret'), () => randomBytes(48).toString('base64url'));
 }
 
 export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): ProductConfig {
@@ -32,7 +28,8 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): Pro
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`PORT must be a port number, not ${env.PORT}`);
   const dataDir = resolve(env.DATA_DIR ?? '.data');
-  mkdirSync(dataDir, { recursive: true });
+  // The JWT secret, the database password and the mail outbox (reset links) live here: 0700.
+  privateDir(dataDir);
   const timeZone = env.TZ || 'Europe/London';
   // Node reads TZ for Date's local time; the rules use timeZone explicitly.
   process.env.TZ = timeZone;

@@ -43,7 +43,9 @@ export async function openDatabase(options: {
     }
   }
   const database = await startEmbeddedDatabase({ dataDir: options.dataDir, log: options.log });
-  writeFileSync(ownerFile, JSON.stringify({ pid: process.pid, url: database.url }));
+  // Its URL holds the database password: readable by this account only.
+  rmSync(ownerFile, { force: true });
+  writeFileSync(ownerFile, JSON.stringify({ pid: process.pid, url: database.url }), { mode: 0o600 });
   return {
     url: database.url,
     stop: async () => {

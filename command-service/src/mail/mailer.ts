@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 
@@ -7,7 +7,7 @@ export type MailMessage = {
   subject: string;
   text: string;
   html: string;
-  /** The message's links, printed to the log when mail goes to the outbox folder. */
+  /** The message's links, printed to the log only when mail goes to the outbox folder (no SMTP). */
   links: string[];
 };
 
@@ -24,9 +24,10 @@ export type MailerOptions = {
 };
 
 /**
- * Nodemailer over SMTP when `SMTP_URL` is set. Otherwise each message is written as an .eml
- * file to the outbox folder and its links are printed, so a fresh install works without a
- * mail server.
+ * Nodemailer over SMTP when `SMTP_URL` is set (links never reach the log). Otherwise each
+ * message is written as an .eml file to the outbox folder and its links are printed, so a fresh
+ * install works without a mail server. The outbox holds live activation and reset links: the
+ * folder is 0700 and each file 0600.
  */
 export function createMailer(options: MailerOptions): Mailer {
   if (options.smtpUrl) {
@@ -54,11 +55,12 @@ export function createMailer(options: MailerOptions): Mailer {
         text: message.text,
         html: message.html,
       });
-      mkdirSync(options.outboxDir, { recursive: true });
+      mkdirSync(options.outboxDir, { recursive: true, mode: 0o700 });
+      if ((statSync(options.outboxDir).mode & 0o777) !== 0o700) chmodSync(options.outboxDir, 0o700);
       sequence += 1;
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const file = join(options.outboxDir, `${stamp}-${String(sequence).padStart(4, '0')}.eml`);
-      writeFileSync(file, info.message as Buffer);
+      writeFileSync(file, info.message as Buffer, { mode: 0o600 });
       options.log(`Mail to ${message.to} "${message.subject}" written to ${file}`);
       for (const link of message.links) options.log(`  link: ${link}`);
     },

@@ -1,0 +1,64 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createMailer, type MailMessage } from './mailer';
+
+const message: MailMessage = {
+  to: 'amy@example.com',
+  subject: 'Reset your password',
+  text: 'Open https://agency.example.test/reset/secret-token',
+  html: '<a href="https://agency.example.test/reset/secret-token">reset</a>',
+  links: ['https://agency.example.test/reset/secret-token'],
+};
+
+describe('mailer', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'agency-mailer-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('without SMTP writes each message to the outbox readable by its owner only (0600, folder 0700) and prints its links', async () => {
+    const lines: string[] = [];
+    const outboxDir = join(dir, 'outbox');
+    await createMailer({ outboxDir, from: 'agency@example.com', log: (line) => lines.push(line) }).send(message);
+    const [file] = readdirSync(outboxDir);
+    expect(statSync(outboxDir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(outboxDir, file!)).mode & 0o777).toBe(0o600);
+    expect(readFileSync(join(outboxDir, file!), 'utf8')).toContain('secret-token');
+    expect(lines.join('\n')).toContain('link: https://agency.example.test/reset/secret-token');
+  });
+
+  it('with SMTP sends the message and never prints its links', async () => {
+    const received: string[] = [];
+    const smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onData(stream, _session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => {
+          received.push(Buffer.concat(chunks).toString('utf8'));
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = smtp.server.address() as AddressInfo;
+      const lines: string[] = [];
+      const outboxDir = join(dir, 'unused-outbox');
+      await createMailer({
+        smtpUrl: `smtp://127.0.0.1:${port}`,
+        outboxDir,
+        from: 'agency@example.com',
+        log: (line) => lines.push(line),
+      }).send(message);
+      expect(received).toHaveLength(1);
+      expect(lines.join('\n')).not.toContain('secret-token');
+    } finally {
+      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    }
+  });
+});
