@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
+import { isTooCommon, TOO_COMMON_PASSWORD } from '@agency/command-service/auth/common-passwords';
 import { MIN_PASSWORD_LENGTH, role as roleSchema } from '@agency/contracts';
 import { configFromEnvironment } from './config';
 import { startProduct } from './product';
@@ -36,6 +37,7 @@ const username = values.username?.trim();
 if (!username) fail('--username is required.');
 const password = values.password ?? '';
 if (password.length < MIN_PASSWORD_LENGTH) fail(`--password must be at least ${MIN_PASSWORD_LENGTH} characters.`);
+if (isTooCommon(password)) fail(`--password: ${TOO_COMMON_PASSWORD}`);
 if (role.data !== 'admin' && !values.tutor) fail(`A ${role.data} must be linked to a tutor: add --tutor TUTOR_ID.`);
 
 // Runs the real services on a spare port beside (or instead of) `npm start`, and registers through them.

@@ -9,6 +9,7 @@ import { racePoint } from '../race-points';
 import { sha256 } from '../tutors/tutor-routes';
 import type { Accounts } from './accounts';
 import { issueToken } from './auth-routes';
+import { refuseCommonPassword } from './common-passwords';
 
 const UNKNOWN =
   'This activation link is not valid. Please check the link in your email, or ask the agency for a new one.';
@@ -52,6 +53,8 @@ export async function activationRoutes(
       throw domainToHttp(error);
     }
     if (state.status === 'none') throw new HttpError(404, 'unknown_code', UNKNOWN);
+    // Before the code is spent, so the tutor can choose another password with the same link.
+    refuseCommonPassword(password);
     await racePoint('activation.checked');
 
     const claimed = await db.query(

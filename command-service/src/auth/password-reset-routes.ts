@@ -10,6 +10,7 @@ import { type CommandDependencies, createCommandContext } from '../pipeline/comm
 import { sha256 } from '../tutors/tutor-routes';
 import type { Accounts } from './accounts';
 import { issueToken } from './auth-routes';
+import { refuseCommonPassword } from './common-passwords';
 import type { ResetThrottle } from './reset-throttle';
 
 export const RESET_LIFETIME_MS = 60 * 60 * 1000;
@@ -93,6 +94,8 @@ export async function passwordResetRoutes(
     if (!row) throw new HttpError(404, 'unknown_link', UNKNOWN);
     if (row.used_at) throw new HttpError(410, 'link_used', USED);
     if (row.expired) throw new HttpError(410, 'link_expired', EXPIRED);
+    // Before the link is spent, so the user can choose another password with the same link.
+    refuseCommonPassword(parsed.data.password);
     const claimed = await db.query(
       'update auth.reset_tokens set used_at = now() where token_hash = $1 and used_at is null and expires_at > now()',
       [tokenHash],
