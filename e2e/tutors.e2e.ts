@@ -128,6 +128,14 @@ describe('tutors, activation and password reset in the browser', () => {
     await expectAccessible(tutor);
     await screenshot(tutor, 'activation-validation');
 
+    // A common password is refused by the server, its message shown on the Password field.
+    await tutor.getByLabel('Password', { exact: true }).fill('password1');
+    await tutor.getByLabel('Confirm Password').fill('password1');
+    await tutor.getByRole('button', { name: 'Activate' }).click();
+    await expect
+      .poll(() => tutor.locator('#password-error').textContent())
+      .toBe('This password is too common. Choose another.');
+
     await tutor.getByLabel('Password', { exact: true }).fill('nora-password');
     await tutor.getByLabel('Confirm Password').fill('nora-password');
     await tutor.getByRole('button', { name: 'Activate' }).click();
@@ -214,6 +222,12 @@ describe('tutors, activation and password reset in the browser', () => {
     await page.goto(link);
     await page.getByRole('heading', { name: 'Choose a New Password' }).waitFor();
     await expectAccessible(page);
+    await page.getByLabel('Password', { exact: true }).fill('qwerty123');
+    await page.getByLabel('Confirm Password').fill('qwerty123');
+    await page.getByRole('button', { name: 'Set Password' }).click();
+    await expect
+      .poll(() => page.locator('#password-error').textContent())
+      .toBe('This password is too common. Choose another.');
     await page.getByLabel('Password', { exact: true }).fill('nora-new-password');
     await page.getByLabel('Confirm Password').fill('nora-new-password');
     await screenshot(page, 'reset-new-password');

@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { ErrorAlert } from '../../../components/alert';
 import { Button, ButtonRow } from '../../../components/button';
-import { errorMessage } from '../../../lib/http';
+import { errorMessage, HttpError } from '../../../lib/http';
 import { setNewPassword } from '../api';
 import { CentredPanel } from '../components/centred-panel';
 import { NewPasswordFields, type NewPasswordValues } from '../components/new-password-fields';
@@ -16,6 +16,7 @@ export function NewPasswordPage() {
   const {
     register,
     handleSubmit,
+    setError,
     formState: { errors, isSubmitting },
   } = useForm<NewPasswordValues>({ mode: 'onTouched', defaultValues: { password: '', confirmPassword: '' } });
 
@@ -29,7 +30,10 @@ export function NewPasswordPage() {
       await setNewPassword({ resetToken: token, password: values.password });
       navigate('/', { replace: true });
     } catch (error) {
-      setFailure(errorMessage(error));
+      // A refused password (too short, too common) is shown on its field; the link still works.
+      const passwordMessage = error instanceof HttpError ? error.fields?.password : undefined;
+      if (passwordMessage) setError('password', { type: 'server', message: passwordMessage });
+      else setFailure(errorMessage(error));
     }
   });
 
