@@ -1,0 +1,143 @@
+import fastifyHelmet from '@fastify/helmet';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import { HttpError } from './http-errors';
+
+/** An address of the API or of the session routes: answers that must never be cached. */
+export const isApiPath = (url: string) => /^\/(api|auth)(\/|\?|$)/.test(url);
+
+/** The media type of a Content-Type header, without parameters, lower case. */
+const mediaTypeOf = (header: string | undefined) => (header ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The directives of the one Content-Security-Policy the product sends. */
+export function contentSecurityPolicy(https: boolean) {
+  return {
+    'default-src': ["'self'"],
+    'base-uri': ["'self'"],
+    'connect-src': ["'self'"],
+    'font-src': ["'self'", 'data:'],
+    'form-action': ["'self'"],
+    'frame-ancestors': ["'none'"],
+    'img-src': ["'self'", 'data:'],
+    'object-src': ["'none'"],
+    'script-src': ["'self'"],
+    'script-src-attr': ["'none'"],
+    // Emotion writes its rules into <style> elements it creates at run time.
+    'style-src': ["'self'", "'unsafe-inline'"],
+    ...(https ? { 'upgrade-insecure-requests': [] } : {}),
+  };
+}
+
+export type FrontDoorOptions = {
+  /** The product is reached over https (PUBLIC_URL): HSTS is sent. */
+  https: boolean;
+};
+
+/**
+ * What every answer of a service carries and every request must be, in one place:
+ * - security headers (helmet): a CSP of `default-src 'self'` that no page may frame, nosniff,
+ *   `Referrer-Policy: no-referrer` (activation and reset addresses hold secrets), and HSTS only
+ *   when the product is reached over https;
+ * - `Cache-Control: no-store` on every answer of /api/* and /auth/*, errors included;
+ * - a request that may carry a body (POST…) must say `Content-Type: application/json`, body or
+ *   not: a form or a `text/plain` beacon from another page cannot reach a command (415).
+ */
+export const frontDoor = fp(async (app: FastifyInstance, options: FrontDoorOptions) => {
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(options.https) },
+    referrerPolicy: { policy: 'no-referrer' },
+    strictTransportSecurity: options.https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    xFrameOptions: { action: 'deny' },
+  });
+  app.addHook('onRequest', async (request) => {
+    if (!BODY_METHODS.has(request.method)) return;
+    if (mediaTypeOf(request.headers['content-type']) !== 'application/json') {
+      throw new HttpError(
+        415,
+        'unsupported_media_type',
+        'The request must be sent as JSON (Content-Type: application/json), with a body of {} when there is nothing to send.',
+      );
+    }
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (isApiPath(request.url)) reply.header('cache-control', 'no-store');
+    return payload;
+  });
+});
+
+/**
+ * Addresses that carry a secret (activation codes, reset tokens) are logged without it, and query
+ * parameters named like a secret are blanked.
+ */
+export function redactUrl(url: string): string {
+  const [path = '', query] = url.split(/\?(.*)/s, 2);
+  const safePath = path.replace(/^\/(activate|reset)\/[^/]+/i, '/$1/[redacted]');
+  if (query === undefined) return safePath;
+  const safeQuery = query.replace(
+    /(^|&)((?:token|code|activationCode|resetToken|password)=)[^&]*/gi,
+    (_, start: string, name: string) => `${start}${name}[redacted]`,
+  );
+  return `${safePath}?${safeQuery}`;
+}
+
+const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  'headers.authorization',
+  'headers.cookie',
+  'password',
+  'token',
+  'activationCode',
+  'resetToken',
+  '*.password',
+  '*.newPassword',
+  '*.token',
+  '*.activationCode',
+  '*.resetToken',
+  '*.authorization',
+  '*.cookie',
+];
+
+/**
+ * Both services' structured log (pino): `info` unless `LOG_LEVEL` says otherwise. The
+ * `authorization` and cookie headers, passwords, tokens and codes are censored wherever they
+ * appear, and a request's address is logged with its secret parts blanked.
+ */
+export function serviceLogger(
+  level: string = process.env.LOG_LEVEL || 'info',
+): Exclude<FastifyServerOptions['logger'], boolean | undefined> {
+  return {
+    level,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    serializers: {
+      req: (request: {
+        method: string;
+        url: string;
+        ip?: string;
+        headers?: Record<string, unknown>;
+        socket?: { remotePort?: number };
+      }) => ({
+        method: request.method,
+        url: redactUrl(request.url),
+        remoteAddress: request.ip,
+        userAgent: request.headers?.['user-agent'],
+      }),
+    },
+  };
+}
+
+/** A `JWT_SECRET` shorter than this many bytes is refused: HS256 needs a key as long as its hash. */
+export const MIN_JWT_SECRET_BYTES = 32;
+
+export function checkJwtSecret(secret: string | undefined): string {
+  const bytes = Buffer.byteLength(secret ?? '', 'utf8');
+  if (bytes < MIN_JWT_SECRET_BYTES) {
+    throw new Error(
+      `JWT_SECRET is ${bytes} bytes long; it must be at least ${MIN_JWT_SECRET_BYTES} bytes (e.g. \`openssl rand -hex 32\`). Refusing to start.`,
+    );
+  }
+  return secret as string;
+}
