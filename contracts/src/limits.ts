@@ -59,5 +59,16 @@ export function isDecimalText(text: string): boolean {
   return text.length <= LIMITS.maxNumericLength && DECIMAL_TEXT.test(text);
 }
 
+/**
+ * One e-mail address, never a list: a local part and a domain around a single `@`, with no
+ * space, comma, semicolon, angle bracket or other character that separates or quotes addresses
+ * (activation and reset links go to exactly this address). Linear: neither part can hold `@`.
+ */
+const SINGLE_EMAIL = /^[^\s@,;<>()[\]"\\:]+@[^\s@,;<>()[\]"\\:]+$/;
+
+export const SINGLE_EMAIL_MESSAGE = 'Enter one email address (like name@example.com)';
+
+export const isSingleEmailAddress = (text: string) => SINGLE_EMAIL.test(text);
+
 /** `YYYY-MM-DD` within the product's calendar (1900-01-01 … 2100-12-31). Strings compare as dates. */
 export const isDateInRange = (date: string) => date >= LIMITS.minDate && date <= LIMITS.maxDate;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isDateInRange, LIMITS } from './limits';
+import { isDateInRange, isSingleEmailAddress, LIMITS, SINGLE_EMAIL_MESSAGE } from './limits';
 
 const isRealDate = (value: string) => {
   const date = new Date(`${value}T00:00:00Z`);
@@ -43,3 +43,10 @@ export const optionalId = z
   .optional();
 
 export const commandId = z.uuid('commandId must be a UUID').optional();
+
+/** A contact's e-mail: required, one address (never a list). */
+export const emailAddress = requiredText('Email is required', LIMITS.maxEmailLength).refine(
+  // Blank or too long is already refused with its own message.
+  (text) => text.length === 0 || text.length > LIMITS.maxEmailLength || isSingleEmailAddress(text),
+  SINGLE_EMAIL_MESSAGE,
+);

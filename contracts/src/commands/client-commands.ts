@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits';
-import { calendarDate, commandId, optionalId, optionalText, requiredText } from '../values';
+import { calendarDate, commandId, emailAddress, optionalId, optionalText, requiredText } from '../values';
 
 const phoneEntry = z.object({
   type: z
@@ -33,7 +33,7 @@ export const contactBody = z.object({
     .transform((lines) => lines.filter((line) => line.length > 0))
     .refine((lines) => lines.length > 0, 'Address is required'),
   postcode: requiredText('Postcode is required'),
-  email: requiredText('Email is required', LIMITS.maxEmailLength),
+  email: emailAddress,
   phone: z
     .array(phoneEntry)
     .max(LIMITS.maxPhoneNumbers, `A contact has at most ${LIMITS.maxPhoneNumbers} phone numbers`)

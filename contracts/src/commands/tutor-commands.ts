@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits';
-import { calendarDate, commandId, optionalId, optionalText, requiredText } from '../values';
+import { calendarDate, commandId, emailAddress, optionalId, optionalText, requiredText } from '../values';
 
 const phoneEntry = z.object({
   type: z
@@ -28,7 +28,7 @@ export const tutorContactBody = z.object({
     .default([])
     .transform((lines) => lines.filter((line) => line.length > 0)),
   postcode: requiredText('Postcode is required'),
-  email: requiredText('Email is required', LIMITS.maxEmailLength),
+  email: emailAddress,
   phone: z
     .array(phoneEntry)
     .max(LIMITS.maxPhoneNumbers, `A contact has at most ${LIMITS.maxPhoneNumbers} phone numbers`)

@@ -50,6 +50,31 @@ export type InvoiceCommand =
 
 export const initialState = (): InvoiceState => ({ status: 'none' });
 
+/** When an engagement ran: its first day and its last (null while it goes on). */
+export type EngagementSpan = { startDate: string; endDate: string | null };
+
+/**
+ * A month can be invoiced once it has started, and only if the tutor had an engagement in it
+ * (one whose span overlaps the month): nobody can lock a month of another year by mistake.
+ * `today` is in the agency's time zone; `engagements` are all the tutor's, ended ones included.
+ */
+export function checkMonthInvoiceable(month: string, today: string, engagements: readonly EngagementSpan[]) {
+  if (month > today.slice(0, 7)) {
+    throw new DomainError('invalid', `${monthName(month)} has not started yet, so it cannot be invoiced.`, {
+      month: 'Not started yet',
+    });
+  }
+  // Dates are YYYY-MM-DD strings: every day of the month sorts between these two.
+  const [first, last] = [`${month}-01`, `${month}-31`];
+  if (!engagements.some((span) => span.startDate <= last && (span.endDate === null || span.endDate >= first))) {
+    throw new DomainError(
+      'conflict',
+      `This tutor had no engagement in ${monthName(month)}, so there is no invoice to generate.`,
+      { month: 'No engagement this month' },
+    );
+  }
+}
+
 /**
  * The month's earnings grouped by commission rate (lowest rate first), with totals. Each
  * item's commission is the sum of its lessons' commissions, which were rounded per lesson,

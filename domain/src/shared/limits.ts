@@ -1,4 +1,10 @@
-import { type ContactDetails, isDateInRange, LIMITS } from '@agency/contracts';
+import {
+  type ContactDetails,
+  isDateInRange,
+  isSingleEmailAddress,
+  LIMITS,
+  SINGLE_EMAIL_MESSAGE,
+} from '@agency/contracts';
 import { DomainError } from './decider';
 import { formatPounds } from './money';
 
@@ -110,7 +116,8 @@ export function checkContact(contact: Omit<ContactDetails, 'id'> & { id?: string
     checkText(line, { field: 'address', label: 'An address line' }),
   );
   checkText(contact.postcode, { field: 'postcode', label: 'Postcode' });
-  checkText(contact.email, { field: 'email', label: 'Email', max: LIMITS.maxEmailLength });
+  const email = checkText(contact.email, { field: 'email', label: 'Email', max: LIMITS.maxEmailLength });
+  if (email.length > 0 && !isSingleEmailAddress(email)) refuse('email', SINGLE_EMAIL_MESSAGE);
   checkList(contact.phone, LIMITS.maxPhoneNumbers, 'phone', 'Phone numbers', (entry) => {
     const { type, number } = (entry ?? {}) as { type?: unknown; number?: unknown };
     checkText(type, { field: 'phone', label: 'A phone type', max: LIMITS.maxPhoneTypeLength });

@@ -8,6 +8,7 @@ import { tutorDecider } from '../tutor/tutor';
 import { userDecider } from '../user/user';
 import { fold } from './decider';
 import { specFor } from './given-when-then';
+import { checkContact } from './limits';
 
 /**
  * The deciders' own bounds: a command that never passed a contract schema still cannot store an
@@ -212,5 +213,22 @@ describe('contact, tutor and user bounds', () => {
     specFor(userDecider)([])
       .when({ type: 'RegisterUser', userId: 'u1', username: MEGABYTE, role: 'admin', tutorId: null, name: 'Ann' })
       .thenRefused('invalid', 'Username is too long');
+  });
+});
+
+describe('a contact e-mail in the decider', () => {
+  it('is one address: a list is refused on the email field', () => {
+    const contact = {
+      firstName: 'Ann',
+      lastName: 'Lee',
+      address: ['1 Road'],
+      postcode: 'OX1 1AA',
+      email: 'ann@example.com',
+      phone: [{ type: 'Home', number: '0100' }],
+    };
+    expect(() => checkContact(contact)).not.toThrow();
+    for (const email of ['ann@example.com, bob@example.com', 'ann@example.com;bob@example.com', 'Ann <ann@x.com>']) {
+      expect(() => checkContact({ ...contact, email }), email).toThrow(/one email address/);
+    }
   });
 });

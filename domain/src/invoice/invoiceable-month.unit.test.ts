@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { DomainError } from '../shared/decider';
+import { checkMonthInvoiceable, type EngagementSpan } from './invoice';
+
+const TODAY = '2026-05-14';
+const refusal = (month: string, spans: EngagementSpan[]) => {
+  try {
+    checkMonthInvoiceable(month, TODAY, spans);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return { code: error.code, message: error.message, fields: error.fields };
+  }
+};
+
+describe('which months can be invoiced', () => {
+  const ongoingSinceFeb = { startDate: '2026-02-10', endDate: null };
+  const spring2025 = { startDate: '2025-03-31', endDate: '2025-05-01' };
+
+  it('a month an engagement overlaps, up to the current month', () => {
+    for (const month of ['2026-02', '2026-03', '2026-05'])
+      expect(refusal(month, [ongoingSinceFeb]), month).toBeUndefined();
+    // Overlapping by one day at either end is enough.
+    for (const month of ['2025-03', '2025-04', '2025-05']) expect(refusal(month, [spring2025]), month).toBeUndefined();
+  });
+
+  it('not a month before, between or after the engagements', () => {
+    for (const month of ['2011-01', '2025-02', '2025-06', '2026-01']) {
+      expect(refusal(month, [spring2025, ongoingSinceFeb]), month).toEqual({
+        code: 'conflict',
+        message: expect.stringMatching(/had no engagement in .* so there is no invoice to generate/),
+        fields: { month: 'No engagement this month' },
+      });
+    }
+    expect(refusal('2026-05', [])?.code).toBe('conflict');
+  });
+
+  it('never a month that has not started, engagement or not', () => {
+    for (const month of ['2026-06', '2027-01', '2100-12']) {
+      expect(refusal(month, [ongoingSinceFeb]), month).toEqual({
+        code: 'invalid',
+        message: expect.stringMatching(/has not started yet/),
+        fields: { month: 'Not started yet' },
+      });
+    }
+  });
+});
