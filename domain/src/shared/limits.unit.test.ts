@@ -225,6 +225,7 @@ describe('a contact e-mail in the decider', () => {
       postcode: 'OX1 1AA',
       email: 'ann@example.com',
       phone: [{ type: 'Home', number: '0100' }],
+      dob: null,
     };
     expect(() => checkContact(contact)).not.toThrow();
     for (const email of ['ann@example.com, bob@example.com', 'ann@example.com;bob@example.com', 'Ann <ann@x.com>']) {
