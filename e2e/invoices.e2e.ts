@@ -1,7 +1,7 @@
+import { pdfText } from '@agency/scripts/testing/pdf-text';
 import dayjs from 'dayjs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pdfText } from '../scripts/src/testing/pdf-text';
 import { adminApi, apiAs } from './support/api';
 import { expectAccessible, launchChromium, screenshot } from './support/chromium';
 import { logIn, logInAsAdmin } from './support/session';

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PostgresEventStore } from '@agency/platform';
+import { startEmbeddedDatabase } from '@agency/scripts/embedded-database';
 import pg from 'pg';
-import { startEmbeddedDatabase } from '../../scripts/src/embedded-database';
 
 /**
  * Appends through the event store next to raw INSERTs into a bare table of the same shape, in

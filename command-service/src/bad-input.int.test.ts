@@ -1,6 +1,6 @@
+import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestProduct, TEST_ADMIN, type TestProduct } from '../../scripts/src/testing/test-product';
 
 /** Bodies a careless or hostile client sends: none of them may cause a 500 or write anything. */
 const BAD_BODIES: { label: string; payload: string; contentType?: string }[] = [

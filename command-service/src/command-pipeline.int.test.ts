@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestProduct, TEST_ADMIN, type TestProduct } from '../../scripts/src/testing/test-product';
 
 const contact = {
   firstName: 'Ann',

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { contactBody, type SessionUser } from '@agency/contracts';
 import { client, contactDetails } from '@agency/domain';
 import { installErrorReplies } from '@agency/platform';
+import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
 import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestProduct, TEST_ADMIN, type TestProduct } from '../../scripts/src/testing/test-product';
 import { type CommandDependencies, commandRoute, type FaultStep } from './pipeline/command-pipeline';
 import { ProcessedCommands } from './pipeline/idempotency';
 

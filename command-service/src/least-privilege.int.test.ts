@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { todayIn } from '@agency/domain';
+import { pdfText } from '@agency/scripts/testing/pdf-text';
+import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pdfText } from '../../scripts/src/testing/pdf-text';
-import { startTestProduct, TEST_ADMIN, type TestProduct } from '../../scripts/src/testing/test-product';
 
 type Json = Record<string, unknown>;
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { SessionUser } from '@agency/contracts';
 import { engagement } from '@agency/domain';
+import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestProduct, TEST_ADMIN, type TestProduct } from '../../scripts/src/testing/test-product';
 
 /**
  * The hostile inputs of issue 10, through the real routes on real PostgreSQL: each is a 4xx,

@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '@agency/scripts/embedded-database';
 import type { TestProject } from 'vitest/node';
-import { freePort } from '../../scripts/src/embedded-database';
 import { chromiumPath } from './chromium';
 
 declare module 'vitest' {

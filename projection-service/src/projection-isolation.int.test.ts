@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { type EventStore, PostgresEventStore, type RecordedEvent } from '@agency/platform';
+import { createTestDatabase } from '@agency/scripts/testing/test-database';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../../scripts/src/testing/test-database';
 import { buildQueryApp } from './app';
 import { LIVE_SCHEMA, ProjectionRunner, readStatuses } from './projection-runner';
 import type { Projection } from './projections/projection';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type EventStore, PostgresEventStore } from '@agency/platform';
+import { createTestDatabase } from '@agency/scripts/testing/test-database';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../../scripts/src/testing/test-database';
 import { LIVE_SCHEMA, ProjectionRunner } from './projection-runner';
 import type { Projection } from './projections/projection';
 import { ensureReadModels, rebuildReadModels } from './read-model/read-schema';

@@ -1,8 +1,8 @@
 import { PostgresEventStore } from '@agency/platform';
+import { seedDemoData } from '@agency/scripts/demo-data';
+import { startTestProduct, type TestProduct } from '@agency/scripts/testing/test-product';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoData } from '../../scripts/src/demo-data';
-import { startTestProduct, type TestProduct } from '../../scripts/src/testing/test-product';
 import { projections } from './projections';
 import { rebuildReadModels } from './read-model/read-schema';
 

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { commissionOf, engagement, lessonAmount, partnerCommissionOf, timesheet } from '@agency/domain';
+import { pdfText } from '@agency/scripts/testing/pdf-text';
+import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pdfText } from '../../../scripts/src/testing/pdf-text';
-import { startTestProduct, TEST_ADMIN, type TestProduct } from '../../../scripts/src/testing/test-product';
 
 type Json = Record<string, unknown>;
 type Tutor = { id: string; prefix: string; name: string };

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { SessionUser } from '@agency/contracts';
 import { engagement, timesheet } from '@agency/domain';
+import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestProduct, TEST_ADMIN, type TestProduct } from '../../../scripts/src/testing/test-product';
 
 const contact = {
   firstName: 'Jane',

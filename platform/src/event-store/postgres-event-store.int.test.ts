@@ -1,5 +1,5 @@
+import { createTestDatabase } from '@agency/scripts/testing/test-database';
 import pg from 'pg';
-import { createTestDatabase } from '../../../scripts/src/testing/test-database';
 import { eventStoreContract } from './event-store.contract';
 import { migrateEventStore, PostgresEventStore } from './postgres/postgres-event-store';
 

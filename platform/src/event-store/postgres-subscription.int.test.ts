@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { createTestDatabase } from '@agency/scripts/testing/test-database';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestDatabase } from '../../../scripts/src/testing/test-database';
 import { type EventToAppend, type Position, type RecordedEvent, START } from './port';
 import { migrateEventStore, PostgresEventStore, type SubscriptionStep } from './postgres/postgres-event-store';
 

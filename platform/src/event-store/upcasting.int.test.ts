@@ -1,8 +1,8 @@
 import { createUpcaster } from '@agency/contracts';
+import { createTestDatabase } from '@agency/scripts/testing/test-database';
 import pg from 'pg';
 import { firstValueFrom, take, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../../../scripts/src/testing/test-database';
 import { migrateEventStore, PostgresEventStore } from './postgres/postgres-event-store';
 
 /**
