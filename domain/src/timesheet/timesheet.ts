@@ -52,6 +52,20 @@ export type TimesheetCommand =
       amountPence?: Pence;
       actor: Actor;
     })
+  | (TimesheetKey & {
+      /**
+       * The grid's save of one cell: records the lesson or changes it. `lessonId` is the id the
+       * cell showed; absent when the cell was empty as the user typed.
+       */
+      type: 'SaveLessonCell';
+      lessonId?: string;
+      engagement: EngagementSummary;
+      date: string;
+      /** 0 removes the lesson. */
+      duration: Hundredths;
+      amountPence?: Pence;
+      actor: Actor;
+    })
   | (TimesheetKey & { type: 'RemoveLesson'; lessonId: string; actor: Actor })
   | (TimesheetKey & { type: 'LockMonth'; invoiceId: string });
 
@@ -225,7 +239,7 @@ function checkLesson(
 const sameLesson = (a: LessonDetails, b: LessonDetails) =>
   (Object.keys(a) as (keyof LessonDetails)[]).every((key) => a[key] === b[key]);
 
-export function decide(command: TimesheetCommand, state: TimesheetState, _now: Date): LessonEvent[] {
+export function decide(command: TimesheetCommand, state: TimesheetState, now: Date): LessonEvent[] {
   const { tutorId, month } = command;
   switch (command.type) {
     case 'RecordLesson': {
@@ -253,6 +267,28 @@ export function decide(command: TimesheetCommand, state: TimesheetState, _now: D
       if (sameLesson(recorded, lesson)) return [];
       return [{ type: 'LessonChanged', data: { tutorId, month, lesson } }];
     }
+    case 'SaveLessonCell': {
+      // Decided on the timesheet as it is now (again on a retry), so the choice between recording
+      // and changing never rests on what the user's screen showed some time ago.
+      const { lessonId: shown, ...cell } = command;
+      const lessonId = cellLessonId(command);
+      const recorded = state.lessons.get(lessonId);
+      if (!recorded) {
+        if (shown !== undefined) throw new DomainError('not_found', 'There is no such lesson on this timesheet.');
+        return decide({ ...cell, type: 'RecordLesson', lessonId }, state, now);
+      }
+      if (shown === undefined && state.status === 'open') {
+        // The cell was empty when the user typed: someone filled it meanwhile. Never a silent overwrite.
+        throw new DomainError(
+          'conflict',
+          `Someone else has just recorded a lesson with this student on ${command.date}. The cell has been reloaded.`,
+        );
+      }
+      // An amount typed earlier survives a save that leaves the duration as it was.
+      const keepAmount = recorded.amountEdited && recorded.duration === command.duration;
+      const amountPence = command.amountPence ?? (keepAmount ? recorded.amountPence : undefined);
+      return decide({ ...cell, type: 'ChangeLesson', lessonId, amountPence }, state, now);
+    }
     case 'RemoveLesson': {
       checkMayRecordFor(command.actor, tutorId);
       checkOpen(state, month);
@@ -279,3 +315,14 @@ export const timesheetDecider: Decider<TimesheetCommand, LessonEvent, TimesheetS
 
 /** `month` is `YYYY-MM`. */
 export const timesheetStream = (tutorId: string, month: string) => `timesheet-${tutorId}-${month}`;
+
+/**
+ * The grid records at most one lesson per engagement and day, so a new lesson's id is derived
+ * from both: two people typing into the same empty cell at once make the same lesson, and the
+ * second gets a conflict instead of a silent duplicate.
+ */
+export const gridLessonId = (engagementId: string, date: string) => `${engagementId}.${date}`;
+
+/** The lesson a grid cell saves: the one it showed, or the cell's own for an empty cell. */
+export const cellLessonId = (cell: { lessonId?: string; engagement: { engagementId: string }; date: string }) =>
+  cell.lessonId ?? gridLessonId(cell.engagement.engagementId, cell.date);
