@@ -7,13 +7,13 @@ import {
 } from '@agency/platform';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import pg from 'pg';
-import { clientsQueries } from './queries/clients-queries';
-import { engagementQueries } from './queries/engagement-queries';
 import { healthQueries } from './queries/health-queries';
-import { invoiceQueries } from './queries/invoice-queries';
-import { lessonQueries } from './queries/lesson-queries';
-import { tutorsQueries } from './queries/tutors-queries';
-import { usersQueries } from './queries/users-queries';
+import { clientsQueries } from './read-models/clients/queries';
+import { engagementQueries } from './read-models/engagements/queries';
+import { invoiceQueries } from './read-models/invoices/queries';
+import { lessonQueries } from './read-models/lessons/queries';
+import { tutorsQueries } from './read-models/tutors/queries';
+import { usersQueries } from './read-models/users/queries';
 
 export type QueryAppOptions = {
   databaseUrl: string;

@@ -6,10 +6,10 @@ export {
   ProjectionRunner,
   readStatuses,
 } from './projection-runner';
-export { projections } from './projections';
+export { projections } from './read-models';
 export {
   ensureReadModels,
   liveReadModelIsCurrent,
   rebuildProjection,
   rebuildReadModels,
-} from './read-model/read-schema';
+} from './read-models/read-schema';

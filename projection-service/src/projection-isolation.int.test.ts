@@ -6,8 +6,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildQueryApp } from './app';
 import { LIVE_SCHEMA, ProjectionRunner, readStatuses } from './projection-runner';
-import type { Projection } from './projections/projection';
-import { ensureReadModels, rebuildProjection } from './read-model/read-schema';
+import type { Projection } from './read-models/projection';
+import { ensureReadModels, rebuildProjection } from './read-models/read-schema';
 
 const meta = { userId: 'u', role: 'admin', commandId: 'c', correlationId: 'c', causationId: 'c' };
 const SECRET = 'test-secret-test-secret-test-secret';

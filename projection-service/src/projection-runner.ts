@@ -1,7 +1,7 @@
 import { comparePositions, type EventStore, type Position, type RecordedEvent, START } from '@agency/platform';
 import type pg from 'pg';
 import { bufferTime, concatMap, defer, filter, from, retry, type Subscription, switchMap } from 'rxjs';
-import { handlerFor, type Projection } from './projections/projection';
+import { handlerFor, type Projection } from './read-models/projection';
 
 export const LIVE_SCHEMA = 'read';
 /** Notified (empty payload) whenever a live projection's checkpoint or failure changes. */

@@ -4,8 +4,8 @@ import { createTestDatabase } from '@agency/scripts/testing/test-database';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_SCHEMA, ProjectionRunner, WRITER_LOCK } from './projection-runner';
-import type { Projection } from './projections/projection';
-import { ensureReadModels, liveReadModelIsCurrent, rebuildReadModels } from './read-model/read-schema';
+import type { Projection } from './read-models/projection';
+import { ensureReadModels, liveReadModelIsCurrent, rebuildReadModels } from './read-models/read-schema';
 
 const meta = { userId: 'u', role: 'admin', commandId: 'c', correlationId: 'c', causationId: 'c' };
 

@@ -3,8 +3,8 @@ import { seedDemoData } from '@agency/scripts/demo-data';
 import { startTestProduct, type TestProduct } from '@agency/scripts/testing/test-product';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projections } from './projections';
-import { rebuildReadModels } from './read-model/read-schema';
+import { projections } from './read-models';
+import { rebuildReadModels } from './read-models/read-schema';
 
 /** Every row of every table in `read`, so two read models can be compared whole. */
 async function snapshot(db: pg.Pool) {

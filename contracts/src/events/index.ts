@@ -1,5 +1,5 @@
 import { clientEvents } from './client-events';
-import type { EventDefinition } from './define';
+import type { EventDefinition, EventOf } from './define';
 import { engagementEvents } from './engagement-events';
 import { invoiceEvents } from './invoice-events';
 import { lessonEvents } from './lesson-events';
@@ -16,11 +16,22 @@ export * from './tutor-events';
 export * from './upcasters';
 export * from './user-events';
 
+/** Every event type the product records. */
+export const productEvents = [
+  ...clientEvents,
+  ...engagementEvents,
+  ...lessonEvents,
+  ...invoiceEvents,
+  ...tutorEvents,
+  ...userEvents,
+] as const;
+/** Any event the product records, `{ type, data }` with `data` typed by its type's schema. */
+export type ProductEvent = EventOf<(typeof productEvents)[number]>;
+export type ProductEventType = ProductEvent['type'];
+
 /** Every event the product records, by type: the projection runner checks payloads against it. */
 export const eventCatalogue: ReadonlyMap<string, EventDefinition<string, import('zod').ZodType>> = new Map(
-  [...clientEvents, ...engagementEvents, ...lessonEvents, ...invoiceEvents, ...tutorEvents, ...userEvents].map(
-    (definition) => [definition.type, definition],
-  ),
+  productEvents.map((definition) => [definition.type, definition]),
 );
 
 /** Each event type's current version, as the catalogue names it. */

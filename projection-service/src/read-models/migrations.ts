@@ -1,15 +1,19 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Projection } from '../projections/projection';
+import { basename, join } from 'node:path';
+import type { Projection } from './projection';
 
-const folder = join(import.meta.dirname, 'migrations');
+/**
+ * The read-model DDL: every `NNN_*.sql` under this folder (the runner's own here, each read
+ * model's in its folder), in one global order by file name, so a folder never decides the order.
+ */
+export const migrations = readdirSync(import.meta.dirname, { recursive: true, encoding: 'utf8' })
+  .filter((path) => path.endsWith('.sql'))
+  .map((path) => ({ name: basename(path), sql: readFileSync(join(import.meta.dirname, path), 'utf8') }))
+  .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
-/** The read-model DDL, in file-name order. */
-export const migrations = readdirSync(folder)
-  .filter((name) => name.endsWith('.sql'))
-  .sort()
-  .map((name) => ({ name, sql: readFileSync(join(folder, name), 'utf8') }));
+const duplicate = migrations.find((m, i) => i > 0 && migrations[i - 1].name === m.name);
+if (duplicate) throw new Error(`Two read-model migrations are named ${duplicate.name}.`);
 
 /** The runner's own tables (checkpoints and failures), in every read-model schema. */
 export const RUNNER_MIGRATION = '001_checkpoint.sql';

@@ -1,3 +1,4 @@
+import type { ProductEvent } from '@agency/contracts';
 import type { RecordedEvent } from '@agency/platform';
 import type pg from 'pg';
 
@@ -15,6 +16,34 @@ export type Projection = {
   migrations?: string[];
   handlers: Record<string, ProjectionHandler>;
 };
+
+type AnyEvent = { type: string; data: unknown };
+
+/** A recorded event whose `type` and `data` are those of one event of the union `E`. */
+export type RecordedEventOf<E extends AnyEvent> = E extends AnyEvent
+  ? Omit<RecordedEvent, 'type' | 'data'> & { type: E['type']; data: E['data'] }
+  : never;
+
+/** One handler per event type of `E` (any may be left out), each given that type's payload. */
+export type TypedHandlers<E extends AnyEvent> = {
+  [T in E['type']]?: (sql: pg.ClientBase, event: RecordedEventOf<Extract<E, { type: T }>>) => Promise<unknown>;
+};
+
+/**
+ * A projection typed over the events it handles (by default any event in the contracts): a
+ * handler for a type not in `E` is a compile error, and each handler's `data` has the payload
+ * type of the contract schema of its event type, so no `data as …` cast is needed.
+ */
+export function defineProjection<E extends AnyEvent = ProductEvent>(definition: {
+  name: string;
+  version: number;
+  migrations: string[];
+  handlers: TypedHandlers<E>;
+}): Projection {
+  // The one place the payload type is asserted: the store hands the runner events upcast to the
+  // current version of their type's contract, and the runner calls a handler only for its type.
+  return { ...definition, handlers: definition.handlers as unknown as Record<string, ProjectionHandler> };
+}
 
 /** The handler of `type`, if the projection has one (never an inherited property). */
 export const handlerFor = (projection: Projection, type: string): ProjectionHandler | undefined =>

@@ -11,8 +11,8 @@ import {
   quoteIdent,
   WRITER_LOCK,
 } from '../projection-runner';
-import type { Projection } from '../projections/projection';
 import { migrations, RUNNER_MIGRATION, readModelVersion } from './migrations';
+import type { Projection } from './projection';
 
 /** Held for a whole rebuild, so two instances (or a start and `npm run rebuild`) never build at once. */
 const REBUILD_LOCK = 7412003;

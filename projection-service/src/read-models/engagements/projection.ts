@@ -1,18 +1,16 @@
 import type { EngagementEvent } from '@agency/contracts';
 import { engagement } from '@agency/domain';
-import type { RecordedEvent } from '@agency/platform';
 import type pg from 'pg';
-import type { Projection } from './projection';
+import { defineProjection, type RecordedEventOf } from '../projection';
 
 /**
  * Folds each engagement with the domain's own `evolve`, then writes its current terms, its
  * history periods, and which tutor teaches which child (tutor_students).
  */
-async function project(sql: pg.ClientBase, recorded: RecordedEvent) {
-  const event = { type: recorded.type, data: recorded.data } as EngagementEvent;
-  const id = (recorded.data as { engagementId: string }).engagementId;
+async function project(sql: pg.ClientBase, recorded: RecordedEventOf<EngagementEvent>) {
+  const id = recorded.data.engagementId;
   const found = await sql.query('select state from engagements where id = $1', [id]);
-  const state = engagement.evolve(found.rows[0]?.state ?? engagement.initialState(), event);
+  const state = engagement.evolve(found.rows[0]?.state ?? engagement.initialState(), recorded);
   const summary = engagement.summaryOf(state);
   if (!summary) return;
   const periods = summary.periods;
@@ -59,17 +57,15 @@ async function project(sql: pg.ClientBase, recorded: RecordedEvent) {
   );
 }
 
-export const engagementsProjection: Projection = {
+export const engagementsProjection = defineProjection<EngagementEvent>({
   name: 'engagements',
   version: 1,
   migrations: ['004_tutor_students.sql', '006_engagements.sql'],
-  handlers: Object.fromEntries(
-    [
-      'EngagementStarted',
-      'EngagementRatesChanged',
-      'EngagementSubjectsChanged',
-      'EngagementPeriodCorrected',
-      'EngagementEnded',
-    ].map((type) => [type, project]),
-  ),
-};
+  handlers: {
+    EngagementStarted: project,
+    EngagementRatesChanged: project,
+    EngagementSubjectsChanged: project,
+    EngagementPeriodCorrected: project,
+    EngagementEnded: project,
+  },
+});

@@ -1,17 +1,13 @@
-import type { InvoiceConfirmed, InvoiceGenerated, InvoicePaymentRecorded } from '@agency/contracts';
-import type { z } from 'zod';
-import type { Projection } from './projection';
+import type { InvoiceEvent } from '@agency/contracts';
+import { defineProjection } from '../projection';
 
-type Data<D extends { schema: z.ZodType }> = z.infer<D['schema']>;
-
-export const invoicesProjection: Projection = {
+export const invoicesProjection = defineProjection<InvoiceEvent>({
   name: 'invoices',
   version: 1,
   migrations: ['008_invoices.sql'],
   handlers: {
-    InvoiceGenerated: (sql, { data }) => {
-      const invoice = data as Data<typeof InvoiceGenerated>;
-      return sql.query(
+    InvoiceGenerated: (sql, { data: invoice }) =>
+      sql.query(
         `insert into invoices (id, tutor_id, month, reference, date, lesson_count, earnings_pence, commission_pence,
                                partner_commission_pence, items)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
@@ -27,14 +23,10 @@ export const invoicesProjection: Projection = {
           invoice.partnerCommissionPence,
           JSON.stringify(invoice.items),
         ],
-      );
-    },
-    InvoiceConfirmed: (sql, { data }) => {
-      const { invoiceId } = data as Data<typeof InvoiceConfirmed>;
-      return sql.query('update invoices set confirmed = true where id = $1', [invoiceId]);
-    },
-    InvoicePaymentRecorded: async (sql, { data }) => {
-      const { invoiceId, paymentId, date, amountPence } = data as Data<typeof InvoicePaymentRecorded>;
+      ),
+    InvoiceConfirmed: (sql, { data: { invoiceId } }) =>
+      sql.query('update invoices set confirmed = true where id = $1', [invoiceId]),
+    InvoicePaymentRecorded: async (sql, { data: { invoiceId, paymentId, date, amountPence } }) => {
       await sql.query('insert into invoice_payments (id, invoice_id, date, amount_pence) values ($1, $2, $3, $4)', [
         paymentId,
         invoiceId,
@@ -44,4 +36,4 @@ export const invoicesProjection: Projection = {
       return sql.query('update invoices set paid_pence = paid_pence + $2 where id = $1', [invoiceId, amountPence]);
     },
   },
-};
+});

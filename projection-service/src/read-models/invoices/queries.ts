@@ -4,9 +4,9 @@ import { forbidden, invalidInput, notFound } from '@agency/platform';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { z } from 'zod';
-import { renderInvoiceDocument } from '../invoices/invoice-document';
-import { invoiceStatusGroups, type MonthAmounts, type TutorMonth } from '../invoices/invoice-status';
-import { withMoney } from '../read-model/money-columns';
+import { withMoney } from '../money-columns';
+import { renderInvoiceDocument } from './invoice-document';
+import { invoiceStatusGroups, type MonthAmounts, type TutorMonth } from './invoice-status';
 
 const year = z.coerce
   .number({ error: 'Year is required' })

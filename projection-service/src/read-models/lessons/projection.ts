@@ -1,6 +1,6 @@
-import type { LessonDetails } from '@agency/contracts';
+import type { LessonDetails, LessonEvent } from '@agency/contracts';
 import type pg from 'pg';
-import type { Projection } from './projection';
+import { defineProjection } from '../projection';
 
 type WithLesson = { tutorId: string; month: string; lesson: LessonDetails };
 
@@ -31,21 +31,19 @@ function upsertLesson(sql: pg.ClientBase, { tutorId, month, lesson }: WithLesson
   );
 }
 
-export const lessonsProjection: Projection = {
+export const lessonsProjection = defineProjection<LessonEvent>({
   name: 'lessons',
   version: 1,
   migrations: ['007_lessons.sql'],
   handlers: {
-    LessonRecorded: (sql, { data }) => upsertLesson(sql, data as WithLesson),
-    LessonChanged: (sql, { data }) => upsertLesson(sql, data as WithLesson),
-    LessonRemoved: (sql, { data }) =>
-      sql.query('delete from lessons where id = $1', [(data as { lessonId: string }).lessonId]),
-    TimesheetMonthLocked: (sql, { data }) => {
-      const { tutorId, month, invoiceId } = data as { tutorId: string; month: string; invoiceId: string };
-      return sql.query(
-        'insert into locked_months (tutor_id, month, invoice_id) values ($1, $2, $3) on conflict do nothing',
-        [tutorId, month, invoiceId],
-      );
-    },
+    LessonRecorded: (sql, { data }) => upsertLesson(sql, data),
+    LessonChanged: (sql, { data }) => upsertLesson(sql, data),
+    LessonRemoved: (sql, { data }) => sql.query('delete from lessons where id = $1', [data.lessonId]),
+    TimesheetMonthLocked: (sql, { data: { tutorId, month, invoiceId } }) =>
+      sql.query('insert into locked_months (tutor_id, month, invoice_id) values ($1, $2, $3) on conflict do nothing', [
+        tutorId,
+        month,
+        invoiceId,
+      ]),
   },
-};
+});

@@ -4,7 +4,7 @@ import { type GridEngagement, timesheetGrid } from '@agency/domain/timesheet/tim
 import { forbidden, HttpError } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
-import { penceFrom } from '../read-model/money-columns';
+import { penceFrom } from '../money-columns';
 
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;

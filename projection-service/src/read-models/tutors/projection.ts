@@ -1,61 +1,39 @@
-import type {
-  TutorAccountActivated,
-  TutorActivationEmailSent,
-  TutorDetailsChanged,
-  TutorReactivated,
-  TutorRegistered,
-  TutorTerminated,
-} from '@agency/contracts';
-import type { z } from 'zod';
-import { contactColumns } from './contact-columns';
-import type { Projection } from './projection';
+import type { TutorEvent } from '@agency/contracts';
+import { contactColumns } from '../contact-columns';
+import { defineProjection } from '../projection';
 
-type Data<D extends { schema: z.ZodType }> = z.infer<D['schema']>;
-
-export const tutorsProjection: Projection = {
+export const tutorsProjection = defineProjection<TutorEvent>({
   name: 'tutors',
   version: 1,
   migrations: ['005_tutors.sql'],
   handlers: {
-    TutorRegistered: (sql, { data }) => {
-      const { tutorId, contact, username, invoicePrefix, startDate } = data as Data<typeof TutorRegistered>;
-      return sql.query(
+    TutorRegistered: (sql, { data: { tutorId, contact, username, invoicePrefix, startDate } }) =>
+      sql.query(
         `insert into tutors (id, contact_id, first_name, last_name, address, postcode, email, phone,
                              username, invoice_prefix, start_date)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
         [tutorId, contact.id, ...contactColumns(contact), username, invoicePrefix, startDate],
-      );
-    },
-    TutorDetailsChanged: (sql, { data }) => {
-      const { tutorId, contact } = data as Data<typeof TutorDetailsChanged>;
-      return sql.query(
+      ),
+    TutorDetailsChanged: (sql, { data: { tutorId, contact } }) =>
+      sql.query(
         `update tutors set first_name = $2, last_name = $3, address = $4, postcode = $5, email = $6, phone = $7
           where id = $1`,
         [tutorId, ...contactColumns(contact)],
-      );
-    },
-    TutorTerminated: (sql, { data }) => {
-      const { tutorId, endDate } = data as Data<typeof TutorTerminated>;
-      return sql.query('update tutors set active = false, end_date = $2 where id = $1', [tutorId, endDate]);
-    },
-    TutorReactivated: (sql, { data }) => {
-      const { tutorId, startDate } = data as Data<typeof TutorReactivated>;
-      return sql.query('update tutors set active = true, start_date = $2, end_date = null where id = $1', [
+      ),
+    TutorTerminated: (sql, { data: { tutorId, endDate } }) =>
+      sql.query('update tutors set active = false, end_date = $2 where id = $1', [tutorId, endDate]),
+    TutorReactivated: (sql, { data: { tutorId, startDate } }) =>
+      sql.query('update tutors set active = true, start_date = $2, end_date = null where id = $1', [
         tutorId,
         startDate,
-      ]);
-    },
-    TutorActivationEmailSent: (sql, { data }) => {
-      const { tutorId, sentTo, expiresAt } = data as Data<typeof TutorActivationEmailSent>;
-      return sql.query('update tutors set activation_sent_to = $2, activation_expires_at = $3 where id = $1', [
+      ]),
+    TutorActivationEmailSent: (sql, { data: { tutorId, sentTo, expiresAt } }) =>
+      sql.query('update tutors set activation_sent_to = $2, activation_expires_at = $3 where id = $1', [
         tutorId,
         sentTo,
         expiresAt,
-      ]);
-    },
-    TutorAccountActivated: (sql, { data }) => {
-      const { tutorId, userId } = data as Data<typeof TutorAccountActivated>;
-      return sql.query('update tutors set user_id = $2 where id = $1', [tutorId, userId]);
-    },
+      ]),
+    TutorAccountActivated: (sql, { data: { tutorId, userId } }) =>
+      sql.query('update tutors set user_id = $2 where id = $1', [tutorId, userId]),
   },
-};
+});

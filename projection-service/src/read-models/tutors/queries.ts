@@ -1,7 +1,7 @@
 import { forbidden, notFound } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
-import { penceFrom } from '../read-model/money-columns';
+import { penceFrom } from '../money-columns';
 
 const joinAddress = (lines: string[], postcode: string) => [...lines, postcode].filter(Boolean).join(', ');
 
