@@ -124,7 +124,7 @@ export async function buildCommandApp(options: CommandAppOptions) {
   await app.register(clientRoutes, { deps, db, timeZone });
   await app.register(tutorRoutes, { deps, db, names: new TutorNames(db), mailer, publicUrl, timeZone });
   await app.register(engagementRoutes, { deps, db });
-  await app.register(lessonRoutes, { deps, db });
+  await app.register(lessonRoutes, { deps });
   await app.register(invoiceRoutes, { deps, db, timeZone });
   await app.register(fastifyHttpProxy, {
     upstream: options.queryUrl,

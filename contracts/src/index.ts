@@ -1,4 +1,5 @@
 export * from './agency';
+export * from './answers/timesheet-grid';
 export * from './commands/auth-commands';
 export * from './commands/client-commands';
 export * from './commands/engagement-commands';

@@ -1,69 +1,14 @@
-import { calendarDate, type LessonBody, lessonBody } from '@agency/contracts';
-import { DomainError, engagement, type Hundredths, type Pence, timesheet, toHundredths, toPence } from '@agency/domain';
-import { type GridEngagement, gridLessonId, timesheetGrid, weekInMonth } from '@agency/domain/timesheet/timesheet-grid';
+import { calendarDate, lessonBody } from '@agency/contracts';
+import { engagement, timesheet, toHundredths, toPence } from '@agency/domain';
+import { weekInMonth } from '@agency/domain/timesheet/week';
 import { HttpError, notFound } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
-import type pg from 'pg';
 import { type CommandDependencies, commandRoute } from '../pipeline/command-pipeline';
 
 const { engagementDecider, engagementStream, summaryOf } = engagement;
-const { timesheetDecider, timesheetStream, checkMayRecordFor } = timesheet;
+const { timesheetDecider, timesheetStream, checkMayRecordFor, cellLessonId } = timesheet;
 
-type Wanted = { lessonId: string; given: boolean; duration: Hundredths; amountPence?: Pence };
-
-/**
- * The grid's save, decided against the timesheet as it is when the pipeline runs it (again on
- * a retry), so the choice between recording and changing never rests on a stale read.
- * Without an id the cell was empty when the user typed: if someone has recorded it meanwhile,
- * that is a conflict the UI resolves by reloading the cell, not a silent overwrite.
- */
-type LessonKey = Omit<
-  Extract<timesheet.TimesheetCommand, { type: 'RecordLesson' }>,
-  'type' | 'lessonId' | 'duration' | 'amountPence'
->;
-
-function gridDecider(base: LessonKey, wanted: Wanted) {
-  return {
-    ...timesheetDecider,
-    decide: (_: unknown, state: timesheet.TimesheetState, now: Date) => {
-      const recorded = state.lessons.get(wanted.lessonId);
-      if (!recorded) {
-        if (wanted.given) throw new DomainError('not_found', 'There is no such lesson on this timesheet.');
-        return timesheetDecider.decide(
-          {
-            ...base,
-            type: 'RecordLesson',
-            lessonId: wanted.lessonId,
-            duration: wanted.duration,
-            amountPence: wanted.amountPence,
-          },
-          state,
-          now,
-        );
-      }
-      if (!wanted.given && state.status === 'open') {
-        throw new DomainError(
-          'conflict',
-          `Someone else has just recorded a lesson with this student on ${base.date}. The cell has been reloaded.`,
-        );
-      }
-      // An amount typed earlier survives a save that leaves the duration as it was.
-      const keepAmount = recorded.amountEdited && recorded.duration === wanted.duration;
-      return timesheetDecider.decide(
-        {
-          ...base,
-          type: 'ChangeLesson',
-          lessonId: wanted.lessonId,
-          duration: wanted.duration,
-          amountPence: wanted.amountPence ?? (keepAmount ? recorded.amountPence : undefined),
-        },
-        state,
-        now,
-      );
-    },
-  };
-}
-
+/** The week the answer shows: the one asked for, else the lesson's own week of its month. */
 const rangeQuery = (query: Record<string, string>, date: string) => {
   const month = query.month || date.slice(0, 7);
   const week = weekInMonth(date, date.slice(0, 7));
@@ -80,57 +25,43 @@ const rangeQuery = (query: Record<string, string>, date: string) => {
   return { month, from, to };
 };
 
-/** The tutor's engagements with student names, from the engagement read model (its folded state). */
-export async function engagementsOfTutor(db: pg.Pool, tutorId: string): Promise<GridEngagement[]> {
-  const found = await db.query(
-    `select e.state, coalesce(ch.first_name || ' ' || ch.last_name, '') as student_name
-       from read.engagements e left join read.children ch on ch.id = e.student_id
-      where e.tutor_id = $1`,
-    [tutorId],
-  );
-  return found.rows.flatMap((row) => {
-    const summary = summaryOf(row.state);
-    return summary ? [{ summary, studentName: row.student_name }] : [];
-  });
-}
-
-export async function lessonRoutes(app: FastifyInstance, { deps, db }: { deps: CommandDependencies; db: pg.Pool }) {
+/**
+ * `POST /api/lessons/lesson`: the grid's save of one cell, decided by the timesheet
+ * (`SaveLessonCell`). The answer is the saved lesson and, as the spec asks, the week's grid: that
+ * view is the query side's GET /api/lessons/timesheet, asked once the save shows there.
+ */
+export async function lessonRoutes(app: FastifyInstance, { deps }: { deps: CommandDependencies }) {
   commandRoute(app, deps, {
     url: '/api/lessons/lesson',
     roles: ['admin', 'partner', 'tutor'],
     body: lessonBody,
-    handle: async ({ body, query }: { body: LessonBody; query: Record<string, string> }, { run, load, user }) => {
+    handle: async ({ body, query }, { run, load, user }) => {
       const actor = { role: user.role, tutorId: user.tutorId ?? null };
       checkMayRecordFor(actor, body.tutorId);
       const { lesson } = body;
-      const range = rangeQuery(query, lesson.date);
+      rangeQuery(query, lesson.date);
       const summary = summaryOf(await load(engagementStream(lesson.engagementId), engagementDecider));
       if (!summary) throw notFound('There is no such engagement.');
-      const month = lesson.date.slice(0, 7);
-      const wanted: Wanted = {
-        lessonId: lesson.id ?? gridLessonId(lesson.engagementId, lesson.date),
-        given: lesson.id !== undefined,
+      const cell = {
+        type: 'SaveLessonCell' as const,
+        tutorId: body.tutorId,
+        month: lesson.date.slice(0, 7),
+        lessonId: lesson.id,
+        engagement: summary,
+        date: lesson.date,
         duration: toHundredths(lesson.duration),
         amountPence: lesson.amount === undefined ? undefined : toPence(lesson.amount),
+        actor,
       };
-      const base = { tutorId: body.tutorId, month, engagement: summary, date: lesson.date, actor };
-      const state = await run(timesheetStream(body.tutorId, month), gridDecider(base, wanted), null);
-      const saved = state.lessons.get(wanted.lessonId);
-      // The grid of the range asked for, built from the timesheet just decided: what the GET will show.
-      const shown =
-        range.month === month ? state : await load(timesheetStream(body.tutorId, range.month), timesheetDecider);
-      const grid = timesheetGrid({
-        ...range,
-        engagements: await engagementsOfTutor(db, body.tutorId),
-        lessons: timesheet.lessonsOf(shown),
-        locked: shown.status === 'locked',
-      });
+      const state = await run(timesheetStream(body.tutorId, cell.month), timesheetDecider, cell);
+      const saved = state.lessons.get(cellLessonId(cell));
       return {
         lesson: saved
           ? { id: saved.lessonId, date: saved.date, duration: saved.duration / 100, amount: saved.amountPence / 100 }
           : null,
-        ...grid,
       };
     },
+    view: ({ body, query }) =>
+      `/api/lessons/timesheet?${new URLSearchParams({ ...rangeQuery(query, body.lesson.date), tutorId: body.tutorId })}`,
   });
 }

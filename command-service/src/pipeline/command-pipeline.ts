@@ -195,25 +195,48 @@ export function createCommandContext(
   };
 }
 
-export type CommandRoute<S extends z.ZodType, P> = {
+export type CommandRoute<S extends z.ZodType, P, A = unknown> = {
   url: string;
   roles: Role[];
   body: S;
   handle: (
     input: { body: z.infer<S>; params: P; query: Record<string, string> },
     context: CommandContext,
-  ) => Promise<unknown>;
+  ) => Promise<A>;
+  /**
+   * The address of a view the spec puts in the answer (the lesson save answers with the week's
+   * grid). Views are built on the query side only: see `askQuerySide`.
+   */
+  view?: (input: { body: z.infer<S>; params: P; query: Record<string, string> }, answer: A) => string;
 };
+
+/**
+ * Asks the query side for a view once the projections show the command, with the caller's own
+ * credentials (so the same role rules apply), through this service's proxy of GET /api/*. When
+ * the projections lag (`visible: false`) and the view cannot be had yet, the answer goes without it.
+ */
+async function askQuerySide(app: FastifyInstance, request: FastifyRequest, url: string, visible: boolean) {
+  const { authorization, cookie } = request.headers;
+  const response = await app.inject({
+    method: 'GET',
+    url,
+    headers: { ...(authorization ? { authorization } : {}), ...(cookie ? { cookie } : {}) },
+  });
+  if (response.statusCode === 200) return response.json() as Record<string, unknown>;
+  if (!visible) return {};
+  const { error } = response.json() as { error?: { code?: string; message?: string } };
+  throw new HttpError(response.statusCode, error?.code ?? 'view_unavailable', error?.message ?? 'Please reload.');
+}
 
 /**
  * Every command goes through here: authenticate, check the role, validate the body against its
  * contract (400 and nothing written), claim the commandId, run, wait for the projections to
  * reach what was appended, remember the answer.
  */
-export function commandRoute<S extends z.ZodType, P = Record<string, string>>(
+export function commandRoute<S extends z.ZodType, P = Record<string, string>, A = unknown>(
   app: FastifyInstance,
   deps: CommandDependencies,
-  route: CommandRoute<S, P>,
+  route: CommandRoute<S, P, A>,
 ) {
   app.post(route.url, async (request: FastifyRequest, reply: FastifyReply) => {
     const user = await app.authenticate(request);
@@ -240,15 +263,19 @@ export function commandRoute<S extends z.ZodType, P = Record<string, string>>(
     );
     try {
       if (claim) await deps.faults?.at({ step: 'claimed', commandId });
-      const answer = (await route.handle(
-        { body: parsed.data, params: request.params as P, query: request.query as Record<string, string> },
-        context,
-      )) as Record<string, unknown>;
+      const input = { body: parsed.data, params: request.params as P, query: request.query as Record<string, string> };
+      const answer = await route.handle(input, context);
       const position = appendedUpTo();
       await deps.faults?.at({ step: 'handled', commandId });
       // A projection stopped at an event it cannot apply answers at once: the save is recorded, the lists lag.
       const visible = position ? await deps.projections.waitFor(position, 5000, appendedTypes()) : true;
-      const body = { ...answer, position: position ? `${position.commit}/${position.prepare}` : null, visible };
+      const view = route.view ? await askQuerySide(app, request, route.view(input, answer), visible) : {};
+      const body = {
+        ...(answer as Record<string, unknown>),
+        ...view,
+        position: position ? `${position.commit}/${position.prepare}` : null,
+        visible,
+      };
       if (!givenId) return body;
       await deps.faults?.at({ step: 'recording', commandId });
       // A runner that took over a lapsed claim may have answered first: every delivery gets that answer.

@@ -158,6 +158,7 @@ describe('saving a cell of the lesson grid', () => {
 describe('the lesson of a cell', () => {
   it('is the one the cell showed, or the cell’s own', () => {
     const cell = { engagement: { engagementId: 'e1' }, date: '2026-03-02' };
+    expect(gridLessonId('e1', '2026-03-03')).toBe('e1.2026-03-03');
     expect(cellLessonId(cell)).toBe('e1.2026-03-02');
     expect(cellLessonId({ ...cell, lessonId: 'l9' })).toBe('l9');
   });

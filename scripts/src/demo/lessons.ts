@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { todayIn } from '@agency/domain';
-import { addDays, mondayOf, monthBounds, weekInMonth } from '@agency/domain/timesheet/timesheet-grid';
+import { addDays, mondayOf, monthBounds, weekInMonth } from '@agency/domain/timesheet/week';
 import type { RunningProduct } from '../product';
 
 type Cell = { date: string; id?: string; open: boolean; locked: boolean };

@@ -1,10 +1,10 @@
 import { type LessonDetails, redactForRole, type SessionUser } from '@agency/contracts';
 import { engagement, timesheet, toHours, toPounds } from '@agency/domain';
-import { type GridEngagement, timesheetGrid } from '@agency/domain/timesheet/timesheet-grid';
 import { forbidden, HttpError } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { penceFrom } from '../money-columns';
+import { type GridEngagement, timesheetGrid } from './timesheet-grid';
 
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;

@@ -1,4 +1,4 @@
-import type { GridCell, GridRow } from '@agency/domain/timesheet/timesheet-grid';
+import type { GridCell, GridRow } from '@agency/contracts';
 import { getJson, postJson } from '../../lib/http';
 
 export type { GridCell, GridRow };

@@ -1,4 +1,4 @@
-import type { GridCell } from '@agency/domain/timesheet/timesheet-grid';
+import type { GridCell } from '@agency/contracts';
 import { assign, fromPromise, setup } from 'xstate';
 
 export type CellField = 'duration' | 'amount';

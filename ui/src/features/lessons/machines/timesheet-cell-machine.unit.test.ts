@@ -1,4 +1,4 @@
-import type { GridCell } from '@agency/domain/timesheet/timesheet-grid';
+import type { GridCell } from '@agency/contracts';
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { type CellSave, cellSave, timesheetCellMachine } from './timesheet-cell-machine';

@@ -1,4 +1,4 @@
-import { addDays, monthBounds, weekInMonth } from '@agency/domain/timesheet/timesheet-grid';
+import { addDays, monthBounds, weekInMonth } from '@agency/domain/timesheet/week';
 import styled from '@emotion/styled';
 import dayjs from 'dayjs';
 import { useState } from 'react';

@@ -1,7 +1,9 @@
 import type { LessonDetails } from '@agency/contracts';
+import type { engagement } from '@agency/domain';
 import { describe, expect, it } from 'vitest';
-import type { EngagementSummary } from '../engagement/engagement';
-import { datesInMonth, gridLessonId, monthBounds, timesheetGrid, weekInMonth } from './timesheet-grid';
+import { timesheetGrid } from './timesheet-grid';
+
+type EngagementSummary = engagement.EngagementSummary;
 
 const period = { commissionBp: 2500, partnerBp: 1000, subjects: ['Maths'] };
 /** £40 an hour until 4 March, £45 from 5 March; ends 6 March. */
@@ -40,15 +42,6 @@ const lesson: LessonDetails = {
 };
 
 describe('the lesson entry grid', () => {
-  it('shows one Monday-to-Sunday week, never crossing the month', () => {
-    expect(monthBounds('2024-02')).toEqual({ first: '2024-02-01', last: '2024-02-29' });
-    // 1 March 2026 is a Sunday: the first week of March is that one day.
-    expect(weekInMonth('2026-03-01', '2026-03')).toEqual({ from: '2026-03-01', to: '2026-03-01' });
-    expect(weekInMonth('2026-03-04', '2026-03')).toEqual({ from: '2026-03-02', to: '2026-03-08' });
-    expect(weekInMonth('2026-03-31', '2026-03')).toEqual({ from: '2026-03-30', to: '2026-03-31' });
-    expect(datesInMonth('2026-02-23', '2026-03-03', '2026-03')).toEqual(['2026-03-01', '2026-03-02', '2026-03-03']);
-  });
-
   it('has a row per engagement alive in the week, a cell per date with the lesson and the rate of that day', () => {
     const grid = timesheetGrid({
       month: '2026-03',
@@ -90,9 +83,5 @@ describe('the lesson entry grid', () => {
     });
     expect(grid.students[0].lessons.every((cell) => cell.locked)).toBe(true);
     expect(grid.students[0].lessons.map((cell) => cell.open)).toEqual([true, true, true, true, true, true, true]);
-  });
-
-  it('derives a new lesson id from its engagement and date', () => {
-    expect(gridLessonId('e1', '2026-03-03')).toBe('e1.2026-03-03');
   });
 });
