@@ -1,6 +1,6 @@
 import type { ClientEvent, ContactDetails } from '@agency/contracts';
 import { describe, it } from 'vitest';
-import { specFor } from '../shared/given-when-then';
+import { specFor } from '../testing/given-when-then';
 import { clientDecider } from './client';
 
 const given = specFor(clientDecider);

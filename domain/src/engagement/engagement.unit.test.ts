@@ -1,7 +1,7 @@
 import type { EngagementEvent } from '@agency/contracts';
 import { describe, expect, it } from 'vitest';
 import { fold } from '../shared/decider';
-import { specFor } from '../shared/given-when-then';
+import { specFor } from '../testing/given-when-then';
 import { engagementDecider, historyOf, periodInForce, periodsOf, summaryOf } from './engagement';
 
 const given = specFor(engagementDecider);

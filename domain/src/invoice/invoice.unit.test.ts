@@ -2,8 +2,8 @@ import type { InvoiceEvent, LessonDetails } from '@agency/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fold } from '../shared/decider';
-import { specFor } from '../shared/given-when-then';
 import { commissionOf, partnerCommissionOf } from '../shared/money';
+import { specFor } from '../testing/given-when-then';
 import type { Actor } from '../timesheet/timesheet';
 import { type InvoiceCommand, invoiceDecider, invoiceReference, invoiceSummary, itemDescription } from './invoice';
 

@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { clientDecider } from '../client/client';
 import { type EngagementCommand, type EngagementSummary, engagementDecider } from '../engagement/engagement';
 import { invoiceDecider, invoiceSummary } from '../invoice/invoice';
+import { specFor } from '../testing/given-when-then';
 import { type TimesheetCommand, timesheetDecider } from '../timesheet/timesheet';
 import { tutorDecider } from '../tutor/tutor';
 import { userDecider } from '../user/user';
 import { fold } from './decider';
-import { specFor } from './given-when-then';
 import { checkContact } from './limits';
 
 /**

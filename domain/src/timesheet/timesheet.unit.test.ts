@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { EngagementSummary } from '../engagement/engagement';
 import { DomainError, fold } from '../shared/decider';
-import { specFor } from '../shared/given-when-then';
+import { specFor } from '../testing/given-when-then';
 import { type Actor, lessonsOf, monthName, type TimesheetCommand, timesheetDecider, totalsOf } from './timesheet';
 
 const given = specFor(timesheetDecider);

@@ -1,7 +1,7 @@
 import type { ContactDetails, TutorEvent } from '@agency/contracts';
 import { describe, expect, it } from 'vitest';
 import { DomainError, fold } from '../shared/decider';
-import { specFor } from '../shared/given-when-then';
+import { specFor } from '../testing/given-when-then';
 import { lifecycleViewOf, requireAllowed, type TutorCommand, tutorDecider } from './tutor';
 import { type LifecycleCase, lifecycleCases, type TutorAction } from './tutor-lifecycle';
 

@@ -1,6 +1,6 @@
 import { createTestDatabase } from '@agency/scripts/testing/test-database';
 import pg from 'pg';
-import { eventStoreContract } from './event-store.contract';
+import { eventStoreContract } from '../testing/event-store-contract';
 import { migrateEventStore, PostgresEventStore } from './postgres/postgres-event-store';
 
 eventStoreContract('PostgreSQL', async () => {

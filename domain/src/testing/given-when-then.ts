@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { type Decider, DomainError, fold } from './decider';
+import { type Decider, DomainError, fold } from '../shared/decider';
 
 /** One shape for every aggregate's rule tests: given these events, when this command, then… */
 export function specFor<Command, Event, State>(

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { firstValueFrom, take, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { comparePositions, type EventStore, type EventToAppend, WrongExpectedRevision } from './port';
+import { comparePositions, type EventStore, type EventToAppend, WrongExpectedRevision } from '../event-store/port';
 
 /**
  * The behaviour every adapter of the port must show. An adapter's test file calls this with a
