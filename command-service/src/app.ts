@@ -4,6 +4,7 @@ import { join, sep } from 'node:path';
 import {
   type EventStore,
   fieldVisibility,
+  frontDoor,
   installErrorReplies,
   refuseNulCharacters,
   serverLimits,
@@ -11,7 +12,7 @@ import {
 } from '@agency/platform';
 import fastifyHttpProxy from '@fastify/http-proxy';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyServerOptions, type RouteOptions } from 'fastify';
 import pg from 'pg';
 import { Accounts } from './auth/accounts';
 import { activationRoutes } from './auth/activation-routes';
@@ -51,7 +52,13 @@ export type CommandAppOptions = {
   /** Where links in e-mails point, e.g. https://agency.example.com. */
   publicUrl?: string;
   resetLimits?: ResetLimits;
+  /** Off unless given (tests stay quiet); `npm start` passes `serviceLogger()`. */
   logger?: FastifyServerOptions['logger'];
+  /**
+   * Called with every route as it is added (Fastify's onRoute hook), before any is: how a test
+   * reads the whole route table.
+   */
+  onRoute?: (route: RouteOptions) => void;
 };
 
 /**
@@ -66,6 +73,7 @@ export function isClientRoute(method: string, url: string): boolean {
 
 export async function buildCommandApp(options: CommandAppOptions) {
   const app = Fastify({ logger: options.logger ?? false, trustProxy: false, ...serverLimits });
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   const db = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
   db.on('error', (error) => app.log.warn({ err: error }, 'idle database connection lost'));
   await db.query(COMMAND_SERVICE_SCHEMA);
@@ -93,7 +101,9 @@ export async function buildCommandApp(options: CommandAppOptions) {
       uiIndex && isClientRoute(request.method, request.url) ? reply.sendFile('index.html') : undefined,
   });
   refuseNulCharacters(app);
-  await app.register(sessionToken, { secret: options.jwtSecret });
+  const https = (options.publicUrl ?? '').startsWith('https:');
+  await app.register(frontDoor, { https });
+  await app.register(sessionToken, { secret: options.jwtSecret, secureCookies: https });
   // Before the routes: every command answer passes the one rule of which fields a role may see.
   // Proxied query answers are checked by the projection service that writes them.
   await app.register(fieldVisibility);

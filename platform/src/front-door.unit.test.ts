@@ -3,6 +3,7 @@ import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkJwtSecret, frontDoor, redactUrl, serviceLogger } from './front-door';
 import { installErrorReplies } from './http-errors';
+import { sessionToken } from './session-token';
 
 async function appWith(https: boolean) {
   const app = Fastify({ logger: false });
@@ -119,6 +120,16 @@ describe('JWT secret', () => {
     expect(checkJwtSecret('x'.repeat(32))).toBe('x'.repeat(32));
     // The tests' secret.
     expect(checkJwtSecret('test-secret-test-secret-test-secret')).toBeTruthy();
+  });
+});
+
+describe('the session token plugin', () => {
+  it('refuses to start with a JWT secret under 32 bytes, before anything else', async () => {
+    const app = Fastify({ logger: false });
+    // Both services register it first thing; its other options do not matter here.
+    await expect(app.register(sessionToken, { secret: 'short-secret' } as never)).rejects.toThrow(
+      /JWT_SECRET is 12 bytes long; it must be at least 32 bytes/,
+    );
   });
 });
 

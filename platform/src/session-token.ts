@@ -3,6 +3,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyJwt from '@fastify/jwt';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { checkJwtSecret } from './front-door';
 import { forbidden, HttpError } from './http-errors';
 
 export const TOKEN_COOKIE = 'token';
@@ -23,12 +24,17 @@ declare module 'fastify' {
 }
 
 /** The token comes from the `token` cookie or an `Authorization: Bearer` header; both work everywhere. */
-export const sessionToken = fp(async (app: FastifyInstance, options: { secret: string }) => {
-  if (!app.hasDecorator('parseCookie')) await app.register(fastifyCookie);
+export const sessionToken = fp(async (app: FastifyInstance, options: { secret: string; secureCookies?: boolean }) => {
+  // Cookies set by any route are `Secure` when the product is reached over https (PUBLIC_URL).
+  if (!app.hasDecorator('parseCookie')) {
+    await app.register(fastifyCookie, { parseOptions: { secure: options.secureCookies ?? false } });
+  }
   await app.register(fastifyJwt, {
-    secret: options.secret,
+    secret: checkJwtSecret(options.secret),
     cookie: { cookieName: TOKEN_COOKIE, signed: false },
-    sign: { expiresIn: TOKEN_LIFETIME_SECONDS },
+    // One algorithm, in signing and in verifying: a token made with another (none, RS256…) is refused.
+    sign: { algorithm: 'HS256', expiresIn: TOKEN_LIFETIME_SECONDS },
+    verify: { algorithms: ['HS256'] },
   });
   app.decorate('authenticate', async (request: FastifyRequest) => {
     try {

@@ -1,11 +1,12 @@
 import {
   fieldVisibility,
+  frontDoor,
   installErrorReplies,
   refuseNulCharacters,
   serverLimits,
   sessionToken,
 } from '@agency/platform';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyServerOptions, type RouteOptions } from 'fastify';
 import pg from 'pg';
 import { healthQueries } from './queries/health-queries';
 import { clientsQueries } from './read-models/clients/queries';
@@ -21,7 +22,12 @@ export type QueryAppOptions = {
   /** The agency's time zone: what "today" is when a tutor's current students are decided. */
   timeZone?: string;
   clock?: () => Date;
+  /** Off unless given (tests stay quiet); `npm start` passes `serviceLogger()`. */
   logger?: FastifyServerOptions['logger'];
+  /** Where the product is reached: https means HSTS and `Secure` cookies. */
+  publicUrl?: string;
+  /** Called with every route as it is added (Fastify's onRoute hook), before any is. */
+  onRoute?: (route: RouteOptions) => void;
 };
 
 /**
@@ -30,13 +36,16 @@ export type QueryAppOptions = {
  */
 export async function buildQueryApp(options: QueryAppOptions) {
   const app = Fastify({ logger: options.logger ?? false, ...serverLimits });
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   // Every query reads the live schema by name, so a rebuild's swap is picked up at once.
   const db = new pg.Pool({ connectionString: options.databaseUrl, max: 10, options: '-c search_path=read' });
   db.on('error', (error) => app.log.warn({ err: error }, 'idle database connection lost'));
   app.addHook('onClose', () => db.end());
   installErrorReplies(app);
   refuseNulCharacters(app);
-  await app.register(sessionToken, { secret: options.jwtSecret });
+  const https = (options.publicUrl ?? '').startsWith('https:');
+  await app.register(frontDoor, { https });
+  await app.register(sessionToken, { secret: options.jwtSecret, secureCookies: https });
   // Before the routes: every answer passes the one rule of which fields the caller's role may see.
   await app.register(fieldVisibility);
   const today = { timeZone: options.timeZone ?? 'Europe/London', clock: options.clock ?? (() => new Date()) };

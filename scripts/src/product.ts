@@ -1,8 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { buildCommandApp, createMailer, type LoginThrottle, type ResetLimits } from '@agency/command-service';
-import { assertStorePositionsValid, PostgresEventStore } from '@agency/platform';
+import { assertStorePositionsValid, PostgresEventStore, serviceLogger } from '@agency/platform';
 import { buildQueryApp, ensureReadModels, ProjectionRunner, projections } from '@agency/projection-service';
+import type { RouteOptions } from 'fastify';
 import pg from 'pg';
 import type { ProductConfig } from './config';
 import { openDatabase } from './database';
@@ -21,9 +22,18 @@ const UI_DIR = join(import.meta.dirname, '../../ui/dist');
 /** Both services, their database and the projection runner, as `npm start` runs them. */
 export async function startProduct(
   config: ProductConfig,
-  options: { log?: (line: string) => void; loginThrottle?: LoginThrottle; resetLimits?: ResetLimits } = {},
+  options: {
+    log?: (line: string) => void;
+    loginThrottle?: LoginThrottle;
+    resetLimits?: ResetLimits;
+    /** Both services' structured log: `LOG_LEVEL` (default info); tests pass 'silent'. */
+    logLevel?: string;
+    /** Sees every route of both services as it is added (the authorization matrix test). */
+    onRoute?: (service: 'command' | 'query', route: RouteOptions) => void;
+  } = {},
 ): Promise<RunningProduct> {
   const log = options.log ?? ((line: string) => console.log(line));
+  const onRoute = options.onRoute;
   const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   const store = await PostgresEventStore.connect(database.url, { log });
   const projectionPool = new pg.Pool({ connectionString: database.url, max: 5 });
@@ -47,6 +57,9 @@ export async function startProduct(
     databaseUrl: database.url,
     jwtSecret: config.jwtSecret,
     timeZone: config.timeZone,
+    publicUrl: config.publicUrl,
+    logger: serviceLogger(options.logLevel),
+    onRoute: onRoute && ((route) => onRoute('query', route)),
   });
   const queryUrl = await query.listen({ port: 0, host: '127.0.0.1' });
   const command = await buildCommandApp({
@@ -59,6 +72,8 @@ export async function startProduct(
     loginThrottle: options.loginThrottle,
     resetLimits: options.resetLimits,
     publicUrl: config.publicUrl,
+    logger: serviceLogger(options.logLevel),
+    onRoute: onRoute && ((route) => onRoute('command', route)),
     mailer: createMailer({
       smtpUrl: config.smtpUrl,
       outboxDir: join(config.dataDir, 'outbox'),

@@ -18,7 +18,7 @@ export function issueToken(app: FastifyInstance, reply: FastifyReply, user: Sess
     path: '/',
     httpOnly: true,
     sameSite: 'lax',
-    secure: false,
+    // `secure` comes from the cookie plugin's defaults: true when PUBLIC_URL is https.
     maxAge: TOKEN_LIFETIME_SECONDS,
   });
   return token;

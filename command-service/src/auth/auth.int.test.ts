@@ -54,15 +54,23 @@ describe('auth API', () => {
     const keepalive = await product.command.app.inject({
       method: 'POST',
       url: '/auth/local/keepalive',
+      payload: {},
       cookies: { token },
     });
     expect(keepalive.statusCode).toBe(200);
     expect(keepalive.cookies.find((c) => c.name === 'token')?.value).toBeTruthy();
-    const logout = await product.command.app.inject({ method: 'POST', url: '/auth/local/logout', cookies: { token } });
+    const logout = await product.command.app.inject({
+      method: 'POST',
+      url: '/auth/local/logout',
+      payload: {},
+      cookies: { token },
+    });
     const dropped = logout.cookies.find((c) => c.name === 'token');
     expect(dropped?.value).toBe('');
     expect(dropped?.expires?.getTime()).toBeLessThan(Date.now());
-    expect((await product.command.app.inject({ method: 'POST', url: '/auth/local/keepalive' })).statusCode).toBe(401);
+    expect(
+      (await product.command.app.inject({ method: 'POST', url: '/auth/local/keepalive', payload: {} })).statusCode,
+    ).toBe(401);
   });
 
   it('never stores a password, hash or token in an event or a read model', async () => {

@@ -1,5 +1,14 @@
 import { invoiceConfirmBody, invoicePaymentBody, invoiceSaveBody, type Role, redactForRole } from '@agency/contracts';
-import { basisPointsToFraction, DomainError, invoice, timesheet, todayIn, toPence, toPounds } from '@agency/domain';
+import {
+  basisPointsToFraction,
+  engagement,
+  invoice,
+  timesheet,
+  todayIn,
+  toPence,
+  toPounds,
+  tutor,
+} from '@agency/domain';
 import { notFound } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
@@ -81,6 +90,27 @@ export async function invoiceRoutes(app: FastifyInstance, { deps, db, timeZone }
     return taken.rows[0].last_number;
   }
 
+  /**
+   * When each of the tutor's engagements ran, ended ones included, from the event store (never a
+   * read model that may lag): the tutor's stream names every engagement ever put on its roster
+   * (`TutorEngagementStarted`, kept in the history after it ends; an abandoned start never ran),
+   * and each engagement's own stream gives its first and last day.
+   */
+  async function engagementSpansOf(tutorId: string, load: CommandContext['load']): Promise<invoice.EngagementSpan[]> {
+    const ids = new Set<string>();
+    for (const event of await deps.store.readStream(tutor.tutorStream(tutorId))) {
+      const data = event.data as { engagementId?: string; abandoned?: boolean };
+      if (event.type === 'TutorEngagementStarted' && data.engagementId) ids.add(data.engagementId);
+      if (event.type === 'TutorEngagementEnded' && data.abandoned && data.engagementId) ids.delete(data.engagementId);
+    }
+    const spans = await Promise.all(
+      [...ids].map(async (id) =>
+        engagement.summaryOf(await load(engagement.engagementStream(id), engagement.engagementDecider)),
+      ),
+    );
+    return spans.flatMap((span) => (span ? [{ startDate: span.startDate, endDate: span.endDate }] : []));
+  }
+
   async function existingInvoice(id: string, load: CommandContext['load']): Promise<Generated> {
     const key = parseInvoiceId(id);
     if (!key) throw notFound('There is no such invoice.');
@@ -101,18 +131,11 @@ export async function invoiceRoutes(app: FastifyInstance, { deps, db, timeZone }
       timesheet.checkMayRecordFor(actor, tutorId);
       const invoicePrefix = await invoicePrefixOf(tutorId);
       const today = todayIn(timeZone, now);
-      if (month > today.slice(0, 7)) {
-        throw new DomainError(
-          'invalid',
-          `${timesheet.monthName(month)} has not started yet, so it cannot be invoiced.`,
-          {
-            month: 'Not started yet',
-          },
-        );
-      }
       const stream = invoiceStream(tutorId, month);
       const already = await load(stream, invoiceDecider);
       if (already.status !== 'none') return invoiceAnswer(already, user.role);
+      // Not a future month, and one the tutor had an engagement in: checked before the lock.
+      invoice.checkMonthInvoiceable(month, today, await engagementSpansOf(tutorId, load));
 
       const invoiceId = invoiceIdOf(tutorId, month);
       const sheet = await run(timesheetStream(tutorId, month), timesheetDecider, {

@@ -148,6 +148,8 @@ describe('invoices: generation with the month lock, references, confirmation, pa
     await engage(ada, 45, 20, 10);
     await engage(brook, 30, 25, 0);
     await engage(cleo, 35.5, 15, 20);
+    // Dan teaches too (months with no lessons are still invoiced), but no lesson is ever recorded.
+    await engage(dan, 30, 25, 0);
     await ok('/api/users', {
       username: 'ada',
       password: 'ada-password-1',

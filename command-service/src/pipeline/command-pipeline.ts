@@ -12,7 +12,7 @@ import {
   WrongExpectedRevision,
 } from '@agency/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Claim, ProcessedCommands } from './idempotency';
 import type { ProjectionWatch } from './projection-watch';
 
@@ -210,6 +210,18 @@ export type CommandRoute<S extends z.ZodType, P, A = unknown> = {
   view?: (input: { body: z.infer<S>; params: P; query: Record<string, string> }, answer: A) => string;
 };
 
+const UUID = z.uuid();
+
+/** A header that, when sent, must be one UUID (as `commandId` is): it is stored with every event. */
+function uuidHeader(request: FastifyRequest, name: string, label: string): string | undefined {
+  const value = request.headers[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !UUID.safeParse(value).success) {
+    throw invalidInput([{ path: [label], message: `${label} must be a UUID` }]);
+  }
+  return value;
+}
+
 /**
  * Asks the query side for a view once the projections show the command, with the caller's own
  * credentials (so the same role rules apply), through this service's proxy of GET /api/*. When
@@ -243,9 +255,9 @@ export function commandRoute<S extends z.ZodType, P = Record<string, string>, A 
     if (!route.roles.includes(user.role)) throw forbidden();
     const parsed = route.body.safeParse(request.body ?? {});
     if (!parsed.success) throw invalidInput(parsed.error.issues);
-    const headerKey = request.headers['idempotency-key'];
-    const givenId =
-      (parsed.data as { commandId?: string }).commandId ?? (typeof headerKey === 'string' ? headerKey : undefined);
+    const headerKey = uuidHeader(request, 'idempotency-key', 'Idempotency-Key');
+    const correlation = uuidHeader(request, 'x-correlation-id', 'X-Correlation-Id');
+    const givenId = (parsed.data as { commandId?: string }).commandId ?? headerKey;
     const commandId = givenId ?? randomUUID();
     let claim: Claim | undefined;
     if (givenId) {
@@ -253,12 +265,11 @@ export function commandRoute<S extends z.ZodType, P = Record<string, string>, A 
       if (!claimed.claimed) return reply.status(claimed.answer.statusCode).send(claimed.answer.body);
       claim = claimed;
     }
-    const correlation = request.headers['x-correlation-id'];
     const { context, appendedUpTo, appendedTypes } = createCommandContext(
       deps,
       user,
       commandId,
-      typeof correlation === 'string' ? correlation : commandId,
+      correlation ?? commandId,
       claim?.startedAt,
     );
     try {

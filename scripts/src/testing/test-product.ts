@@ -22,7 +22,10 @@ export type TestProduct = RunningProduct & {
 };
 
 /** The whole product (both services, runner) on its own fresh database, for integration tests. */
-export async function startTestProduct(overrides: Partial<ProductConfig> = {}): Promise<TestProduct> {
+export async function startTestProduct(
+  overrides: Partial<ProductConfig> = {},
+  options: Pick<NonNullable<Parameters<typeof startProduct>[1]>, 'onRoute'> = {},
+): Promise<TestProduct> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'agency-product-'));
   const product = await startProduct(
@@ -40,7 +43,12 @@ export async function startTestProduct(overrides: Partial<ProductConfig> = {}): 
       demoData: false,
       ...overrides,
     },
-    { log: () => {}, loginThrottle: new LoginThrottle({ perUsername: 5, perAddress: 1000, windowMs: 60_000 }) },
+    {
+      log: () => {},
+      logLevel: 'silent',
+      loginThrottle: new LoginThrottle({ perUsername: 5, perAddress: 1000, windowMs: 60_000 }),
+      ...options,
+    },
   );
   const login = async (username: string, password: string) => {
     const response = await product.command.app.inject({
