@@ -4,6 +4,7 @@ import { HttpError, notFound } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { type CommandContext, type CommandDependencies, commandRoute } from '../pipeline/command-pipeline';
+import { readModelLookups } from '../read-model/lookups';
 
 const toChild = (body: ChildBody, id: string) => ({
   id,
@@ -18,10 +19,12 @@ export async function clientRoutes(
 ) {
   const { clientDecider, clientStream } = client;
 
+  const lookups = readModelLookups(db);
+
   async function clientOfContact(contactId: string): Promise<string> {
-    const found = await db.query('select client_id from read.contacts where id = $1', [contactId]);
-    if (!found.rows[0]) throw notFound('There is no such contact.');
-    return found.rows[0].client_id;
+    const clientId = await lookups.clientOfContact(contactId);
+    if (!clientId) throw notFound('There is no such contact.');
+    return clientId;
   }
 
   async function saveChild(clientId: string, body: ChildBody, { run, newId }: CommandContext) {
@@ -65,8 +68,7 @@ export async function clientRoutes(
     body: contactBody,
     handle: async ({ body, params }, { run }) => {
       // The tutor detail's edit-contact link uses this form too.
-      const tutorOwner = await db.query('select id from read.tutors where contact_id = $1', [params.id]);
-      const tutorId: string | undefined = tutorOwner.rows[0]?.id;
+      const tutorId = await lookups.tutorOfContact(params.id);
       if (tutorId) {
         const { id: _id, dob: _dob, ...details } = contactDetails(params.id, body);
         await run(tutor.tutorStream(tutorId), tutor.tutorDecider, {

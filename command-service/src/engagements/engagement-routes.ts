@@ -6,6 +6,7 @@ import type pg from 'pg';
 import type { CommandContext, CommandDependencies } from '../pipeline/command-pipeline';
 import { commandRoute } from '../pipeline/command-pipeline';
 import { racePoint } from '../race-points';
+import { readModelLookups } from '../read-model/lookups';
 import { settledTutor } from './roster';
 
 type Change = NonNullable<EngagementBody['change']>;
@@ -79,46 +80,7 @@ function commandFor(change: Exclude<Change, 'start'>, body: EngagementBody): eng
  */
 export async function engagementRoutes(app: FastifyInstance, { deps, db }: { deps: CommandDependencies; db: pg.Pool }) {
   const { engagementDecider, engagementStream } = engagement;
-
-  async function names(tutorId: string, studentId: string) {
-    const found = await db.query(
-      `select (select first_name || ' ' || last_name from read.tutors where id = $1) as tutor_name,
-              (select first_name from read.children where id = $2) as first_name,
-              (select last_name from read.children where id = $2) as last_name`,
-      [tutorId, studentId],
-    );
-    return found.rows[0] as { tutor_name: string | null; first_name: string | null; last_name: string | null };
-  }
-
-  async function answer(state: engagement.EngagementState) {
-    const summary = engagement.summaryOf(state);
-    if (!summary) throw notFound('There is no such engagement.');
-    const found = await names(summary.tutorId, summary.studentId);
-    const history = engagement.historyOf(state);
-    const latest = history[0]!;
-    const studentName = [found.first_name, found.last_name].filter(Boolean).join(' ');
-    return {
-      engagement: {
-        id: summary.engagementId,
-        tutor: { id: summary.tutorId, name: found.tutor_name ?? '' },
-        tutorId: summary.tutorId,
-        studentId: summary.studentId,
-        name: studentName,
-        studentName,
-        firstName: found.first_name ?? '',
-        lastName: found.last_name ?? '',
-        rate: latest.rate,
-        commissionRate: latest.commissionRate,
-        partnerRate: latest.partnerRate,
-        commissionPct: Math.round(latest.commissionRate * 10_000) / 100,
-        partnerPct: Math.round(latest.partnerRate * 10_000) / 100,
-        startDate: summary.startDate,
-        ...(summary.endDate ? { endDate: summary.endDate } : {}),
-        subjects: latest.subjects,
-        history,
-      },
-    };
-  }
+  const lookups = readModelLookups(db);
 
   async function start(body: EngagementBody, context: CommandContext) {
     const { run, now, newId } = context;
@@ -131,8 +93,7 @@ export async function engagementRoutes(app: FastifyInstance, { deps, db }: { dep
     if (tutorState.status === 'inactive') {
       throw new HttpError(409, 'conflict', 'This tutor is inactive: reactivate the tutor before adding students.');
     }
-    const child = await db.query('select 1 from read.children where id = $1', [studentId]);
-    if (child.rowCount === 0) throw notFound('There is no such student.');
+    if (!(await lookups.studentExists(studentId))) throw notFound('There is no such student.');
     const engagementId = newId();
     const command: engagement.EngagementCommand = {
       type: 'StartEngagement',
@@ -198,7 +159,12 @@ export async function engagementRoutes(app: FastifyInstance, { deps, db }: { dep
     url: '/api/tutors/engagement',
     roles: ['admin'],
     body: engagementBody,
-    handle: async ({ body }, context) =>
-      answer(body.id ? await change(body.id, body, context) : await start(body, context)),
+    handle: async ({ body }, context) => {
+      const summary = engagement.summaryOf(body.id ? await change(body.id, body, context) : await start(body, context));
+      if (!summary) throw notFound('There is no such engagement.');
+      return { engagement: { id: summary.engagementId, tutorId: summary.tutorId } };
+    },
+    // The engagement as its page shows it, built once, on the query side.
+    view: (_, { engagement: saved }) => `/api/tutors/engagement/${saved.tutorId}/${saved.id}`,
   });
 }
