@@ -1,6 +1,8 @@
 import styled from '@emotion/styled';
+import dayjs from 'dayjs';
 import type { ReactNode } from 'react';
 import { type CalendarMonth, MONTH_OPTIONS, shiftMonth, yearOptions } from '../lib/calendar-month';
+import { useAgencyToday } from '../lib/current-user';
 import { Button } from './button';
 import { Select } from './select';
 
@@ -38,6 +40,7 @@ export function MonthFilter({
   arrows?: boolean;
   children?: ReactNode;
 }) {
+  const today = dayjs(useAgencyToday());
   return (
     <FilterBar>
       {arrows ? (
@@ -55,7 +58,7 @@ export function MonthFilter({
           id={`${id}-year`}
           label="Year"
           value={String(value.year)}
-          options={yearOptions().map((year) => ({ value: String(year), label: String(year) }))}
+          options={yearOptions(today).map((year) => ({ value: String(year), label: String(year) }))}
           onChange={(event) => onChange({ ...value, year: Number(event.target.value) })}
         />
       </FilterItem>

@@ -1,4 +1,5 @@
 import styled from '@emotion/styled';
+import { formatMoney } from '../lib/format';
 
 export const TableWrap = styled.div(({ theme }) => ({
   overflowX: 'auto',
@@ -48,3 +49,31 @@ export const EmptyRow = styled.td(({ theme }) => ({
 
 /** A table's closing Total row. */
 export const TotalRow = styled.tr({ fontWeight: 700, '& td': { borderBottom: 'none' } });
+
+/**
+ * A money table's footer: 'Total' across the first `labelColumns` columns, each total in its own
+ * right-aligned cell (its test id names it), then `trailingColumns` empty columns.
+ */
+export function TotalsFooter({
+  labelColumns,
+  totals,
+  trailingColumns = 0,
+}: {
+  labelColumns: number;
+  totals: { testId: string; amount: number | undefined }[];
+  trailingColumns?: number;
+}) {
+  return (
+    <tfoot>
+      <TotalRow>
+        <Td colSpan={labelColumns}>Total</Td>
+        {totals.map(({ testId, amount }) => (
+          <Td numeric key={testId} data-testid={testId}>
+            {formatMoney(amount)}
+          </Td>
+        ))}
+        {trailingColumns > 0 ? <Td colSpan={trailingColumns} /> : null}
+      </TotalRow>
+    </tfoot>
+  );
+}

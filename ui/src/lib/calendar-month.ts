@@ -15,13 +15,15 @@ export const MONTH_OPTIONS = Array.from({ length: 12 }, (_, index) => ({
   label: dayjs().month(index).format('MMMM'),
 }));
 
+/** The month as the API names it: 'YYYY-MM'. */
+export const monthKey = ({ year, month }: CalendarMonth) => `${year}-${String(month).padStart(2, '0')}`;
+
 /** 'March 2026'. */
-export const monthTitle = ({ year, month }: CalendarMonth) =>
-  dayjs(`${year}-${String(month).padStart(2, '0')}-01`).format('MMMM YYYY');
+export const monthTitle = (value: CalendarMonth) => dayjs(`${monthKey(value)}-01`).format('MMMM YYYY');
 
 /** The month `step` months away. */
-export function shiftMonth({ year, month }: CalendarMonth, step: number): CalendarMonth {
-  const shifted = dayjs(`${year}-${String(month).padStart(2, '0')}-01`).add(step, 'month');
+export function shiftMonth(value: CalendarMonth, step: number): CalendarMonth {
+  const shifted = dayjs(`${monthKey(value)}-01`).add(step, 'month');
   return { year: shifted.year(), month: shifted.month() + 1 };
 }
 

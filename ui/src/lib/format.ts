@@ -7,6 +7,9 @@ export function formatDate(value: string | null | undefined): string {
   return date.isValid() ? date.format('DD MMM YYYY') : value;
 }
 
+/** A timesheet column heading: weekday and dd MMM yyyy (spec §9), e.g. Tue 05 Mar 2024. */
+export const formatColumnDate = (date: string) => dayjs(date).format('ddd DD MMM YYYY');
+
 /** dd MMM yyyy hh:mm. */
 export function formatDateTime(value: string | null | undefined): string {
   if (!value) return '';

@@ -1,7 +1,7 @@
 import styled from '@emotion/styled';
 import { useState } from 'react';
 import { Button } from '../../../components/button';
-import { EmptyRow, Table, TableWrap, Td, Th, TotalRow, Tr } from '../../../components/table';
+import { EmptyRow, Table, TableWrap, Td, Th, TotalsFooter, Tr } from '../../../components/table';
 import { formatDate, formatMoney } from '../../../lib/format';
 import { type InvoiceRow, type InvoicesList, invoiceDocumentUrl } from '../api';
 import { PaymentForm, paymentFormId } from './payment-form';
@@ -71,23 +71,15 @@ export function InvoicesTable({
           )}
         </tbody>
         {data.invoices.length > 0 ? (
-          <tfoot>
-            <TotalRow>
-              <Td colSpan={staff ? 3 : 2}>Total</Td>
-              <Td numeric data-testid="total-earnings">
-                {formatMoney(data.totals.earnings)}
-              </Td>
-              <Td numeric data-testid="total-commission">
-                {formatMoney(data.totals.commission)}
-              </Td>
-              {staff ? (
-                <Td numeric data-testid="total-partner">
-                  {formatMoney(data.totals.partnerCommission)}
-                </Td>
-              ) : null}
-              <Td colSpan={admin ? 3 : 2} />
-            </TotalRow>
-          </tfoot>
+          <TotalsFooter
+            labelColumns={staff ? 3 : 2}
+            totals={[
+              { testId: 'total-earnings', amount: data.totals.earnings },
+              { testId: 'total-commission', amount: data.totals.commission },
+              ...(staff ? [{ testId: 'total-partner', amount: data.totals.partnerCommission }] : []),
+            ]}
+            trailingColumns={admin ? 3 : 2}
+          />
         ) : null}
       </Table>
     </TableWrap>

@@ -41,7 +41,8 @@ export function InvoiceConfirmationPage() {
   const tutorId = params.tutorId ?? user.tutorId ?? '';
   const staff = user.role !== 'tutor';
   const back = invoicesLink(selected, staff && params.tutorId ? params.tutorId : undefined);
-  const [commandId] = useState(() => crypto.randomUUID());
+  // One generation per visit: a retry of the load repeats it with the same command id.
+  const commandId = useCommandId().current();
 
   if (!tutorId) {
     return (

@@ -2,10 +2,9 @@ import styled from '@emotion/styled';
 import { useMachine } from '@xstate/react';
 import { type KeyboardEvent, useEffect, useMemo, useRef } from 'react';
 import { fromPromise } from 'xstate';
-import { formatMoney } from '../../../lib/format';
+import { formatColumnDate, formatMoney } from '../../../lib/format';
 import type { GridCell } from '../api';
 import { type CellField, type CellSave, timesheetCellMachine } from '../machines/timesheet-cell-machine';
-import { columnDate } from '../month';
 
 export type CellCalls = {
   /** Saves and answers this cell's new values (the page keeps the whole week it got back). */
@@ -111,7 +110,7 @@ export function LessonCell({ cell, studentName, calls }: { cell: GridCell; stude
     refocus.current = null;
   });
 
-  const day = columnDate(shownCell.date);
+  const day = formatColumnDate(shownCell.date);
   const inputId = `cell-${studentName}-${shownCell.date}`.replace(/\W+/g, '-');
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key === 'Enter') {

@@ -1,6 +1,5 @@
 import { addDays, monthBounds, weekInMonth } from '@agency/domain/timesheet/week';
 import styled from '@emotion/styled';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { Button, ButtonRow } from '../../../components/button';
@@ -8,12 +7,11 @@ import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
 import { EmptyRow, Table, TableWrap, Th } from '../../../components/table';
 import { commandIdsByAction } from '../../../lib/command-id';
-import { useCurrentUser } from '../../../lib/current-user';
-import { formatDate } from '../../../lib/format';
+import { useAgencyToday, useCurrentUser } from '../../../lib/current-user';
+import { formatColumnDate, formatDate } from '../../../lib/format';
 import { useLoader } from '../../../lib/use-loader';
 import { fetchTimesheet, type GridCell, saveLesson, type Timesheet, type WeekQuery } from '../api';
 import { type CellCalls, LessonCell } from '../components/lesson-cell';
-import { columnDate } from '../month';
 
 const Week = styled.div({
   display: 'flex',
@@ -41,10 +39,8 @@ const Hint = styled.p(({ theme }) => ({ color: theme.colors.muted, fontSize: '0.
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 
 /** The week shown first: this week when the month is the current one, else the month's first week. */
-function firstWeek(month: string): string {
-  const today = dayjs().format('YYYY-MM-DD');
-  return today.startsWith(month) ? today : monthBounds(month).first;
-}
+const firstWeek = (month: string, today: string): string =>
+  today.startsWith(month) ? today : monthBounds(month).first;
 
 const cellOf = (grid: Timesheet, engagementId: string, date: string): GridCell | undefined =>
   grid.students.find((row) => row.engagementId === engagementId)?.lessons.find((cell) => cell.date === date);
@@ -54,15 +50,16 @@ const loadWeek = (query: WeekQuery, signal: AbortSignal) => fetchTimesheet(query
 /** lessons/add and lessons/add/{tutorId}?month=YYYY-MM: the weekly lesson entry grid. */
 export function AddLessonsPage() {
   const user = useCurrentUser();
+  const today = useAgencyToday();
   const navigate = useNavigate();
   const params = useParams();
   const [search] = useSearchParams();
   const asked = search.get('month') ?? '';
-  const month = MONTH.test(asked) ? asked : dayjs().format('YYYY-MM');
+  const month = MONTH.test(asked) ? asked : today.slice(0, 7);
   // Spec §5: an admin adds lessons for a chosen tutor; a tutor or partner for themselves.
   const tutorId = params.tutorId ?? (user.role === 'admin' ? undefined : user.tutorId);
-  const [day, setDay] = useState(() => firstWeek(month));
-  const week = weekInMonth(day.startsWith(month) ? day : firstWeek(month), month);
+  const [day, setDay] = useState(() => firstWeek(month, today));
+  const week = weekInMonth(day.startsWith(month) ? day : firstWeek(month, today), month);
   const bounds = monthBounds(month);
   const [year, monthNumber] = month.split('-').map(Number);
   const back = () =>
@@ -151,7 +148,7 @@ function WeekTable({ initial, query }: { initial: Timesheet; query: WeekQuery })
               <Th scope="col">Student</Th>
               {grid.dates.map((date) => (
                 <DateTh scope="col" key={date}>
-                  {columnDate(date)}
+                  {formatColumnDate(date)}
                 </DateTh>
               ))}
             </tr>

@@ -3,26 +3,16 @@ import dayjs from 'dayjs';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Button } from '../../../components/button';
 import { LoadState } from '../../../components/load-state';
+import { FilterItem, MonthFilter } from '../../../components/month-filter';
 import { PageHeading } from '../../../components/page-heading';
 import { Select } from '../../../components/select';
-import { EmptyRow, Table, TableWrap, Td, Th, TotalRow, Tr } from '../../../components/table';
-import { useCurrentUser } from '../../../lib/current-user';
+import { EmptyRow, Table, TableWrap, Td, Th, TotalsFooter, Tr } from '../../../components/table';
+import { type CalendarMonth, monthFromSearch, monthKey, monthTitle } from '../../../lib/calendar-month';
+import { useAgencyToday, useCurrentUser } from '../../../lib/current-user';
 import { formatDate, formatMoney } from '../../../lib/format';
 import { useLoader } from '../../../lib/use-loader';
 import { fetchLessons, fetchTutorOptions, type LessonsMonth, type LessonsQuery } from '../api';
-import { MONTH_OPTIONS, monthKey, monthTitle, shiftMonth, yearOptions } from '../month';
 
-const Filters = styled.div({
-  display: 'flex',
-  flexWrap: 'wrap',
-  alignItems: 'flex-end',
-  gap: '1rem',
-  marginBottom: '1rem',
-  '& > div': { marginBottom: 0 },
-});
-
-const Arrow = styled(Button)({ minWidth: '2.75rem', fontSize: '1.1rem' });
-const SelectWrap = styled.div<{ wide?: boolean }>(({ wide }) => ({ minWidth: wide ? '15rem' : '8rem' }));
 const Actions = styled.div({ display: 'flex', flexWrap: 'wrap', gap: '0.75rem', marginTop: '1rem' });
 
 const loadLessons = (query: LessonsQuery, signal: AbortSignal) => fetchLessons(query, signal);
@@ -34,13 +24,12 @@ export function LessonsPage() {
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const staff = user.role === 'admin' || user.role === 'partner';
-  const today = dayjs();
-  const year = Number(params.get('year')) || today.year();
-  const month = Number(params.get('month')) || today.month() + 1;
+  const selected = monthFromSearch(params, dayjs(useAgencyToday()));
+  const { year, month } = selected;
   const tutorId = staff ? params.get('tutorId') || '' : (user.tutorId ?? '');
 
-  const select = (next: { year?: number; month?: number; tutorId?: string }) => {
-    const values = { year, month, tutorId, ...next };
+  const select = (next: Partial<CalendarMonth & { tutorId: string }>) => {
+    const values = { ...selected, tutorId, ...next };
     const search = new URLSearchParams({ year: String(values.year), month: String(values.month) });
     if (staff && values.tutorId) search.set('tutorId', values.tutorId);
     setParams(search, { replace: true });
@@ -52,51 +41,17 @@ export function LessonsPage() {
     { value: '', label: 'All tutors' },
     ...(tutors.state.data ?? []).map((tutor) => ({ value: tutor.id, label: tutor.name })),
   ];
-  const title = monthTitle(year, month);
+  const title = monthTitle(selected);
   const forTutor = staff && tutorId ? `/${encodeURIComponent(tutorId)}` : '';
-  const addLessons = () => navigate(`/lessons/add${forTutor}?month=${monthKey(year, month)}`);
+  const addLessons = () => navigate(`/lessons/add${forTutor}?month=${monthKey(selected)}`);
   const generateInvoice = () => navigate(`/invoice/generate${forTutor}?year=${year}&month=${month}`);
 
   return (
     <>
       <PageHeading title="Lessons" />
-      <Filters>
-        <Arrow
-          type="button"
-          variant="secondary"
-          aria-label="Previous month"
-          onClick={() => select(shiftMonth(year, month, -1))}
-        >
-          ‹
-        </Arrow>
-        <SelectWrap>
-          <Select
-            id="lessons-year"
-            label="Year"
-            value={String(year)}
-            options={yearOptions(today).map((y) => ({ value: String(y), label: String(y) }))}
-            onChange={(event) => select({ year: Number(event.target.value) })}
-          />
-        </SelectWrap>
-        <SelectWrap>
-          <Select
-            id="lessons-month"
-            label="Month"
-            value={String(month)}
-            options={MONTH_OPTIONS}
-            onChange={(event) => select({ month: Number(event.target.value) })}
-          />
-        </SelectWrap>
-        <Arrow
-          type="button"
-          variant="secondary"
-          aria-label="Next month"
-          onClick={() => select(shiftMonth(year, month, 1))}
-        >
-          ›
-        </Arrow>
+      <MonthFilter id="lessons" value={selected} onChange={select}>
         {staff ? (
-          <SelectWrap wide>
+          <FilterItem wide>
             <Select
               id="lessons-tutor"
               label="Tutor"
@@ -104,9 +59,9 @@ export function LessonsPage() {
               options={tutorOptions}
               onChange={(event) => select({ tutorId: event.target.value })}
             />
-          </SelectWrap>
+          </FilterItem>
         ) : null}
-      </Filters>
+      </MonthFilter>
       <LoadState state={lessons.state} onRetry={lessons.retry}>
         {(data) => (
           <>
@@ -174,22 +129,14 @@ function LessonsTable({ data, staff, emptyText }: { data: LessonsMonth; staff: b
           )}
         </tbody>
         {data.lessons.length > 0 ? (
-          <tfoot>
-            <TotalRow>
-              <Td colSpan={staff ? 5 : 4}>Total</Td>
-              <Td numeric data-testid="total-amount">
-                {formatMoney(data.totals.amount)}
-              </Td>
-              <Td numeric data-testid="total-commission">
-                {formatMoney(data.totals.commission)}
-              </Td>
-              {staff ? (
-                <Td numeric data-testid="total-partner">
-                  {formatMoney(data.totals.partnerCommission)}
-                </Td>
-              ) : null}
-            </TotalRow>
-          </tfoot>
+          <TotalsFooter
+            labelColumns={staff ? 5 : 4}
+            totals={[
+              { testId: 'total-amount', amount: data.totals.amount },
+              { testId: 'total-commission', amount: data.totals.commission },
+              ...(staff ? [{ testId: 'total-partner', amount: data.totals.partnerCommission }] : []),
+            ]}
+          />
         ) : null}
       </Table>
     </TableWrap>
