@@ -1,29 +1,16 @@
+import type { ContactDetails } from '@agency/contracts';
+
 export const addressLines = 4;
 export const phoneSlots = 2;
 export const phoneTypes = ['Home', 'Mobile', 'Work'] as const;
 
-export type Phone = { type: string; number: string };
+/** The fields every contact form edits (a family's contact or a tutor's), as the events record them. */
+export type ContactFields = Omit<ContactDetails, 'id' | 'dob'>;
 
-/** A contact as the API takes it (a family's contact or a tutor's). */
-export type ContactInput = {
-  firstName: string;
-  lastName: string;
-  address: string[];
-  postcode: string;
-  email: string;
-  phone: Phone[];
-  dob?: string | null;
-};
+export type Phone = ContactFields['phone'][number];
 
-/** The fields every contact form edits: always four address lines and two phone slots. */
-export type ContactFields = {
-  firstName: string;
-  lastName: string;
-  address: string[];
-  postcode: string;
-  email: string;
-  phone: Phone[];
-};
+/** A contact as the API takes it; only a family's contact has a date of birth. */
+export type ContactInput = ContactFields & { dob?: string | null };
 
 /** The contact form's values: the contact fields and an optional date of birth. */
 export type ContactFormValues = ContactFields & { dob: string };

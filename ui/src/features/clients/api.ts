@@ -1,3 +1,4 @@
+import type { ContactInput } from '../../lib/contact-form-values';
 import { getJson, postJson } from '../../lib/http';
 
 export type ClientListItem = {
@@ -10,18 +11,7 @@ export type ClientListItem = {
   active: boolean;
 };
 
-export type Phone = { type: string; number: string };
-
-export type Contact = {
-  id: string;
-  firstName: string;
-  lastName: string;
-  address: string[];
-  postcode: string;
-  email: string;
-  phone: Phone[];
-  dob?: string | null;
-};
+export type Contact = ContactInput & { id: string };
 
 export type Child = { id: string; firstName: string; lastName: string; dob: string };
 

@@ -1,6 +1,5 @@
+import type { ContactFields } from '../../lib/contact-form-values';
 import { getJson, postJson } from '../../lib/http';
-
-export type Phone = { type: string; number: string };
 
 export type TutorListItem = {
   id: string;
@@ -13,15 +12,7 @@ export type TutorListItem = {
   endDate: string | null;
 };
 
-export type TutorContact = {
-  id: string;
-  firstName: string;
-  lastName: string;
-  address: string[];
-  postcode: string;
-  email: string;
-  phone: Phone[];
-};
+export type TutorContact = ContactFields & { id: string };
 
 export type TutorStudent = {
   engagementId: string;
