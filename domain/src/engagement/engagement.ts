@@ -50,15 +50,17 @@ export type EngagementSummary = {
 };
 
 /** A row of spec §3's history list, in the API's units (pounds, fractions). */
-export type HistoryRow = {
+/** A period as the API speaks it: pounds and fractions. */
+export type PeriodRow = {
   rate: number;
   commissionRate: number;
   partnerRate: number;
   subjects: string[];
   startDate: string;
   endDate: string | null;
-  latest: boolean;
 };
+
+export type HistoryRow = PeriodRow & { latest: boolean };
 
 export const initialState = (): EngagementState => ({ status: 'none' });
 
@@ -135,20 +137,19 @@ export function summaryOf(state: EngagementState): EngagementSummary | undefined
   return { engagementId, tutorId, studentId, startDate, endDate, periods: periodsOf(state) };
 }
 
+export const periodRow = (period: EngagementPeriod): PeriodRow => ({
+  rate: toPounds(period.ratePence),
+  commissionRate: basisPointsToFraction(period.commissionBp),
+  partnerRate: basisPointsToFraction(period.partnerBp),
+  subjects: period.subjects,
+  startDate: period.startDate,
+  endDate: period.endDate,
+});
+
 /** Spec §3's history list, newest period first; the one in force last is marked `latest`. */
 export function historyOf(state: EngagementState): HistoryRow[] {
   const periods = periodsOf(state);
-  return periods
-    .map((period, index) => ({
-      rate: toPounds(period.ratePence),
-      commissionRate: basisPointsToFraction(period.commissionBp),
-      partnerRate: basisPointsToFraction(period.partnerBp),
-      subjects: period.subjects,
-      startDate: period.startDate,
-      endDate: period.endDate,
-      latest: index === periods.length - 1,
-    }))
-    .reverse();
+  return periods.map((period, index) => ({ ...periodRow(period), latest: index === periods.length - 1 })).reverse();
 }
 
 function checkTerms({ ratePence, commissionBp, partnerBp }: EngagementTerms) {

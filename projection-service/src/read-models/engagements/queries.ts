@@ -1,5 +1,5 @@
 import { redactForRole, type SessionUser } from '@agency/contracts';
-import { basisPointsToFraction, engagement, toPounds } from '@agency/domain';
+import { engagement } from '@agency/domain';
 import { HttpError, notFound } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
@@ -87,14 +87,7 @@ export async function engagementQueries(app: FastifyInstance, { db }: { db: pg.P
       return redactForRole(user.role, {
         engagementId,
         date,
-        period: {
-          rate: toPounds(period.ratePence),
-          commissionRate: basisPointsToFraction(period.commissionBp),
-          partnerRate: basisPointsToFraction(period.partnerBp),
-          subjects: period.subjects,
-          startDate: period.startDate,
-          endDate: period.endDate,
-        },
+        period: engagement.periodRow(period),
       });
     },
   );
