@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { subjectOptions } from '@agency/contracts';
 import { todayIn } from '@agency/domain';
 import type { RunningProduct } from '../product';
+import { getAs } from './demo-requests';
 
 const RATES = [28, 30, 32.5, 35, 40, 45, 50];
 const COMMISSIONS = [20, 25, 25, 30];
@@ -30,11 +31,7 @@ function monthEnd(today: string, back: number): string {
 export async function seedEngagements(product: RunningProduct, token: string, timeZone = 'Europe/London') {
   const { app } = product.command;
   const headers = { authorization: `Bearer ${token}` };
-  const get = async <T>(url: string): Promise<T> => {
-    const response = await app.inject({ method: 'GET', url, headers });
-    if (response.statusCode !== 200) throw new Error(`${url} answered ${response.statusCode}: ${response.body}`);
-    return response.json() as T;
-  };
+  const get = getAs(product, token);
   const post = async (payload: Record<string, unknown>) => {
     const response = await app.inject({
       method: 'POST',

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { todayIn } from '@agency/domain';
 import { addDays, mondayOf, monthBounds, weekInMonth } from '@agency/domain/timesheet/week';
 import type { RunningProduct } from '../product';
+import { getAs } from './demo-requests';
 
 type Cell = { date: string; id?: string; open: boolean; locked: boolean };
 type Week = { students: { engagementId: string; lessons: Cell[] }[] };
@@ -19,11 +20,7 @@ const hashOf = (text: string) => [...text].reduce((sum, char) => (sum * 31 + cha
 export async function seedLessons(product: RunningProduct, token: string, timeZone = 'Europe/London') {
   const { app } = product.command;
   const headers = { authorization: `Bearer ${token}` };
-  const get = async <T>(url: string): Promise<T> => {
-    const response = await app.inject({ method: 'GET', url, headers });
-    if (response.statusCode !== 200) throw new Error(`${url} answered ${response.statusCode}: ${response.body}`);
-    return response.json() as T;
-  };
+  const get = getAs(product, token);
   const today = todayIn(timeZone, new Date());
   const months = [3, 2, 1, 0].map((back) => {
     const date = new Date(`${today.slice(0, 7)}-01T00:00:00Z`);
