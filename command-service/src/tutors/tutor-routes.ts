@@ -9,6 +9,7 @@ import type { Mailer } from '../mail/mailer';
 import { absoluteLink, activationMessage } from '../mail/messages';
 import { type CommandContext, type CommandDependencies, commandRoute } from '../pipeline/command-pipeline';
 import { racePoint } from '../race-points';
+import { readModelLookups } from '../read-model/lookups';
 import type { TutorNames } from './tutor-names';
 
 export const ACTIVATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
@@ -27,6 +28,7 @@ export type TutorRouteOptions = {
 export async function tutorRoutes(app: FastifyInstance, options: TutorRouteOptions) {
   const { deps, db, names, mailer, publicUrl, timeZone } = options;
   const { tutorDecider, tutorStream } = tutor;
+  const lookups = readModelLookups(db);
 
   const loadTutor = async (tutorId: string, load: CommandContext['load']) => {
     const state = await load(tutorStream(tutorId), tutorDecider);
@@ -149,8 +151,7 @@ export async function tutorRoutes(app: FastifyInstance, options: TutorRouteOptio
       const { tutorId } = params;
       const state = await loadTutor(tutorId, load);
       tutor.requireAllowed(tutor.lifecycleViewOf(state, now), 'sendActivation');
-      const found = await db.query('select first_name, email from read.tutors where id = $1', [tutorId]);
-      const contact = found.rows[0];
+      const contact = await lookups.activationRecipientOf(tutorId);
       if (!contact) throw notFound('There is no such tutor.');
 
       // 256 random bits; only the hash is kept, so the code exists only in the e-mail.
@@ -166,7 +167,7 @@ export async function tutorRoutes(app: FastifyInstance, options: TutorRouteOptio
         await mailer.send(
           activationMessage({
             to: contact.email,
-            firstName: contact.first_name,
+            firstName: contact.firstName,
             username: state.username,
             link: absoluteLink(publicUrl, `/activate/${code}`),
           }),
