@@ -10,6 +10,7 @@ import {
   serverLimits,
   sessionToken,
 } from '@agency/platform';
+import { SESSIONS_SCHEMA, Sessions } from '@agency/platform/sessions';
 import fastifyHttpProxy from '@fastify/http-proxy';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyServerOptions, type RouteOptions } from 'fastify';
@@ -17,9 +18,10 @@ import pg from 'pg';
 import { Accounts } from './auth/accounts';
 import { activationRoutes } from './auth/activation-routes';
 import { authRoutes } from './auth/auth-routes';
-import { LoginThrottle } from './auth/login-throttle';
+import { LOGIN_THROTTLE_SCHEMA, type LoginLimits, LoginThrottle } from './auth/login-throttle';
 import { passwordResetRoutes } from './auth/password-reset-routes';
 import { type ResetLimits, ResetThrottle } from './auth/reset-throttle';
+import { sessionRoutes } from './auth/session-routes';
 import { userRoutes } from './auth/user-routes';
 import { clientRoutes } from './clients/client-routes';
 import { engagementRoutes } from './engagements/engagement-routes';
@@ -45,7 +47,12 @@ export type CommandAppOptions = {
   uiDir?: string;
   timeZone?: string;
   clock?: () => Date;
-  loginThrottle?: LoginThrottle;
+  loginLimits?: LoginLimits;
+  /**
+   * The reverse proxies in front (TRUST_PROXY: addresses or CIDR ranges): the client address is
+   * then read from their X-Forwarded-For. None by default: the socket's address is the client's.
+   */
+  trustProxy?: string[];
   /** Outgoing mail; by default .eml files in `outboxDir` (or the system temp folder). */
   mailer?: Mailer;
   outboxDir?: string;
@@ -72,13 +79,20 @@ export function isClientRoute(method: string, url: string): boolean {
 }
 
 export async function buildCommandApp(options: CommandAppOptions) {
-  const app = Fastify({ logger: options.logger ?? false, trustProxy: false, ...serverLimits });
+  const app = Fastify({
+    logger: options.logger ?? false,
+    trustProxy: options.trustProxy?.length ? options.trustProxy : false,
+    ...serverLimits,
+  });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   const db = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
   db.on('error', (error) => app.log.warn({ err: error }, 'idle database connection lost'));
   await db.query(COMMAND_SERVICE_SCHEMA);
   await db.query(TUTOR_SCHEMA);
   await db.query(INVOICE_SCHEMA);
+  await db.query(SESSIONS_SCHEMA);
+  await db.query(LOGIN_THROTTLE_SCHEMA);
+  const sessions = new Sessions(db);
   const projections = new ProjectionWatch(db);
   await projections.start();
   const deps: CommandDependencies = {
@@ -103,16 +117,18 @@ export async function buildCommandApp(options: CommandAppOptions) {
   refuseNulCharacters(app);
   const https = (options.publicUrl ?? '').startsWith('https:');
   await app.register(frontDoor, { https });
-  await app.register(sessionToken, { secret: options.jwtSecret, secureCookies: https });
+  await app.register(sessionToken, { secret: options.jwtSecret, sessions, secureCookies: https });
   // Before the routes: every command answer passes the one rule of which fields a role may see.
   // Proxied query answers are checked by the projection service that writes them.
   await app.register(fieldVisibility);
   await app.register(authRoutes, {
     accounts,
-    throttle: options.loginThrottle ?? new LoginThrottle(),
+    sessions,
+    throttle: new LoginThrottle(db, options.loginLimits),
     timeZone: options.timeZone ?? 'Europe/London',
   });
   await app.register(userRoutes, { deps, accounts });
+  await app.register(sessionRoutes, { deps, db, sessions });
   const timeZone = options.timeZone ?? 'Europe/London';
   const publicUrl = options.publicUrl ?? 'http://localhost:3000';
   const mailer =
@@ -162,5 +178,8 @@ export async function buildCommandApp(options: CommandAppOptions) {
   /** For start-up and scripts: act as a given user outside an HTTP request. */
   const actAs = (user: Parameters<typeof createCommandContext>[1], commandId: string) =>
     createCommandContext(deps, user, commandId, commandId);
-  return { app, accounts, deps, actAs };
+  /** For scripts and tests: a token in a new session of this user, as a login would give. */
+  const signSession = async (user: Parameters<typeof createCommandContext>[1]) =>
+    app.jwt.sign({ ...user, sid: await sessions.start(user.id) });
+  return { app, accounts, deps, actAs, sessions, signSession };
 }

@@ -140,7 +140,12 @@ describe('command pipeline (real PostgreSQL, both services)', () => {
     });
     expect(anonymous.statusCode).toBe(401);
     expect((await get('/api/clients', 'not-a-token')).status).toBe(401);
-    const tutorToken = product.command.app.jwt.sign({ id: 'u-t', username: 'tutor1', role: 'tutor', tutorId: 't-1' });
+    const tutorToken = await product.command.signSession({
+      id: 'u-t',
+      username: 'tutor1',
+      role: 'tutor',
+      tutorId: 't-1',
+    });
     const before = await countEvents();
     const refused = await post('/api/clients/contact', contact, tutorToken);
     expect(refused.statusCode).toBe(403);

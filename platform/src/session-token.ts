@@ -1,18 +1,22 @@
 import { type Role, type SessionUser, sessionUser } from '@agency/contracts';
 import fastifyCookie from '@fastify/cookie';
 import fastifyJwt from '@fastify/jwt';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { checkJwtSecret } from './front-door';
 import { forbidden, HttpError } from './http-errors';
+import type { SessionCheck } from './sessions';
 
 export const TOKEN_COOKIE = 'token';
 export const TOKEN_LIFETIME_SECONDS = 60 * 60 * 8;
 
+/** The token's claims: the user, and the id of the server-side session it belongs to. */
+export type TokenClaims = SessionUser & { sid: string };
+
 declare module '@fastify/jwt' {
   interface FastifyJWT {
-    payload: SessionUser;
-    user: SessionUser;
+    payload: TokenClaims;
+    user: TokenClaims;
   }
 }
 
@@ -20,31 +24,89 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The signed-in user, or a 401. */
     authenticate: (request: FastifyRequest) => Promise<SessionUser>;
+    /** The signed-in user and their live session's id, or a 401. */
+    authenticateSession: (request: FastifyRequest) => Promise<{ user: SessionUser; sessionId: string }>;
   }
 }
 
-/** The token comes from the `token` cookie or an `Authorization: Bearer` header; both work everywhere. */
-export const sessionToken = fp(async (app: FastifyInstance, options: { secret: string; secureCookies?: boolean }) => {
-  // Cookies set by any route are `Secure` when the product is reached over https (PUBLIC_URL).
-  if (!app.hasDecorator('parseCookie')) {
-    await app.register(fastifyCookie, { parseOptions: { secure: options.secureCookies ?? false } });
-  }
-  await app.register(fastifyJwt, {
-    secret: checkJwtSecret(options.secret),
-    cookie: { cookieName: TOKEN_COOKIE, signed: false },
-    // One algorithm, in signing and in verifying: a token made with another (none, RS256…) is refused.
-    sign: { algorithm: 'HS256', expiresIn: TOKEN_LIFETIME_SECONDS },
-    verify: { algorithms: ['HS256'] },
-  });
-  app.decorate('authenticate', async (request: FastifyRequest) => {
-    try {
-      const payload = await request.jwtVerify<SessionUser>();
-      return sessionUser.parse(payload);
-    } catch {
-      throw new HttpError(401, 'unauthenticated', 'Please log in.');
+/** Why a request was refused, for the security log (never a token or a password). */
+const refusals = new WeakMap<FastifyRequest, { reason: string; username?: string }>();
+
+export function noteRefusal(request: FastifyRequest, reason: string, username?: string) {
+  refusals.set(request, { reason, username });
+}
+
+/**
+ * The security log: pino child `security` of the request's logger, one entry per event with the
+ * event name, username, client address and reason. Never a password or a token.
+ */
+export const securityLogger = (log: FastifyBaseLogger) => log.child({ name: 'security' });
+
+export function securityLog(
+  request: FastifyRequest,
+  event: string,
+  fields: { username?: string; reason?: string; [key: string]: unknown } = {},
+) {
+  securityLogger(request.log).warn(
+    { event, address: request.ip, route: request.routeOptions?.url, method: request.method, ...fields },
+    event,
+  );
+}
+
+/**
+ * The token comes from the `token` cookie or an `Authorization: Bearer` header; both work everywhere.
+ * A valid signature is not enough: the session it names (`sid`) must be live in `sessions` (not
+ * ended by a logout, reset, termination, role change or an admin; not idle for an hour; not older
+ * than 12 hours), checked on every request. Every 401, 403 and 429 goes to the security log.
+ */
+export const sessionToken = fp(
+  async (app: FastifyInstance, options: { secret: string; sessions: SessionCheck; secureCookies?: boolean }) => {
+    // Cookies set by any route are `Secure` when the product is reached over https (PUBLIC_URL).
+    if (!app.hasDecorator('parseCookie')) {
+      await app.register(fastifyCookie, { parseOptions: { secure: options.secureCookies ?? false } });
     }
-  });
-});
+    await app.register(fastifyJwt, {
+      secret: checkJwtSecret(options.secret),
+      cookie: { cookieName: TOKEN_COOKIE, signed: false },
+      // One algorithm, in signing and in verifying: a token made with another (none, RS256…) is refused.
+      sign: { algorithm: 'HS256', expiresIn: TOKEN_LIFETIME_SECONDS },
+      verify: { algorithms: ['HS256'] },
+    });
+    const refuse = (request: FastifyRequest, reason: string, username?: string) => {
+      noteRefusal(request, reason, username);
+      // A token whose session is over speaks for nobody: the answer's field rule sees no role.
+      (request as { user?: unknown }).user = undefined;
+      return new HttpError(401, 'unauthenticated', 'Please log in.');
+    };
+    const authenticateSession = async (request: FastifyRequest) => {
+      let claims: TokenClaims;
+      try {
+        claims = await request.jwtVerify<TokenClaims>();
+      } catch {
+        throw refuse(request, 'no-valid-token');
+      }
+      const user = sessionUser.safeParse(claims);
+      if (!user.success || typeof claims.sid !== 'string') throw refuse(request, 'no-session-in-token');
+      const state = await options.sessions.check(claims.sid, user.data.id);
+      if (!state.live) throw refuse(request, `session-${state.reason}`, user.data.username);
+      return { user: user.data, sessionId: claims.sid };
+    };
+    app.decorate('authenticateSession', authenticateSession);
+    app.decorate('authenticate', async (request: FastifyRequest) => (await authenticateSession(request)).user);
+
+    app.addHook('onError', async (request, _reply, error) => {
+      if (!(error instanceof HttpError) || ![401, 403, 429].includes(error.statusCode)) return;
+      const user = request.user as Partial<TokenClaims> | undefined;
+      const refusal = refusals.get(request);
+      securityLog(request, 'request.refused', {
+        status: error.statusCode,
+        code: error.code,
+        username: refusal?.username ?? user?.username,
+        reason: refusal?.reason ?? error.code,
+      });
+    });
+  },
+);
 
 export function requireRole(user: SessionUser, ...roles: Role[]) {
   if (!roles.includes(user.role)) throw forbidden();

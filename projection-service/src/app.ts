@@ -6,9 +6,11 @@ import {
   serverLimits,
   sessionToken,
 } from '@agency/platform';
+import { Sessions } from '@agency/platform/sessions';
 import Fastify, { type FastifyServerOptions, type RouteOptions } from 'fastify';
 import pg from 'pg';
 import { healthQueries } from './queries/health-queries';
+import { sessionQueries } from './queries/session-queries';
 import { clientsQueries } from './read-models/clients/queries';
 import { engagementQueries } from './read-models/engagements/queries';
 import { invoiceQueries } from './read-models/invoices/queries';
@@ -45,13 +47,16 @@ export async function buildQueryApp(options: QueryAppOptions) {
   refuseNulCharacters(app);
   const https = (options.publicUrl ?? '').startsWith('https:');
   await app.register(frontDoor, { https });
-  await app.register(sessionToken, { secret: options.jwtSecret, secureCookies: https });
+  // The command side's sessions: every request's token must name a live one.
+  const sessions = new Sessions(db);
+  await app.register(sessionToken, { secret: options.jwtSecret, sessions, secureCookies: https });
   // Before the routes: every answer passes the one rule of which fields the caller's role may see.
   await app.register(fieldVisibility);
   const today = { timeZone: options.timeZone ?? 'Europe/London', clock: options.clock ?? (() => new Date()) };
   await app.register(usersQueries, { db });
   await app.register(clientsQueries, { db, today });
   await app.register(tutorsQueries, { db });
+  await app.register(sessionQueries, { db, sessions });
   await app.register(lessonQueries, { db });
   await app.register(engagementQueries, { db });
   await app.register(invoiceQueries, { db });

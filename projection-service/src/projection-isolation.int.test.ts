@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type EventStore, PostgresEventStore, type RecordedEvent } from '@agency/platform';
+import { Sessions } from '@agency/platform/sessions';
 import { createTestDatabase } from '@agency/scripts/testing/test-database';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
@@ -59,8 +60,22 @@ describe('a projection fails alone', () => {
     });
     runner.start();
     query = await buildQueryApp({ databaseUrl: database.url, jwtSecret: SECRET });
-    adminToken = query.jwt.sign({ id: 'u-admin', username: 'admin', role: 'admin' });
-    tutorToken = query.jwt.sign({ id: 'u-tutor', username: 'tutor', role: 'tutor', tutorId: 't-1' });
+    // Tokens need a live session, as the command service would have started at login.
+    const sessions = new Sessions(pool);
+    await sessions.ensureSchema();
+    adminToken = query.jwt.sign({
+      id: 'u-admin',
+      username: 'admin',
+      role: 'admin',
+      sid: await sessions.start('u-admin'),
+    });
+    tutorToken = query.jwt.sign({
+      id: 'u-tutor',
+      username: 'tutor',
+      role: 'tutor',
+      tutorId: 't-1',
+      sid: await sessions.start('u-tutor'),
+    });
   });
   afterAll(async () => {
     runner.stop();

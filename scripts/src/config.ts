@@ -16,6 +16,8 @@ export type ProductConfig = {
   smtpUrl?: string;
   mailFrom: string;
   demoData: boolean;
+  /** TRUST_PROXY: the reverse proxies in front (comma-separated addresses or CIDR ranges). */
+  trustProxy?: string[];
 };
 
 /** The JWT secret is generated once and kept in DATA_DIR (0600), so sessions survive a restart. */
@@ -46,5 +48,8 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): Pro
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'Tutoring Agency <no-reply@localhost>',
     demoData: env.DEMO_DATA === '1' || env.DEMO_DATA === 'true',
+    trustProxy: env.TRUST_PROXY?.split(',')
+      .map((address) => address.trim())
+      .filter(Boolean),
   };
 }

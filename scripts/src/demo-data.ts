@@ -126,7 +126,7 @@ export async function seedDemoData(product: RunningProduct, families = 36): Prom
   const { app } = product.command;
   const admin = await product.command.accounts.firstAdmin();
   if (!admin) throw new Error('No admin user to seed the demo data as');
-  const token = app.jwt.sign(admin);
+  const token = await product.command.signSession(admin);
   const post = async (url: string, payload: Record<string, unknown>) => {
     const response = await app.inject({
       method: 'POST',

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { buildCommandApp, createMailer, type LoginThrottle, type ResetLimits } from '@agency/command-service';
+import { buildCommandApp, createMailer, type LoginLimits, type ResetLimits } from '@agency/command-service';
 import { assertStorePositionsValid, PostgresEventStore, serviceLogger } from '@agency/platform';
 import { buildQueryApp, ensureReadModels, ProjectionRunner, projections } from '@agency/projection-service';
 import type { RouteOptions } from 'fastify';
@@ -24,7 +24,7 @@ export async function startProduct(
   config: ProductConfig,
   options: {
     log?: (line: string) => void;
-    loginThrottle?: LoginThrottle;
+    loginLimits?: LoginLimits;
     resetLimits?: ResetLimits;
     /** Both services' structured log: `LOG_LEVEL` (default info); tests pass 'silent'. */
     logLevel?: string;
@@ -69,7 +69,8 @@ export async function startProduct(
     queryUrl,
     uiDir: UI_DIR,
     timeZone: config.timeZone,
-    loginThrottle: options.loginThrottle,
+    loginLimits: options.loginLimits,
+    trustProxy: config.trustProxy,
     resetLimits: options.resetLimits,
     publicUrl: config.publicUrl,
     logger: serviceLogger(options.logLevel),

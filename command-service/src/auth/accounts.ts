@@ -2,15 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Role, SessionUser } from '@agency/contracts';
 import { user as userAggregate } from '@agency/domain';
 import { HttpError } from '@agency/platform';
-import { hash, verify } from '@node-rs/argon2';
 import type pg from 'pg';
 import type { CommandContext } from '../pipeline/command-pipeline';
 import { racePoint } from '../race-points';
+import { hashPassword, verifyPassword } from './password-hashing';
 
-// 2 is Algorithm.Argon2id (a const enum, which isolated modules cannot read).
-const ARGON2 = { algorithm: 2 } as const;
-
-export const hashPassword = (password: string) => hash(password, ARGON2);
+export { hashPassword };
 
 /** Spends the same time on an unknown username as on a wrong password. */
 const unknownUserHash = hashPassword(randomUUID());
@@ -52,7 +49,7 @@ export class Accounts {
       [username],
     );
     const row = found.rows[0];
-    const matches = await verify(row?.password_hash ?? (await unknownUserHash), password).catch(() => false);
+    const matches = await verifyPassword(row?.password_hash ?? (await unknownUserHash), password);
     if (!row || !matches) return null;
     return toProfile(row);
   }

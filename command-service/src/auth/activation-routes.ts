@@ -2,13 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { activationBody } from '@agency/contracts';
 import { tutor, user } from '@agency/domain';
 import { HttpError, invalidInput } from '@agency/platform';
+import { Sessions } from '@agency/platform/sessions';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { type CommandDependencies, createCommandContext, domainToHttp } from '../pipeline/command-pipeline';
 import { racePoint } from '../race-points';
+import { readModelLookups } from '../read-model/lookups';
 import { sha256 } from '../tutors/tutor-routes';
 import type { Accounts } from './accounts';
-import { issueToken } from './auth-routes';
+import { startSession } from './auth-routes';
 import { refuseCommonPassword } from './common-passwords';
 
 const UNKNOWN =
@@ -24,7 +26,9 @@ export async function activationRoutes(
   app: FastifyInstance,
   { accounts, db, deps }: { accounts: Accounts; db: pg.Pool; deps: CommandDependencies },
 ) {
+  const lookups = readModelLookups(db);
   const { tutorDecider, tutorStream } = tutor;
+  const sessions = new Sessions(db);
 
   app.post('/auth/local/activate', async (request, reply) => {
     const parsed = activationBody.safeParse(request.body ?? {});
@@ -62,8 +66,7 @@ export async function activationRoutes(
       [codeHash],
     );
     if (claimed.rowCount === 0) throw new HttpError(410, 'code_used', USED);
-    const names = await db.query('select first_name, last_name from read.tutors where id = $1', [tutorId]);
-    const name = names.rows[0] ? `${names.rows[0].first_name} ${names.rows[0].last_name}` : state.username;
+    const name = (await lookups.tutorNameOf(tutorId)) ?? state.username;
     // A login still holding the tutor's name while the tutor is not activated is the leftover of an
     // activation that died half-way (its user never recorded): it gives the name back first.
     const held = await db.query('select user_id from command.usernames where tutor_id = $1 and user_id is not null', [
@@ -104,7 +107,7 @@ export async function activationRoutes(
     const position = appendedUpTo();
     if (position) await deps.projections.waitFor(position);
     const sessionUser = { id: userId, username: state.username, role: 'tutor' as const, tutorId };
-    const token = issueToken(app, reply, sessionUser);
+    const token = await startSession(app, sessions, request, reply, sessionUser);
     return { token, user: { ...sessionUser, name } };
   });
 }

@@ -1,6 +1,15 @@
 import type { SessionUser } from '@agency/contracts';
-import { HttpError, invalidInput, TOKEN_COOKIE, TOKEN_LIFETIME_SECONDS } from '@agency/platform';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import {
+  HttpError,
+  invalidInput,
+  noteRefusal,
+  securityLog,
+  TOKEN_COOKIE,
+  TOKEN_LIFETIME_SECONDS,
+  type TokenClaims,
+} from '@agency/platform';
+import type { Sessions } from '@agency/platform/sessions';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Accounts } from './accounts';
 import type { LoginThrottle } from './login-throttle';
@@ -12,8 +21,10 @@ const credentials = z.object({
 
 const ENDED = 'Your tutor account has ended. Please contact the office if this is a mistake.';
 
-export function issueToken(app: FastifyInstance, reply: FastifyReply, user: SessionUser) {
-  const token = app.jwt.sign({ id: user.id, username: user.username, role: user.role, tutorId: user.tutorId });
+/** A token for this user in session `sid`, also set as the cookie. The claims are the caller's to get right. */
+export function issueToken(app: FastifyInstance, reply: FastifyReply, user: SessionUser, sid: string) {
+  const claims: TokenClaims = { id: user.id, username: user.username, role: user.role, tutorId: user.tutorId, sid };
+  const token = app.jwt.sign(claims);
   reply.setCookie(TOKEN_COOKIE, token, {
     path: '/',
     httpOnly: true,
@@ -24,27 +35,55 @@ export function issueToken(app: FastifyInstance, reply: FastifyReply, user: Sess
   return token;
 }
 
+/** A login, activation or completed reset: a new server-side session, and its token. */
+export async function startSession(
+  app: FastifyInstance,
+  sessions: Sessions,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: SessionUser,
+) {
+  const userAgent = request.headers['user-agent'];
+  const sid = await sessions.start(user.id, { userAgent, address: request.ip });
+  securityLog(request, 'session.started', { username: user.username });
+  return issueToken(app, reply, user, sid);
+}
+
+const TOO_MANY = 'Too many failed logins. Please wait a few minutes and try again.';
+
 export async function authRoutes(
   app: FastifyInstance,
-  { accounts, throttle, timeZone }: { accounts: Accounts; throttle: LoginThrottle; timeZone: string },
+  {
+    accounts,
+    sessions,
+    throttle,
+    timeZone,
+  }: { accounts: Accounts; sessions: Sessions; throttle: LoginThrottle; timeZone: string },
 ) {
   app.post('/auth/local', async (request, reply) => {
     const parsed = credentials.safeParse(request.body ?? {});
     if (!parsed.success) throw invalidInput(parsed.error.issues);
     const { username, password } = parsed.data;
-    if (throttle.blocked(username, request.ip)) {
-      throw new HttpError(429, 'too_many_attempts', 'Too many failed logins. Please wait a few minutes and try again.');
+    // Counted before the password is checked: parallel guesses cannot all get through.
+    const admission = await throttle.admit(username, request.ip);
+    if (!admission.admitted) {
+      noteRefusal(request, 'throttled', username);
+      reply.header('retry-after', String(admission.retryAfterSeconds));
+      throw new HttpError(429, 'too_many_attempts', TOO_MANY);
     }
     const user = await accounts.verify(username, password);
     if (!user) {
-      throttle.failed(username, request.ip);
-      request.log.info({ username }, 'login failed');
+      securityLog(request, 'login.failed', { username, reason: 'wrong-credentials' });
+      noteRefusal(request, 'wrong-credentials', username);
       throw new HttpError(401, 'wrong_credentials', 'Wrong username or password.');
     }
-    throttle.succeeded(username);
-    if (user.tutorEnded) throw new HttpError(403, 'account_ended', ENDED);
+    await throttle.succeeded(username, request.ip);
+    if (user.tutorEnded) {
+      noteRefusal(request, 'account-ended', username);
+      throw new HttpError(403, 'account_ended', ENDED);
+    }
     const { name, tutorEnded: _ended, ...sessionUser } = user;
-    const token = issueToken(app, reply, sessionUser);
+    const token = await startSession(app, sessions, request, reply, sessionUser);
     return { token, user: { ...sessionUser, name } };
   });
 
@@ -57,16 +96,33 @@ export async function authRoutes(
     return { user: profile, agency: { timeZone } };
   });
 
+  // The UI pings this only after user activity: it is what keeps a session from going idle.
   app.post('/auth/local/keepalive', async (request, reply) => {
-    const user = await app.authenticate(request);
+    const { user, sessionId } = await app.authenticateSession(request);
     // A session ends with the tutor's engagement with the agency, not only with its token.
     const found = await accounts.profile(user.id);
-    if (!found || found.tutorEnded) throw new HttpError(401, 'unauthenticated', 'Please log in.');
-    issueToken(app, reply, user);
+    if (!found || found.tutorEnded) {
+      const ended = await sessions.endAllFor(user.id, 'account-ended');
+      if (ended) securityLog(request, 'session.ended', { username: user.username, reason: 'account-ended', ended });
+      noteRefusal(request, 'account-ended', user.username);
+      throw new HttpError(401, 'unauthenticated', 'Please log in.');
+    }
+    if (!(await sessions.touch(sessionId))) {
+      noteRefusal(request, 'session-over', user.username);
+      throw new HttpError(401, 'unauthenticated', 'Please log in.');
+    }
+    // The user as they are now (a role taken back is gone), never the old token's claims.
+    const { name: _name, tutorEnded: _ended, ...current } = found;
+    issueToken(app, reply, current, sessionId);
     return { ok: true };
   });
 
-  app.post('/auth/local/logout', async (_request, reply) => {
+  app.post('/auth/local/logout', async (request, reply) => {
+    // Ends the token's session even if it is already over (nothing to do then).
+    const claims = await request.jwtVerify<TokenClaims>().catch(() => undefined);
+    if (typeof claims?.sid === 'string' && (await sessions.end(claims.sid, 'logout'))) {
+      securityLog(request, 'session.ended', { username: claims.username, reason: 'logout' });
+    }
     reply.clearCookie(TOKEN_COOKIE, { path: '/' });
     return { ok: true };
   });

@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { newPasswordBody, resetRequestBody } from '@agency/contracts';
 import { user as userAggregate } from '@agency/domain';
-import { HttpError, invalidInput } from '@agency/platform';
+import { HttpError, invalidInput, noteRefusal, securityLog } from '@agency/platform';
+import { Sessions } from '@agency/platform/sessions';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import type { Mailer } from '../mail/mailer';
@@ -9,7 +10,7 @@ import { absoluteLink, resetMessage } from '../mail/messages';
 import { type CommandDependencies, createCommandContext } from '../pipeline/command-pipeline';
 import { sha256 } from '../tutors/tutor-routes';
 import type { Accounts } from './accounts';
-import { issueToken } from './auth-routes';
+import { startSession } from './auth-routes';
 import { refuseCommonPassword } from './common-passwords';
 import type { ResetThrottle } from './reset-throttle';
 
@@ -20,6 +21,7 @@ const TOO_MANY =
 const UNKNOWN = 'This password reset link is not valid. Please ask for a new one.';
 const USED = 'This password reset link has already been used. Please ask for a new one.';
 const EXPIRED = 'This password reset link has expired. Please ask for a new one.';
+const ENDED = 'Your tutor account has ended. Please contact the office if this is a mistake.';
 
 /**
  * `POST /auth/local/reset` e-mails a single-use, expiring link to every account the username or
@@ -38,13 +40,14 @@ export async function passwordResetRoutes(
   },
 ) {
   const { accounts, db, deps, mailer, publicUrl, throttle } = options;
+  const sessions = new Sessions(db);
 
   app.post('/auth/local/reset', async (request) => {
     const parsed = resetRequestBody.safeParse(request.body ?? {});
     if (!parsed.success) throw invalidInput(parsed.error.issues);
     const identifier = parsed.data.username;
     const found = await db.query(
-      `select a.user_id, a.username, u.name, t.email
+      `select a.user_id, a.username, u.name, t.email, u.role, coalesce(t.active, true) as tutor_active
          from auth.accounts a
          join read.users u on u.id = a.user_id
          left join read.tutors t on t.id = u.tutor_id
@@ -57,6 +60,11 @@ export async function passwordResetRoutes(
     if (!(await throttle.admit(keys, request.ip))) throw new HttpError(429, 'too_many_attempts', TOO_MANY);
 
     for (const row of found.rows) {
+      // The same rule as login: an ended tutor's account gets no link (and the same answer).
+      if (row.role !== 'admin' && !row.tutor_active) {
+        securityLog(request, 'reset.refused', { username: row.username, reason: 'account-ended' });
+        continue;
+      }
       if (!row.email) {
         request.log.warn({ userId: row.user_id }, 'password reset asked for an account without an e-mail address');
         continue;
@@ -103,7 +111,15 @@ export async function passwordResetRoutes(
     if (claimed.rowCount === 0) throw new HttpError(410, 'link_used', USED);
     const profile = await accounts.profile(row.user_id);
     if (!profile) throw new HttpError(404, 'unknown_link', UNKNOWN);
+    if (profile.tutorEnded) {
+      // A link sent before the tutor's end: it sets nothing and signs nobody in.
+      noteRefusal(request, 'account-ended', profile.username);
+      throw new HttpError(403, 'account_ended', ENDED);
+    }
     await accounts.setPassword(row.user_id, parsed.data.password);
+    // Whoever knew the old password is signed out everywhere; this browser gets a new session below.
+    const ended = await sessions.endAllFor(row.user_id, 'password-reset');
+    if (ended) securityLog(request, 'session.ended', { username: profile.username, reason: 'password-reset', ended });
     // Any other link still out for this account is spent too.
     await db.query('update auth.reset_tokens set used_at = now() where user_id = $1 and used_at is null', [
       row.user_id,
@@ -117,7 +133,7 @@ export async function passwordResetRoutes(
     });
     const position = appendedUpTo();
     if (position) await deps.projections.waitFor(position);
-    const token = issueToken(app, reply, sessionUser);
+    const token = await startSession(app, sessions, request, reply, sessionUser);
     return { token, user: profile };
   });
 }

@@ -428,6 +428,8 @@ describe('engagements: commands, history periods, queries and the rules they com
     expect(inactive.statusCode).toBe(409);
     expect(inactive.json().error.message).toBe('This tutor is inactive: reactivate the tutor before adding students.');
     await ok(`/api/tutors/active/${tutorA}`, { id: tutorA, active: true, startDate: '2025-01-01' });
+    // The termination ended Ada's sessions: she signs in again.
+    tutorAToken = await product.login('ada', 'ada-password-1');
   });
 
   it('lets a tutor read only their own engagements; staff read any', async () => {

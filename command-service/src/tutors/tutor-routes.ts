@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { noBody, tutorActiveBody, tutorBody, tutorPartnerBody, tutorSuggestionBody } from '@agency/contracts';
 import { contactDetails, todayIn, tutor, user as userAggregate } from '@agency/domain';
-import { forbidden, HttpError, invalidInput, notFound } from '@agency/platform';
+import { forbidden, HttpError, invalidInput, notFound, securityLogger } from '@agency/platform';
+import { type SessionEndReason, Sessions } from '@agency/platform/sessions';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { settledTutor } from '../engagements/roster';
@@ -29,6 +30,19 @@ export async function tutorRoutes(app: FastifyInstance, options: TutorRouteOptio
   const { deps, db, names, mailer, publicUrl, timeZone } = options;
   const { tutorDecider, tutorStream } = tutor;
   const lookups = readModelLookups(db);
+  const sessions = new Sessions(db);
+  /**
+   * A termination (every login of the tutor: their own, and any made for them with `npm run
+   * user`) or a role change (the tutor's own login): every session ends at once.
+   */
+  const endSessionsOf = async (tutorId: string, state: tutor.TutorState, reason: SessionEndReason) => {
+    const own = state.status !== 'none' && state.account.status === 'activated' ? [state.account.userId] : [];
+    const linked = reason === 'terminated' ? await lookups.loginsOfTutor(tutorId) : [];
+    for (const userId of new Set([...own, ...linked])) {
+      const ended = await sessions.endAllFor(userId, reason);
+      if (ended) securityLogger(app.log).warn({ event: 'session.ended', userId, reason, ended }, 'session.ended');
+    }
+  };
 
   const loadTutor = async (tutorId: string, load: CommandContext['load']) => {
     const state = await load(tutorStream(tutorId), tutorDecider);
@@ -130,6 +144,7 @@ export async function tutorRoutes(app: FastifyInstance, options: TutorRouteOptio
           type: 'TerminateTutor',
           endDate: body.endDate ?? today,
         });
+        await endSessionsOf(params.id, state, 'terminated');
       }
       if (state.status === 'none') throw notFound('There is no such tutor.');
       return {
@@ -201,6 +216,7 @@ export async function tutorRoutes(app: FastifyInstance, options: TutorRouteOptio
         role,
         tutorId: params.tutorId,
       });
+      await endSessionsOf(params.tutorId, state, 'role-changed');
       return { tutor: { id: params.tutorId, accountRole: role, partner: body.partner } };
     },
   });

@@ -390,7 +390,7 @@ describe('tutors, activation and password reset (real PostgreSQL, real SMTP on l
   });
 
   it('keeps tutors to admins: a tutor token may not create one or ask for suggestions', async () => {
-    const tutorToken = product.command.app.jwt.sign({ id: 'u', username: 't', role: 'tutor', tutorId: 'x' });
+    const tutorToken = await product.command.signSession({ id: 'u', username: 't', role: 'tutor', tutorId: 'x' });
     expect(
       (await post('/api/tutors/contact', { contact, tutor: { username: 'zz', invoicePrefix: 'ZZ' } }, tutorToken))
         .statusCode,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LoginThrottle } from '@agency/command-service';
+import { DEFAULT_LOGIN_LIMITS } from '@agency/command-service';
 import { expect } from 'vitest';
 import type { ProductConfig } from '../config';
 import { type RunningProduct, startProduct } from '../product';
@@ -46,7 +46,8 @@ export async function startTestProduct(
     {
       log: () => {},
       logLevel: 'silent',
-      loginThrottle: new LoginThrottle({ perUsername: 5, perAddress: 1000, windowMs: 60_000 }),
+      // Many tests log in from one address: only the per-username delay applies to them.
+      loginLimits: { ...DEFAULT_LOGIN_LIMITS, freePerAddress: 1000 },
       ...options,
     },
   );
