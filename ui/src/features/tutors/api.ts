@@ -69,3 +69,21 @@ export const sendActivationEmail = (id: string, body: Command) =>
 
 export const setPartner = (id: string, body: { partner: boolean } & Command) =>
   postJson<{ tutor: { id: string; partner: boolean } }>(`/api/tutors/partner/${encodeURIComponent(id)}`, body);
+
+/** A live session of the tutor's login, as admins see it. */
+export type TutorSession = {
+  id: string;
+  createdAt: string;
+  lastSeenAt: string;
+  userAgent: string | null;
+  address: string | null;
+};
+
+export const fetchTutorSessions = (id: string, signal?: AbortSignal) =>
+  getJson<{ sessions: TutorSession[] }>(`/api/tutors/${encodeURIComponent(id)}/sessions`, signal).then(
+    (answer) => answer.sessions,
+  );
+
+/** Ends one live session of the tutor's login, or all of them without `sessionId`. */
+export const endTutorSessions = (id: string, body: { sessionId?: string } & Command) =>
+  postJson<{ ended: number }>(`/api/tutors/sessions/end/${encodeURIComponent(id)}`, body);

@@ -15,6 +15,7 @@ import { errorMessage } from '../../../lib/http';
 import { useLoader } from '../../../lib/use-loader';
 import { fetchTutor, sendActivationEmail, setPartner, setTutorActive, type Tutor } from '../api';
 import { ContactSummary } from '../components/contact-summary';
+import { SessionsPanel } from '../components/sessions-panel';
 import { StudentsTable } from '../components/students-table';
 import { offeredActions, tutorLifecycleMachine } from '../machines/tutor-lifecycle-machine';
 
@@ -166,6 +167,10 @@ function TutorDetail({ tutor, onChanged }: { tutor: Tutor; onChanged: () => void
           tutor={tutor}
           onChanged={onChanged}
         />
+      ) : null}
+      {user.role === 'admin' && tutor.accountActive ? (
+        // Keyed by what ends sessions on the server (termination, role change): reloaded after them.
+        <SessionsPanel key={`${tutor.active}-${tutor.accountRole}`} tutorId={tutor.id} />
       ) : null}
       <Columns>
         <section aria-labelledby="current-heading">
