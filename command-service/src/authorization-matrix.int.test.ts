@@ -1,0 +1,359 @@
+import { randomUUID } from 'node:crypto';
+import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * Every route of both services (read from their route tables with Fastify's onRoute hook) ×
+ * every kind of caller, against a declared table of expected answers. A route without a rule
+ * fails the test, and so does a rule whose route is gone.
+ */
+
+const ACTORS = ['none', 'ended', 'tutor', 'otherTutor', 'partner', 'admin'] as const;
+type Actor = (typeof ACTORS)[number];
+
+/**
+ * - `auth`: 401, no session;
+ * - `deny`: 403 or 404 (refused, or hidden as not found);
+ * - `allow`: let through: 2xx, or the input's own 4xx (400 invalid, 409 a broken rule);
+ * - `scoped`: let through, but answered with the caller's own data only: 2xx that never names
+ *   tutor A, or refused (403/404);
+ * - `open`: needs no session: anything but 403 and a 5xx.
+ */
+type Outcome = 'auth' | 'deny' | 'allow' | 'scoped' | 'open';
+type Expectation = Record<Actor, Outcome>;
+
+type Fixtures = {
+  tutorA: string;
+  /** A throw-away tutor without a login, for admin-only changes. */
+  spareTutor: string;
+  clientA: string;
+  contactA: string;
+  engagementA: string;
+  invoiceA: string;
+};
+
+type Call = { url: string; method?: 'HEAD'; body?: object; freshSession?: boolean };
+type Rule = { call: (f: Fixtures) => Call; expect: Expectation; optional?: boolean };
+
+const signedIn: Expectation = {
+  none: 'auth',
+  ended: 'auth',
+  tutor: 'allow',
+  otherTutor: 'allow',
+  partner: 'allow',
+  admin: 'allow',
+};
+const adminOnly: Expectation = { ...signedIn, tutor: 'deny', otherTutor: 'deny', partner: 'deny' };
+/** Admins and partners (the office); tutors are refused. */
+const office: Expectation = { ...signedIn, tutor: 'deny', otherTutor: 'deny' };
+/** Tutor A's own data: A, partners and admins read it; another tutor is refused. */
+const ownOrOffice: Expectation = { ...signedIn, otherTutor: 'deny' };
+/** As `ownOrOffice`, but another tutor is answered with their own data instead. */
+const ownScopedOrOffice: Expectation = { ...signedIn, otherTutor: 'scoped' };
+/** Tutor A's own command: A and admins; another tutor and a partner (for someone else) are refused. */
+const ownOrAdmin: Expectation = { ...signedIn, otherTutor: 'deny', partner: 'deny' };
+const open: Expectation = {
+  none: 'open',
+  ended: 'open',
+  tutor: 'open',
+  otherTutor: 'open',
+  partner: 'open',
+  admin: 'open',
+};
+
+const MONTH = { year: 2025, month: 3 };
+const week = (f: Fixtures) => `from=2025-03-10&to=2025-03-16&month=2025-03&tutorId=${f.tutorA}`;
+
+/** The expectations, keyed by method and route as the route table spells it. */
+const RULES: Record<string, Rule> = {
+  // ── command service: sessions ──
+  'POST /auth/local': { call: () => ({ url: '/auth/local', body: {} }), expect: open },
+  'GET /auth/local/me': { call: () => ({ url: '/auth/local/me' }), expect: signedIn },
+  'POST /auth/local/keepalive': { call: () => ({ url: '/auth/local/keepalive', body: {} }), expect: signedIn },
+  'POST /auth/local/logout': {
+    call: () => ({ url: '/auth/local/logout', body: {}, freshSession: true }),
+    expect: { ...signedIn, none: 'open', ended: 'open' },
+  },
+  'POST /auth/local/activate': { call: () => ({ url: '/auth/local/activate', body: {} }), expect: open },
+  'POST /auth/local/reset': { call: () => ({ url: '/auth/local/reset', body: {} }), expect: open },
+  'POST /auth/local/password': { call: () => ({ url: '/auth/local/password', body: {} }), expect: open },
+  // ── command service: admin commands (an empty body: an admin gets 400, anyone else is stopped first) ──
+  'POST /api/users': { call: () => ({ url: '/api/users', body: {} }), expect: adminOnly },
+  'POST /api/clients': { call: () => ({ url: '/api/clients', body: {} }), expect: adminOnly },
+  'POST /api/clients/contact': { call: () => ({ url: '/api/clients/contact', body: {} }), expect: adminOnly },
+  'POST /api/clients/contact/:clientId': {
+    call: (f) => ({ url: `/api/clients/contact/${f.clientA}`, body: {} }),
+    expect: adminOnly,
+  },
+  'POST /api/contacts/:id': { call: (f) => ({ url: `/api/contacts/${f.contactA}`, body: {} }), expect: adminOnly },
+  'POST /api/clients/child': { call: () => ({ url: '/api/clients/child', body: {} }), expect: adminOnly },
+  'POST /api/clients/child/:clientId': {
+    call: (f) => ({ url: `/api/clients/child/${f.clientA}`, body: {} }),
+    expect: adminOnly,
+  },
+  'POST /api/clients/active/:id': {
+    call: (f) => ({ url: `/api/clients/active/${f.clientA}`, body: {} }),
+    expect: adminOnly,
+  },
+  'POST /api/tutors/suggest': { call: () => ({ url: '/api/tutors/suggest', body: {} }), expect: adminOnly },
+  'POST /api/tutors/contact': { call: () => ({ url: '/api/tutors/contact', body: {} }), expect: adminOnly },
+  'POST /api/tutors/tutor': { call: () => ({ url: '/api/tutors/tutor', body: {} }), expect: adminOnly },
+  'POST /api/tutors/active/:id': {
+    call: (f) => ({ url: `/api/tutors/active/${f.spareTutor}`, body: {} }),
+    expect: adminOnly,
+  },
+  'POST /api/tutors/activate/:tutorId': {
+    call: (f) => ({ url: `/api/tutors/activate/${f.spareTutor}`, body: {} }),
+    expect: adminOnly,
+  },
+  'POST /api/tutors/partner/:tutorId': {
+    call: (f) => ({ url: `/api/tutors/partner/${f.spareTutor}`, body: {} }),
+    expect: adminOnly,
+  },
+  'POST /api/tutors/sessions/end/:tutorId': {
+    call: (f) => ({ url: `/api/tutors/sessions/end/${f.spareTutor}`, body: {} }),
+    expect: adminOnly,
+  },
+  'POST /api/tutors/engagement': { call: () => ({ url: '/api/tutors/engagement', body: {} }), expect: adminOnly },
+  'POST /api/invoices/payment': { call: () => ({ url: '/api/invoices/payment', body: {} }), expect: adminOnly },
+  // ── command service: tutor A's own commands (valid bodies, so ownership is what decides) ──
+  'POST /api/lessons/lesson': {
+    call: (f) => ({
+      url: `/api/lessons/lesson?${week(f)}`,
+      body: { tutorId: f.tutorA, lesson: { engagementId: f.engagementA, date: '2025-03-12', duration: 0.5 } },
+    }),
+    expect: ownOrAdmin,
+  },
+  'POST /api/invoices/save': {
+    call: (f) => ({ url: '/api/invoices/save', body: { tutorId: f.tutorA, ...MONTH } }),
+    expect: ownOrAdmin,
+  },
+  'POST /api/invoices/confirm': {
+    call: (f) => ({ url: '/api/invoices/confirm', body: { id: f.invoiceA } }),
+    expect: ownOrAdmin,
+  },
+  // ── command service: the proxy to the query service (each query route has its own rule below) ──
+  'GET /api': { call: () => ({ url: '/api/users/me' }), expect: signedIn },
+  'GET /api/*': { call: () => ({ url: '/api/users/me' }), expect: signedIn },
+  // ── command service: the built UI (present only after npm run build:ui) ──
+  'GET /*': { call: () => ({ url: '/clients' }), expect: open, optional: true },
+  // ── query service: its OpenAPI description and Swagger UI (public: they describe, they hold no data) ──
+  'GET /api/docs': { call: () => ({ url: '/api/docs' }), expect: open, optional: true },
+  'HEAD /api/docs/': { call: () => ({ url: '/api/docs/', method: 'HEAD' }), expect: open, optional: true },
+  'GET /api/docs/json': { call: () => ({ url: '/api/docs/json' }), expect: open, optional: true },
+  'GET /api/docs/yaml': { call: () => ({ url: '/api/docs/yaml' }), expect: open, optional: true },
+  'GET /api/docs/service.json': { call: () => ({ url: '/api/docs/service.json' }), expect: open, optional: true },
+  'GET /api/docs/static/index.html': {
+    call: () => ({ url: '/api/docs/static/index.html' }),
+    expect: open,
+    optional: true,
+  },
+  'GET /api/docs/static/swagger-initializer.js': {
+    call: () => ({ url: '/api/docs/static/swagger-initializer.js' }),
+    expect: open,
+    optional: true,
+  },
+  'GET /api/docs/static/*': { call: () => ({ url: '/api/docs/static/swagger-ui.css' }), expect: open, optional: true },
+  // ── query service ──
+  'GET /api/health': { call: () => ({ url: '/api/health' }), expect: open },
+  'GET /api/users/me': { call: () => ({ url: '/api/users/me' }), expect: signedIn },
+  'GET /api/clients': { call: () => ({ url: '/api/clients?includeInactive=Y' }), expect: signedIn },
+  'GET /api/clients/:id': { call: (f) => ({ url: `/api/clients/${f.clientA}` }), expect: ownOrOffice },
+  'GET /api/clients/:id/children': {
+    call: (f) => ({ url: `/api/clients/${f.clientA}/children` }),
+    expect: ownOrOffice,
+  },
+  'GET /api/contacts/:id': { call: (f) => ({ url: `/api/contacts/${f.contactA}` }), expect: ownOrOffice },
+  'GET /api/tutors': { call: () => ({ url: '/api/tutors?includeInactive=Y' }), expect: office },
+  'GET /api/tutors/:id': { call: (f) => ({ url: `/api/tutors/${f.tutorA}` }), expect: ownOrOffice },
+  'GET /api/tutors/:id/sessions': { call: (f) => ({ url: `/api/tutors/${f.tutorA}/sessions` }), expect: adminOnly },
+  'GET /api/tutors/engagement/:tutorId/:engagementId': {
+    call: (f) => ({ url: `/api/tutors/engagement/${f.tutorA}/${f.engagementA}` }),
+    expect: ownOrOffice,
+  },
+  'GET /api/tutors/engagement/:tutorId/:engagementId/on/:date': {
+    call: (f) => ({ url: `/api/tutors/engagement/${f.tutorA}/${f.engagementA}/on/2025-03-12` }),
+    expect: ownOrOffice,
+  },
+  'GET /api/lessons': {
+    call: (f) => ({ url: `/api/lessons?year=2025&month=3&tutorId=${f.tutorA}` }),
+    expect: ownScopedOrOffice,
+  },
+  'GET /api/lessons/timesheet': {
+    call: (f) => ({ url: `/api/lessons/timesheet?${week(f)}` }),
+    expect: ownScopedOrOffice,
+  },
+  'GET /api/invoices': {
+    call: (f) => ({ url: `/api/invoices?year=2025&month=3&tutorId=${f.tutorA}` }),
+    expect: ownScopedOrOffice,
+  },
+  'GET /api/invoices/': {
+    call: (f) => ({ url: `/api/invoices/?year=2025&month=3&tutorId=${f.tutorA}` }),
+    expect: ownScopedOrOffice,
+  },
+  'GET /api/invoices/summary': {
+    call: (f) => ({ url: `/api/invoices/summary?year=2025&month=2&tutorId=${f.tutorA}` }),
+    expect: ownScopedOrOffice,
+  },
+  'GET /api/invoices/doc/:id': { call: (f) => ({ url: `/api/invoices/doc/${f.invoiceA}` }), expect: ownOrOffice },
+  'GET /api/reports/invoiceStatus': {
+    call: () => ({ url: '/api/reports/invoiceStatus?year=2025&month=3' }),
+    expect: office,
+  },
+};
+
+function classify(status: number, body: string, tutorA: string): Outcome[] {
+  const found: Outcome[] = [];
+  if (status === 401) found.push('auth');
+  if (status === 403 || status === 404) found.push('deny', 'scoped');
+  if ((status >= 200 && status < 300) || status === 400 || status === 409) found.push('allow');
+  if (status >= 200 && status < 300 && !body.includes(tutorA)) found.push('scoped');
+  if (status !== 403 && status < 500) found.push('open');
+  return found;
+}
+
+describe('authorization matrix: every route of both services × every kind of caller', () => {
+  let product: TestProduct;
+  const routes: { service: 'command' | 'query'; key: string }[] = [];
+  let fixtures: Fixtures;
+  const credentials: Partial<Record<Actor, { username: string; password: string }>> = {};
+  const tokens: Partial<Record<Actor, string>> = {};
+
+  const send = (call: Call, token?: string) =>
+    fetch(`${product.url}${call.url}`, {
+      method: call.method ?? (call.body ? 'POST' : 'GET'),
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(call.body ? { 'content-type': 'application/json' } : {}),
+      },
+      body: call.body ? JSON.stringify(call.body) : undefined,
+    });
+  const ok = async (url: string, body: object) => {
+    const response = await send({ url, body: { commandId: randomUUID(), ...body } }, tokens.admin);
+    const text = await response.text();
+    expect(response.status, `${url}: ${text}`).toBe(200);
+    return JSON.parse(text);
+  };
+  const contact = (firstName: string, lastName: string) => ({
+    firstName,
+    lastName,
+    address: ['1 Matrix Road'],
+    postcode: 'OX1 1AA',
+    email: `${firstName}.${lastName}@example.com`.toLowerCase(),
+    phone: [{ type: 'Mobile', number: '07700 900001' }],
+  });
+  const newTutor = async (first: string, login?: { username: string; role: 'tutor' | 'partner' }) => {
+    const { tutor } = await ok('/api/tutors/contact', {
+      contact: contact(first, 'Matrix'),
+      tutor: {
+        username: `${first}matrix`.toLowerCase(),
+        invoicePrefix: first.slice(0, 2).toUpperCase(),
+        startDate: '2024-09-01',
+      },
+    });
+    if (login) {
+      const password = `${first}-Matrix-pass-42`;
+      await ok('/api/users', { username: login.username, password, role: login.role, tutorId: tutor.id, name: first });
+      return { id: tutor.id as string, username: login.username, password };
+    }
+    return { id: tutor.id as string, username: '', password: '' };
+  };
+
+  beforeAll(async () => {
+    product = await startTestProduct(
+      {},
+      {
+        onRoute: (service, route) => {
+          for (const method of [route.method].flat()) routes.push({ service, key: `${method} ${route.url}` });
+        },
+      },
+    );
+    credentials.admin = TEST_ADMIN;
+    tokens.admin = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
+    const a = await newTutor('Ada', { username: 'ada.matrix', role: 'tutor' });
+    const b = await newTutor('Ben', { username: 'ben.matrix', role: 'tutor' });
+    const c = await newTutor('Cy', { username: 'cy.matrix', role: 'partner' });
+    const spare = await newTutor('Dot');
+    const { client, contact: familyContact } = await ok('/api/clients/contact', contact('Parent', 'Matrix'));
+    const { child } = await ok(`/api/clients/child/${client.id}`, {
+      firstName: 'Kid',
+      lastName: 'Matrix',
+      dob: '2014-02-02',
+    });
+    const { engagement } = await ok('/api/tutors/engagement', {
+      tutorId: a.id,
+      studentId: child.id,
+      rate: 30,
+      commissionPct: 25,
+      partnerPct: 10,
+      startDate: '2025-01-06',
+      subjects: ['Maths'],
+    });
+    // An invoice of A's to confirm and to open: February.
+    const { invoice } = await ok('/api/invoices/save', { tutorId: a.id, year: 2025, month: 2 });
+    fixtures = {
+      tutorA: a.id,
+      spareTutor: spare.id,
+      clientA: client.id,
+      contactA: familyContact.id,
+      engagementA: engagement.id,
+      invoiceA: invoice.id,
+    };
+    for (const [actor, user] of [
+      ['tutor', a],
+      ['otherTutor', b],
+      ['partner', c],
+    ] as const) {
+      credentials[actor] = user;
+      tokens[actor] = await product.login(user.username, user.password);
+    }
+    // An admin's session that was logged out: its token must speak for nobody.
+    tokens.ended = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
+    const logout = await send({ url: '/auth/local/logout', body: {} }, tokens.ended);
+    expect(logout.status).toBe(200);
+  });
+  afterAll(() => product?.dispose());
+
+  /** The routes as the two tables list them; a HEAD that Fastify adds beside a GET follows the GET's rule. */
+  const tableKeys = () => {
+    const keys = new Set(routes.map((route) => route.key));
+    return [...keys].filter((key) => !(key.startsWith('HEAD ') && keys.has(key.replace(/^HEAD /, 'GET '))));
+  };
+
+  it('reads both route tables', () => {
+    expect(routes.some((route) => route.service === 'command' && route.key === 'POST /api/invoices/save')).toBe(true);
+    expect(routes.some((route) => route.service === 'query' && route.key === 'GET /api/lessons')).toBe(true);
+  });
+
+  it('has a rule for every route, and a route for every rule', () => {
+    const keys = tableKeys();
+    const withoutRule = keys.filter((key) => !RULES[key]);
+    expect(withoutRule, 'routes without a rule in RULES: add one').toEqual([]);
+    const withoutRoute = Object.entries(RULES)
+      .filter(([key, rule]) => !rule.optional && !keys.includes(key))
+      .map(([key]) => key);
+    expect(withoutRoute, 'rules whose route is gone').toEqual([]);
+  });
+
+  it('answers every route × caller as the table expects', async () => {
+    const failures: string[] = [];
+    for (const key of tableKeys()) {
+      const rule = RULES[key];
+      if (!rule) continue;
+      for (const actor of ACTORS) {
+        const call = rule.call(fixtures);
+        let token = tokens[actor];
+        const login = credentials[actor];
+        if (call.freshSession && login && actor !== 'ended')
+          token = await product.login(login.username, login.password);
+        const response = await send(call, token);
+        const body = await response.text();
+        const expected = rule.expect[actor];
+        if (!classify(response.status, body, fixtures.tutorA).includes(expected)) {
+          failures.push(`${key} as ${actor}: expected ${expected}, got ${response.status} ${body.slice(0, 120)}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});
