@@ -1,3 +1,5 @@
+export { EsdbEventStore, type EsdbEventStoreOptions } from './esdb/esdb-event-store';
+export { observeFollow } from './observe-follow';
 export * from './port';
 export {
   migrateEventStore,

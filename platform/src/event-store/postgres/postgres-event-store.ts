@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type EventUpcaster, upcastEvent } from '@agency/contracts';
 import pg from 'pg';
-import { Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
+import { observeFollow } from '../observe-follow';
 import {
   type AppendResult,
   type EventStore,
@@ -45,7 +46,13 @@ function toRecorded(row: EventRow, upcast: EventUpcaster): RecordedEvent {
     position: { commit: BigInt(row.commit_position), prepare: BigInt(row.global_position) },
     type: row.event_type,
     data,
-    metadata: { ...row.metadata, schemaVersion: version, recordedAt: row.recorded_at.toISOString() },
+    metadata: {
+      ...row.metadata,
+      schemaVersion: version,
+      // An event copied from another store (npm run store:copy) keeps the time it was first recorded.
+      recordedAt:
+        typeof row.metadata?.recordedAt === 'string' ? row.metadata.recordedAt : row.recorded_at.toISOString(),
+    },
   };
 }
 
@@ -312,27 +319,9 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
-  /**
-   * The same loop as `followAll`, pushed as an Observable: events are emitted as fast as they
-   * are read, so a slow consumer buffers them. Use `followAll` to bound memory.
-   */
+  /** The same loop as `followAll`, pushed as an Observable (a slow consumer buffers). */
   subscribeToAll(from: Position = START): Observable<RecordedEvent> {
-    return new Observable<RecordedEvent>((subscriber) => {
-      const stop = new AbortController();
-      this.followAll(
-        from,
-        async (events) => {
-          for (const event of events) {
-            if (stop.signal.aborted) return;
-            subscriber.next(event);
-          }
-        },
-        { signal: stop.signal },
-      ).catch((error) => {
-        if (!stop.signal.aborted) subscriber.error(error);
-      });
-      return () => stop.abort();
-    });
+    return observeFollow(this.followAll.bind(this), from);
   }
 
   /**
