@@ -13,6 +13,7 @@ import { notFound } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { type CommandContext, type CommandDependencies, commandRoute } from '../pipeline/command-pipeline';
+import { readModelLookups } from '../read-model/lookups';
 
 /**
  * The invoice id names its tutor and month, `{tutorId}_{yyyy-mm}`: the stream is found from the
@@ -74,10 +75,12 @@ export async function invoiceRoutes(app: FastifyInstance, { deps, db, timeZone }
 
   const actorOf = (user: CommandContext['user']): timesheet.Actor => ({ role: user.role, tutorId: user.tutorId });
 
+  const lookups = readModelLookups(db);
+
   async function invoicePrefixOf(tutorId: string): Promise<string> {
-    const found = await db.query('select invoice_prefix from read.tutors where id = $1', [tutorId]);
-    if (!found.rows[0]) throw notFound('There is no such tutor.');
-    return found.rows[0].invoice_prefix;
+    const prefix = await lookups.invoicePrefixOf(tutorId);
+    if (prefix === undefined) throw notFound('There is no such tutor.');
+    return prefix;
   }
 
   async function nextNumber(tutorId: string): Promise<number> {
