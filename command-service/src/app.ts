@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import {
+  apiDescription,
+  apiDocs,
   type EventStore,
   fieldVisibility,
   frontDoor,
@@ -115,6 +117,8 @@ export async function buildCommandApp(options: CommandAppOptions) {
       uiIndex && isClientRoute(request.method, request.url) ? reply.sendFile('index.html') : undefined,
   });
   refuseNulCharacters(app);
+  // Before the routes: command bodies are described in OpenAPI from their contract schemas.
+  await app.register(apiDescription, { title: 'Tutoring agency: commands' });
   const https = (options.publicUrl ?? '').startsWith('https:');
   await app.register(frontDoor, { https });
   await app.register(sessionToken, { secret: options.jwtSecret, sessions, secureCookies: https });
@@ -152,6 +156,8 @@ export async function buildCommandApp(options: CommandAppOptions) {
   await app.register(engagementRoutes, { deps, db });
   await app.register(lessonRoutes, { deps });
   await app.register(invoiceRoutes, { deps, db, timeZone });
+  // The whole API (these routes and the query service's) at /api/docs, ahead of the query proxy.
+  await app.register(apiDocs, { upstream: options.queryUrl, title: 'Tutoring agency API' });
   await app.register(fastifyHttpProxy, {
     upstream: options.queryUrl,
     prefix: '/api',

@@ -10,6 +10,7 @@ export * from './commands/user-commands';
 export * from './errors';
 export * from './events';
 export * from './limits';
+export * from './queries';
 export * from './roles';
 export * from './values';
 export * from './visibility';

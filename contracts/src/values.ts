@@ -14,6 +14,31 @@ export const calendarDate = z
   .refine(isRealDate, 'Not a real date')
   .refine(isDateInRange, `Use a date between ${LIMITS.minDate} and ${LIMITS.maxDate}`);
 
+/** A calendar month, `YYYY-MM`: the key of a timesheet and of an invoice. */
+export const calendarMonth = z
+  .string()
+  .max(7, 'Use a month like 2026-01')
+  .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'Use a month like 2026-01');
+
+/** The first year the agency kept books in the product: no invoice or lesson list goes earlier. */
+export const FIRST_BOOK_YEAR = 2011;
+/** The last year a list or an invoice can be asked for: next year, by the clock at the time of asking. */
+export const lastBookYear = () => new Date().getUTCFullYear() + 1;
+
+/** A year of the agency's books, 2011 to next year, as a number or as the text of a query string. */
+export const calendarYear = z.coerce
+  .number({ error: 'Year is required' })
+  .int('Year must be a whole number')
+  .min(FIRST_BOOK_YEAR, `Year must be ${FIRST_BOOK_YEAR} or later`)
+  .refine((year) => year <= lastBookYear(), { error: () => `Year must be ${lastBookYear()} or earlier` });
+
+/** A month of a year, 1 to 12, where `year` and `month` appear together (API conventions). */
+export const monthNumber = z.coerce
+  .number({ error: 'Month is required' })
+  .int('Month must be a whole number')
+  .min(1, 'Month must be 1 to 12')
+  .max(12, 'Month must be 1 to 12');
+
 const tooLong = (max: number) => `Too long (${max} characters at most)`;
 
 export const requiredText = (message: string, max: number = LIMITS.maxTextLength) =>

@@ -1,3 +1,4 @@
+export * from './api-description';
 export * from './data-guards';
 export * from './event-store/event-store';
 export * from './field-visibility';

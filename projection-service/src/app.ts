@@ -1,4 +1,5 @@
 import {
+  apiDescription,
   fieldVisibility,
   frontDoor,
   installErrorReplies,
@@ -47,6 +48,8 @@ export async function buildQueryApp(options: QueryAppOptions) {
   refuseNulCharacters(app);
   const https = (options.publicUrl ?? '').startsWith('https:');
   await app.register(frontDoor, { https });
+  // Before the routes: each declares its parameters and answers as contract schemas, described in OpenAPI.
+  await app.register(apiDescription, { title: 'Tutoring agency: queries' });
   // The command side's sessions: every request's token must name a live one.
   const sessions = new Sessions(db);
   await app.register(sessionToken, { secret: options.jwtSecret, sessions, secureCookies: https });

@@ -3,6 +3,7 @@ import { eventCatalogue, type Role, type SessionUser } from '@agency/contracts';
 import { type Decider, DomainError, fold } from '@agency/domain';
 import {
   comparePositions,
+  describeOnly,
   type EventStore,
   forbidden,
   HttpError,
@@ -250,7 +251,9 @@ export function commandRoute<S extends z.ZodType, P = Record<string, string>, A 
   deps: CommandDependencies,
   route: CommandRoute<S, P, A>,
 ) {
-  app.post(route.url, async (request: FastifyRequest, reply: FastifyReply) => {
+  // The body's schema describes the route (OpenAPI); the pipeline parses it itself, after the role check.
+  const described = { schema: { body: route.body }, validatorCompiler: describeOnly };
+  app.post(route.url, described, async (request: FastifyRequest, reply: FastifyReply) => {
     const user = await app.authenticate(request);
     if (!route.roles.includes(user.role)) throw forbidden();
     const parsed = route.body.safeParse(request.body ?? {});

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { calendarDate } from '../values';
+import { calendarDate, calendarMonth } from '../values';
 import { defineEvent, type EventOf } from './define';
-import { calendarMonth } from './lesson-events';
 
 /** The month's earnings at one commission rate: 'Earnings of £X at N% commission'. */
 export const invoiceItem = z.object({

@@ -1,9 +1,6 @@
 import { z } from 'zod';
-import { calendarDate } from '../values';
+import { calendarDate, calendarMonth } from '../values';
 import { defineEvent, type EventOf } from './define';
-
-/** A calendar month, `YYYY-MM`: the key of a timesheet and of an invoice. */
-export const calendarMonth = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'Use a month like 2026-01');
 
 /**
  * A lesson as recorded, priced with the engagement period in force on its date. Money is

@@ -1,4 +1,6 @@
+import { healthAnswer } from '@agency/contracts';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 
 /** Counting stops here: a lag this large reads as "at least". */
@@ -21,8 +23,9 @@ type Row = {
  * event it cannot apply, "unavailable" without a read model); an admin also gets every
  * projection's position, lag (events in the store after its checkpoint) and failure.
  */
-export async function healthQueries(app: FastifyInstance, { db }: { db: pg.Pool }) {
-  app.get('/api/health', async (request, reply) => {
+export async function healthQueries(fastify: FastifyInstance, { db }: { db: pg.Pool }) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.get('/api/health', { schema: { response: { 200: healthAnswer, 503: healthAnswer } } }, async (request, reply) => {
     const user = await app.authenticate(request).catch(() => undefined);
     const store = await db.query("select to_regclass('es.events') is not null as present");
     const lag = store.rows[0].present
@@ -38,7 +41,7 @@ export async function healthQueries(app: FastifyInstance, { db }: { db: pg.Pool 
       )
       .catch(() => undefined);
     if (!result) return reply.status(503).send({ status: 'unavailable' });
-    const status = result.rows.some((row) => row.failure) ? 'degraded' : 'ok';
+    const status = result.rows.some((row) => row.failure) ? ('degraded' as const) : ('ok' as const);
     if (user?.role !== 'admin') return { status };
     return {
       status,
@@ -46,7 +49,7 @@ export async function healthQueries(app: FastifyInstance, { db }: { db: pg.Pool 
         name: row.name,
         position: `${row.commit_position}/${row.prepare_position}`,
         lag: row.lag === null ? null : Number(row.lag),
-        state: row.failure ? 'stalled' : row.following ? 'live' : 'catching up',
+        state: row.failure ? ('stalled' as const) : row.following ? ('live' as const) : ('catching up' as const),
         failure: row.failure
           ? { ...row.failure, since: row.failed_at, attempts: row.attempts, nextRetryAt: row.retry_at }
           : null,

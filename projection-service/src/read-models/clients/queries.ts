@@ -1,8 +1,19 @@
-import type { SessionUser } from '@agency/contracts';
+import {
+  clientAnswer,
+  clientChildrenAnswer,
+  clientListAnswer,
+  clientListQuery,
+  clientParams,
+  contactAnswer,
+  contactParams,
+  type SessionUser,
+} from '@agency/contracts';
 import { todayIn } from '@agency/domain';
 import { forbidden, notFound } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type pg from 'pg';
+import { requireSignIn } from '../../signed-in';
 
 type ContactRow = {
   id: string;
@@ -54,7 +65,9 @@ async function mayReadClient(db: pg.Pool, user: SessionUser, clientId: string, t
   return (found.rowCount ?? 0) > 0;
 }
 
-export async function clientsQueries(app: FastifyInstance, { db, today }: { db: pg.Pool; today: AgencyToday }) {
+export async function clientsQueries(fastify: FastifyInstance, { db, today }: { db: pg.Pool; today: AgencyToday }) {
+  requireSignIn(fastify);
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const todayNow = () => todayIn(today.timeZone, today.clock());
 
   // The tutor detail's edit-contact link opens the same contact form: a tutor's contact is read here too.
@@ -80,8 +93,9 @@ export async function clientsQueries(app: FastifyInstance, { db, today }: { db: 
     };
   }
 
-  app.get<{ Querystring: { includeInactive?: string; tutor?: string } }>('/api/clients', async (request) => {
-    const user = await app.authenticate(request);
+  const list = { querystring: clientListQuery, response: { 200: clientListAnswer } };
+  app.get('/api/clients', { schema: list }, async (request) => {
+    const user = request.signedIn;
     const includeInactive = request.query.includeInactive === 'Y';
     const tutorId = user.role === 'tutor' ? (user.tutorId ?? '') : request.query.tutor || null;
     // A tutor's list is their current students' families, whatever `includeInactive` says; for
@@ -114,8 +128,9 @@ export async function clientsQueries(app: FastifyInstance, { db, today }: { db: 
     };
   });
 
-  app.get<{ Params: { id: string } }>('/api/clients/:id/children', async (request) => {
-    const user = await app.authenticate(request);
+  const children = { params: clientParams, response: { 200: clientChildrenAnswer } };
+  app.get('/api/clients/:id/children', { schema: children }, async (request) => {
+    const user = request.signedIn;
     const all = request.params.id === 'all';
     if (!all && !(await mayReadClient(db, user, request.params.id, todayNow())))
       throw notFound('There is no such client.');
@@ -139,48 +154,56 @@ export async function clientsQueries(app: FastifyInstance, { db, today }: { db: 
     };
   });
 
-  app.get<{ Params: { id: string } }>('/api/clients/:id', async (request) => {
-    const user = await app.authenticate(request);
-    const { id } = request.params;
-    const client = await db.query(
-      `select id, to_char(start_date, 'YYYY-MM-DD') as start_date, active from clients where id = $1`,
-      [id],
-    );
-    if (client.rowCount === 0 || !(await mayReadClient(db, user, id, todayNow())))
-      throw notFound('There is no such client.');
-    const contacts = await db.query<ContactRow>(
-      `select ${CONTACT_COLUMNS} from contacts where client_id = $1 order by seq`,
-      [id],
-    );
-    const children = await db.query(
-      `select id, first_name, last_name, to_char(dob, 'YYYY-MM-DD') as dob from children where client_id = $1 order by dob, first_name`,
-      [id],
-    );
-    const row = client.rows[0];
-    return {
-      client: {
-        id: row.id,
-        startDate: row.start_date,
-        active: row.active,
-        contacts: contacts.rows.map(contactJson),
-        children: children.rows.map((child) => ({
-          id: child.id,
-          firstName: child.first_name,
-          lastName: child.last_name,
-          dob: child.dob,
-        })),
-      },
-    };
-  });
+  app.get(
+    '/api/clients/:id',
+    { schema: { params: clientParams, response: { 200: clientAnswer } } },
+    async (request) => {
+      const user = request.signedIn;
+      const { id } = request.params;
+      const client = await db.query(
+        `select id, to_char(start_date, 'YYYY-MM-DD') as start_date, active from clients where id = $1`,
+        [id],
+      );
+      if (client.rowCount === 0 || !(await mayReadClient(db, user, id, todayNow())))
+        throw notFound('There is no such client.');
+      const contacts = await db.query<ContactRow>(
+        `select ${CONTACT_COLUMNS} from contacts where client_id = $1 order by seq`,
+        [id],
+      );
+      const children = await db.query(
+        `select id, first_name, last_name, to_char(dob, 'YYYY-MM-DD') as dob from children where client_id = $1 order by dob, first_name`,
+        [id],
+      );
+      const row = client.rows[0];
+      return {
+        client: {
+          id: row.id,
+          startDate: row.start_date,
+          active: row.active,
+          contacts: contacts.rows.map(contactJson),
+          children: children.rows.map((child) => ({
+            id: child.id,
+            firstName: child.first_name,
+            lastName: child.last_name,
+            dob: child.dob,
+          })),
+        },
+      };
+    },
+  );
 
-  app.get<{ Params: { id: string } }>('/api/contacts/:id', async (request) => {
-    const user = await app.authenticate(request);
-    const result = await db.query<ContactRow>(`select ${CONTACT_COLUMNS} from contacts where id = $1`, [
-      request.params.id,
-    ]);
-    const row = result.rows[0];
-    if (!row) return tutorContact(request.params.id, user);
-    if (!(await mayReadClient(db, user, row.client_id, todayNow()))) throw notFound('There is no such contact.');
-    return { contact: contactJson(row) };
-  });
+  app.get(
+    '/api/contacts/:id',
+    { schema: { params: contactParams, response: { 200: contactAnswer } } },
+    async (request) => {
+      const user = request.signedIn;
+      const result = await db.query<ContactRow>(`select ${CONTACT_COLUMNS} from contacts where id = $1`, [
+        request.params.id,
+      ]);
+      const row = result.rows[0];
+      if (!row) return tutorContact(request.params.id, user);
+      if (!(await mayReadClient(db, user, row.client_id, todayNow()))) throw notFound('There is no such contact.');
+      return { contact: contactJson(row) };
+    },
+  );
 }

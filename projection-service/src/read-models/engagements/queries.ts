@@ -1,10 +1,17 @@
-import { redactForRole, type SessionUser } from '@agency/contracts';
+import {
+  engagementAnswer,
+  engagementOnAnswer,
+  engagementOnParams,
+  engagementParams,
+  redactForRole,
+  type SessionUser,
+} from '@agency/contracts';
 import { engagement } from '@agency/domain';
-import { HttpError, notFound } from '@agency/platform';
+import { notFound } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type pg from 'pg';
-
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
+import { requireSignIn } from '../../signed-in';
 
 const percentOf = (fraction: number) => Math.round(fraction * 10_000) / 100;
 
@@ -12,7 +19,9 @@ const percentOf = (fraction: number) => Math.round(fraction * 10_000) / 100;
  * One engagement with its history periods, and the period in force on a date (what lessons and
  * invoices price by, exposed for auditors). Staff read any engagement; a tutor only their own.
  */
-export async function engagementQueries(app: FastifyInstance, { db }: { db: pg.Pool }) {
+export async function engagementQueries(fastify: FastifyInstance, { db }: { db: pg.Pool }) {
+  requireSignIn(fastify);
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const mayRead = (user: SessionUser, tutorId: string) => user.role !== 'tutor' || user.tutorId === tutorId;
 
   async function loadEngagement(user: SessionUser, tutorId: string, engagementId: string) {
@@ -36,10 +45,11 @@ export async function engagementQueries(app: FastifyInstance, { db }: { db: pg.P
     };
   }
 
-  app.get<{ Params: { tutorId: string; engagementId: string } }>(
+  app.get(
     '/api/tutors/engagement/:tutorId/:engagementId',
+    { schema: { params: engagementParams, response: { 200: engagementAnswer } } },
     async (request) => {
-      const user = await app.authenticate(request);
+      const user = request.signedIn;
       const { tutorId, engagementId } = request.params;
       const { state, tutorName, firstName, lastName } = await loadEngagement(user, tutorId, engagementId);
       const summary = engagement.summaryOf(state);
@@ -73,14 +83,12 @@ export async function engagementQueries(app: FastifyInstance, { db }: { db: pg.P
     },
   );
 
-  app.get<{ Params: { tutorId: string; engagementId: string; date: string } }>(
+  app.get(
     '/api/tutors/engagement/:tutorId/:engagementId/on/:date',
+    { schema: { params: engagementOnParams, response: { 200: engagementOnAnswer } } },
     async (request) => {
-      const user = await app.authenticate(request);
+      const user = request.signedIn;
       const { tutorId, engagementId, date } = request.params;
-      if (!DATE.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`))) {
-        throw new HttpError(400, 'invalid_input', 'The date must be YYYY-MM-DD.', { date: 'Use YYYY-MM-DD' });
-      }
       const { state } = await loadEngagement(user, tutorId, engagementId);
       const period = engagement.periodInForce(engagement.periodsOf(state), date);
       if (!period) throw notFound(`The engagement was not in force on ${date}.`);

@@ -1,40 +1,30 @@
-import { type InvoiceItem, redactForRole, type SessionUser } from '@agency/contracts';
+import {
+  type InvoiceItem,
+  invoiceDocumentParams,
+  invoiceListAnswer,
+  invoiceListQuery,
+  invoiceStatusAnswer,
+  invoiceStatusQuery,
+  invoiceSummaryAnswer,
+  invoiceSummaryQuery,
+  redactForRole,
+  type SessionUser,
+} from '@agency/contracts';
 import { basisPointsToFraction, invoice, timesheet, toPounds } from '@agency/domain';
-import { forbidden, invalidInput, notFound } from '@agency/platform';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { forbidden, notFound } from '@agency/platform';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type pg from 'pg';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { requireSignIn } from '../../signed-in';
 import { withMoney } from '../money-columns';
 import { renderInvoiceDocument } from './invoice-document';
 import { invoiceStatusGroups, type MonthAmounts, type TutorMonth } from './invoice-status';
 
-const year = z.coerce
-  .number({ error: 'Year is required' })
-  .int('Year must be a whole number')
-  .min(2011, 'Year must be 2011 or later')
-  .max(9999, 'Year must have four digits');
-const month = z.coerce
-  .number({ error: 'Month is required' })
-  .int('Month must be a whole number')
-  .min(1, 'Month must be 1 to 12')
-  .max(12, 'Month must be 1 to 12');
-const blankToUndefined = (value: unknown) => (value === '' || value === 'all' ? undefined : value);
-const tutorId = z.preprocess(blankToUndefined, z.string().min(1).optional());
-
-const listQuery = z.object({ year, month: z.preprocess(blankToUndefined, month.optional()), tutorId });
-const monthQuery = z.object({ year, month, tutorId: z.string({ error: 'Tutor is required' }).min(1) });
-const reportQuery = z.object({ year, month });
-
-function parse<S extends z.ZodType>(schema: S, query: unknown): z.infer<S> {
-  const parsed = schema.safeParse(query ?? {});
-  if (!parsed.success) throw invalidInput(parsed.error.issues);
-  return parsed.data;
-}
-
 const monthKey = (y: number, m: number) => `${y}-${String(m).padStart(2, '0')}`;
 
-/** A tutor reads only their own invoices; admins and partners read everyone's. */
-function tutorScope(user: SessionUser, asked: string | undefined): string | undefined {
+/** Whose invoices a user reads: a tutor only their own; admins and partners anyone's (or everyone's). */
+function whoseInvoices(user: SessionUser, asked: string | undefined): string | undefined {
   if (user.role !== 'tutor') return asked;
   if (asked && asked !== user.tutorId) throw forbidden('A tutor can see only their own invoices.');
   return user.tutorId ?? '-';
@@ -64,11 +54,14 @@ const INVOICE_COLUMNS = `i.id, i.tutor_id, i.month, i.reference, to_char(i.date,
  * Invoices: the month list with totals, one invoice's summary for the confirmation page, the
  * PDF document, and the invoice status report. Amounts leave in pounds.
  */
-export async function invoiceQueries(app: FastifyInstance, { db }: { db: pg.Pool }) {
-  const list = async (request: FastifyRequest) => {
-    const user = await app.authenticate(request);
-    const query = parse(listQuery, request.query);
-    const tutor = tutorScope(user, query.tutorId);
+export async function invoiceQueries(fastify: FastifyInstance, { db }: { db: pg.Pool }) {
+  requireSignIn(fastify);
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const listSchema = { querystring: invoiceListQuery, response: { 200: invoiceListAnswer } };
+  const list = async (request: { signedIn: SessionUser; query: z.output<typeof invoiceListQuery> }) => {
+    const user = request.signedIn;
+    const { query } = request;
+    const tutor = whoseInvoices(user, query.tutorId);
     const result = await db.query(
       `select ${INVOICE_COLUMNS}
          from invoices i join tutors t on t.id = i.tutor_id
@@ -109,13 +102,14 @@ export async function invoiceQueries(app: FastifyInstance, { db }: { db: pg.Pool
     return redactForRole(user.role, { invoices, totals });
   };
   // The spec calls GET /api/invoices/?year&tutorId&month, with the slash.
-  app.get('/api/invoices', list);
-  app.get('/api/invoices/', list);
+  app.get('/api/invoices', { schema: listSchema }, list);
+  app.get('/api/invoices/', { schema: listSchema }, list);
 
-  app.get('/api/invoices/summary', async (request) => {
-    const user = await app.authenticate(request);
-    const query = parse(monthQuery, request.query);
-    const tutor = tutorScope(user, query.tutorId) ?? query.tutorId;
+  const summary = { querystring: invoiceSummaryQuery, response: { 200: invoiceSummaryAnswer } };
+  app.get('/api/invoices/summary', { schema: summary }, async (request) => {
+    const user = request.signedIn;
+    const { query } = request;
+    const tutor = whoseInvoices(user, query.tutorId) ?? query.tutorId;
     const key = monthKey(query.year, query.month);
     const found = await db.query(
       `select ${INVOICE_COLUMNS} from invoices i join tutors t on t.id = i.tutor_id
@@ -146,8 +140,8 @@ export async function invoiceQueries(app: FastifyInstance, { db }: { db: pg.Pool
   });
 
   // Opened in a new tab: the cookie alone authenticates it.
-  app.get<{ Params: { id: string } }>('/api/invoices/doc/:id', async (request, reply) => {
-    const user = await app.authenticate(request);
+  app.get('/api/invoices/doc/:id', { schema: { params: invoiceDocumentParams } }, async (request, reply) => {
+    const user = request.signedIn;
     const found = await db.query(
       `select ${INVOICE_COLUMNS} from invoices i join tutors t on t.id = i.tutor_id where i.id = $1`,
       [request.params.id],
@@ -178,10 +172,11 @@ export async function invoiceQueries(app: FastifyInstance, { db }: { db: pg.Pool
       .send(pdf);
   });
 
-  app.get('/api/reports/invoiceStatus', async (request) => {
-    const user = await app.authenticate(request);
+  const report = { querystring: invoiceStatusQuery, response: { 200: invoiceStatusAnswer } };
+  app.get('/api/reports/invoiceStatus', { schema: report }, async (request) => {
+    const user = request.signedIn;
     if (user.role === 'tutor') throw forbidden('The invoice status report is for admins and partners.');
-    const query = parse(reportQuery, request.query);
+    const { query } = request;
     const key = monthKey(query.year, query.month);
     const first = `${key}-01`;
     // Tutors working in the month (by their current spell), and anyone with lessons or an invoice in it.

@@ -1,13 +1,20 @@
-import { type LessonDetails, redactForRole, type SessionUser } from '@agency/contracts';
+import {
+  type LessonDetails,
+  lessonListAnswer,
+  lessonListQuery,
+  redactForRole,
+  type SessionUser,
+  timesheetAnswer,
+  timesheetQuery,
+} from '@agency/contracts';
 import { engagement, timesheet, toHours, toPounds } from '@agency/domain';
 import { forbidden, HttpError } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type pg from 'pg';
+import { requireSignIn } from '../../signed-in';
 import { penceFrom } from '../money-columns';
 import { type GridEngagement, timesheetGrid } from './timesheet-grid';
-
-const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 const badQuery = (name: string, message: string) => new HttpError(400, 'invalid_input', message, { [name]: message });
 
@@ -15,7 +22,7 @@ const badQuery = (name: string, message: string) => new HttpError(400, 'invalid_
  * Whose lessons a user reads: a tutor (or a partner acting as one) only their own when they
  * name no one else; admins and partners any tutor, or all of them when `tutorId` is empty.
  */
-function tutorScope(user: SessionUser, asked: string | undefined): string | null {
+function whoseLessons(user: SessionUser, asked: string | undefined): string | null {
   const tutorId = asked?.trim() || null;
   if (user.role === 'tutor') {
     if (!user.tutorId) throw forbidden('This account is not linked to a tutor.');
@@ -44,21 +51,19 @@ const LESSON_COLUMNS = `l.id, l.tutor_id, l.month, l.engagement_id, l.student_id
   l.duration_hundredths, l.rate_pence, l.amount_pence, l.amount_edited, l.commission_bp, l.commission_pence,
   l.partner_bp, l.partner_commission_pence`;
 
-export async function lessonQueries(app: FastifyInstance, { db }: { db: pg.Pool }) {
+export async function lessonQueries(fastify: FastifyInstance, { db }: { db: pg.Pool }) {
+  requireSignIn(fastify);
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const isLocked = async (tutorId: string, month: string) =>
     ((await db.query('select 1 from locked_months where tutor_id = $1 and month = $2', [tutorId, month])).rowCount ??
       0) > 0;
 
-  app.get<{ Querystring: { year?: string; month?: string; tutorId?: string } }>('/api/lessons', async (request) => {
-    const user = await app.authenticate(request);
-    const year = Number(request.query.year);
-    const monthNumber = Number(request.query.month);
-    if (!Number.isInteger(year) || year < 2000 || year > 2100) throw badQuery('year', 'year must be a year like 2026');
-    if (!Number.isInteger(monthNumber) || monthNumber < 1 || monthNumber > 12) {
-      throw badQuery('month', 'month must be a number from 1 to 12');
-    }
+  const list = { querystring: lessonListQuery, response: { 200: lessonListAnswer } };
+  app.get('/api/lessons', { schema: list }, async (request) => {
+    const user = request.signedIn;
+    const { year, month: monthNumber } = request.query;
     const month = `${year}-${String(monthNumber).padStart(2, '0')}`;
-    const tutorId = tutorScope(user, request.query.tutorId);
+    const tutorId = whoseLessons(user, request.query.tutorId);
     const found = await db.query(
       `select ${LESSON_COLUMNS},
               coalesce(t.first_name || ' ' || t.last_name, '') as tutor_name,
@@ -110,15 +115,13 @@ export async function lessonQueries(app: FastifyInstance, { db }: { db: pg.Pool 
     });
   });
 
-  app.get<{ Querystring: { from?: string; to?: string; month?: string; tutorId?: string } }>(
+  app.get(
     '/api/lessons/timesheet',
+    { schema: { querystring: timesheetQuery, response: { 200: timesheetAnswer } } },
     async (request) => {
-      const user = await app.authenticate(request);
-      const { from = '', to = '', month = '' } = request.query;
-      if (!MONTH.test(month)) throw badQuery('month', 'month must be a month like 2026-03');
-      if (!DATE.test(from)) throw badQuery('from', 'from must be a date like 2026-03-02');
-      if (!DATE.test(to)) throw badQuery('to', 'to must be a date like 2026-03-08');
-      const tutorId = tutorScope(user, request.query.tutorId);
+      const user = request.signedIn;
+      const { from, to, month } = request.query;
+      const tutorId = whoseLessons(user, request.query.tutorId);
       if (!tutorId) throw badQuery('tutorId', 'Choose a tutor');
       const [engagements, lessons, locked] = await Promise.all([
         db.query(

@@ -1,14 +1,20 @@
+import { tutorAnswer, tutorListAnswer, tutorListQuery, tutorParams } from '@agency/contracts';
 import { forbidden, notFound } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type pg from 'pg';
+import { requireSignIn } from '../../signed-in';
 import { penceFrom } from '../money-columns';
 
 const joinAddress = (lines: string[], postcode: string) => [...lines, postcode].filter(Boolean).join(', ');
 
 /** Tutors: the list and the detail are for admins and partners; a tutor may read only their own. */
-export async function tutorsQueries(app: FastifyInstance, { db }: { db: pg.Pool }) {
-  app.get<{ Querystring: { includeInactive?: string } }>('/api/tutors', async (request) => {
-    const user = await app.authenticate(request);
+export async function tutorsQueries(fastify: FastifyInstance, { db }: { db: pg.Pool }) {
+  requireSignIn(fastify);
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const list = { querystring: tutorListQuery, response: { 200: tutorListAnswer } };
+  app.get('/api/tutors', { schema: list }, async (request) => {
+    const user = request.signedIn;
     if (user.role === 'tutor') throw forbidden();
     const includeInactive = request.query.includeInactive === 'Y';
     const result = await db.query(
@@ -35,8 +41,8 @@ export async function tutorsQueries(app: FastifyInstance, { db }: { db: pg.Pool 
     };
   });
 
-  app.get<{ Params: { id: string } }>('/api/tutors/:id', async (request) => {
-    const user = await app.authenticate(request);
+  app.get('/api/tutors/:id', { schema: { params: tutorParams, response: { 200: tutorAnswer } } }, async (request) => {
+    const user = request.signedIn;
     const { id } = request.params;
     if (user.role === 'tutor' && user.tutorId !== id) throw notFound('There is no such tutor.');
     const found = await db.query(

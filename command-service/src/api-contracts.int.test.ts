@@ -1,0 +1,184 @@
+import { randomUUID } from 'node:crypto';
+import {
+  clientAnswer,
+  clientChildrenAnswer,
+  clientListAnswer,
+  contactAnswer,
+  currentUserAnswer,
+  engagementAnswer,
+  engagementOnAnswer,
+  healthAnswer,
+  invoiceListAnswer,
+  invoiceStatusAnswer,
+  invoiceSummaryAnswer,
+  lessonListAnswer,
+  timesheetAnswer,
+  tutorAnswer,
+  tutorListAnswer,
+} from '@agency/contracts';
+import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+
+type Json = Record<string, unknown>;
+
+const contact = (firstName: string, lastName: string) => ({
+  firstName,
+  lastName,
+  address: ['1 High Street', '', 'Oxford', ''],
+  postcode: 'OX1 1AA',
+  email: `${firstName}.${lastName}@example.com`.toLowerCase(),
+  phone: [{ type: 'Mobile', number: '07700 900001' }],
+});
+
+/** Every route either service adds, as `METHOD /path` (HEAD twins and catch-alls aside). */
+const routes: { service: string; method: string; url: string; hidden: boolean }[] = [];
+
+describe('the API contracts: every answer as its schema says, every route in the OpenAPI description', () => {
+  let product: TestProduct;
+  let admin: string;
+  let tutor: { id: string; token: string; contactId: string };
+  let clientId: string;
+  let contactId: string;
+  let engagementId: string;
+
+  const ok = async (url: string, payload: Json, token = admin) => {
+    const response = await product.command.app.inject({
+      method: 'POST',
+      url,
+      payload: { commandId: randomUUID(), ...payload },
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json();
+  };
+  const get = async (url: string, token = admin) => {
+    const response = await fetch(`${product.url}${url}`, { headers: { authorization: `Bearer ${token}` } });
+    return { status: response.status, body: await response.json() };
+  };
+
+  beforeAll(async () => {
+    product = await startTestProduct(
+      {},
+      {
+        onRoute: (service, route) => {
+          for (const method of [route.method].flat()) {
+            // The front door's proxy of GET /api/* to the query service is no route of its own.
+            if (method === 'HEAD' || route.url.includes('*') || route.url === '/api') continue;
+            const hidden = Boolean((route.schema as { hide?: boolean } | undefined)?.hide);
+            routes.push({ service, method, url: route.url, hidden });
+          }
+        },
+      },
+    );
+    admin = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
+    const made = await ok('/api/tutors/contact', {
+      contact: contact('Tess', 'Turing'),
+      tutor: { username: 'tess', invoicePrefix: 'TT', startDate: '2025-01-01' },
+    });
+    await ok('/api/users', {
+      username: 'tess.t',
+      password: 'contracts-pass-1',
+      role: 'tutor',
+      tutorId: made.tutor.id,
+      name: 'Tess',
+    });
+    const detail = await get(`/api/tutors/${made.tutor.id}`);
+    tutor = {
+      id: made.tutor.id,
+      token: await product.login('tess.t', 'contracts-pass-1'),
+      contactId: detail.body.tutor.contact.id,
+    };
+    const family = await ok('/api/clients/contact', contact('Pat', 'Parent'));
+    clientId = family.client.id;
+    contactId = family.contact.id;
+    const { child } = await ok(`/api/clients/child/${clientId}`, {
+      firstName: 'Kit',
+      lastName: 'Parent',
+      dob: '2014-02-03',
+    });
+    const started = await ok('/api/tutors/engagement', {
+      tutorId: tutor.id,
+      studentId: child.id,
+      rate: 40,
+      commissionPct: 25,
+      partnerPct: 10,
+      startDate: '2025-01-01',
+      subjects: ['Maths'],
+    });
+    engagementId = started.engagement.id;
+    await ok('/api/lessons/lesson?from=2025-03-03&to=2025-03-09&month=2025-03', {
+      tutorId: tutor.id,
+      lesson: { engagementId, date: '2025-03-04', duration: 1.5 },
+    });
+    await ok('/api/invoices/save', { tutorId: tutor.id, year: 2025, month: 3 });
+  });
+  afterAll(async () => {
+    await product?.dispose();
+  });
+
+  it('answers each query exactly as its contract schema describes, for staff and for a tutor', async () => {
+    const queries: [string, z.ZodType, ('admin' | 'tutor')[]][] = [
+      ['/api/users/me', currentUserAnswer, ['admin', 'tutor']],
+      ['/api/clients?includeInactive=Y', clientListAnswer, ['admin', 'tutor']],
+      [`/api/clients/${clientId}`, clientAnswer, ['admin', 'tutor']],
+      [`/api/clients/${clientId}/children`, clientChildrenAnswer, ['admin', 'tutor']],
+      ['/api/clients/all/children', clientChildrenAnswer, ['admin']],
+      [`/api/contacts/${contactId}`, contactAnswer, ['admin', 'tutor']],
+      [`/api/contacts/${tutor.contactId}`, contactAnswer, ['admin', 'tutor']],
+      ['/api/tutors?includeInactive=Y', tutorListAnswer, ['admin']],
+      [`/api/tutors/${tutor.id}`, tutorAnswer, ['admin', 'tutor']],
+      [`/api/tutors/engagement/${tutor.id}/${engagementId}`, engagementAnswer, ['admin', 'tutor']],
+      [`/api/tutors/engagement/${tutor.id}/${engagementId}/on/2025-03-04`, engagementOnAnswer, ['admin', 'tutor']],
+      ['/api/lessons?year=2025&month=3', lessonListAnswer, ['admin', 'tutor']],
+      [
+        `/api/lessons/timesheet?from=2025-03-03&to=2025-03-09&month=2025-03&tutorId=${tutor.id}`,
+        timesheetAnswer,
+        ['admin', 'tutor'],
+      ],
+      ['/api/invoices/?year=2025&month=3', invoiceListAnswer, ['admin', 'tutor']],
+      ['/api/invoices?year=2025', invoiceListAnswer, ['admin', 'tutor']],
+      [`/api/invoices/summary?year=2025&month=3&tutorId=${tutor.id}`, invoiceSummaryAnswer, ['admin', 'tutor']],
+      ['/api/reports/invoiceStatus?year=2025&month=3', invoiceStatusAnswer, ['admin']],
+      ['/api/health', healthAnswer, ['admin', 'tutor']],
+    ];
+    const tokens = { admin, tutor: tutor.token };
+    for (const [url, schema, callers] of queries) {
+      for (const caller of callers) {
+        const answer = await get(url, tokens[caller]);
+        expect(answer.status, `${caller} ${url}: ${JSON.stringify(answer.body)}`).toBe(200);
+        // Parsing strips what the schema does not name: equal means every field is described.
+        expect(schema.parse(answer.body), `${caller} ${url}`).toEqual(answer.body);
+      }
+    }
+  });
+
+  it('describes every route of both services at /api/docs/json, and serves the API browser at /api/docs', async () => {
+    const response = await fetch(`${product.url}/api/docs/json`);
+    expect(response.status).toBe(200);
+    const description = (await response.json()) as {
+      openapi: string;
+      paths: Record<string, Record<string, { parameters?: { name: string }[]; requestBody?: unknown }>>;
+    };
+    expect(description.openapi).toMatch(/^3\./);
+    const missing = routes
+      .filter((route) => !route.hidden)
+      .map((route) => ({ ...route, path: route.url.replace(/:([A-Za-z]+)/g, '{$1}') }))
+      .filter((route) => !description.paths[route.path]?.[route.method.toLowerCase()])
+      .map((route) => `${route.service}: ${route.method} ${route.url}`);
+    expect(missing, Object.keys(description.paths).join(' ')).toEqual([]);
+    expect(routes.some((route) => route.service === 'query' && route.url === '/api/lessons')).toBe(true);
+    expect(routes.some((route) => route.service === 'command' && route.url === '/api/lessons/lesson')).toBe(true);
+    // Described from the contracts: a query's parameters, a command's body.
+    const lessonsQuery = description.paths['/api/lessons'].get.parameters?.map((parameter) => parameter.name);
+    expect(lessonsQuery).toEqual(expect.arrayContaining(['year', 'month', 'tutorId']));
+    expect(description.paths['/api/lessons/lesson'].post.requestBody).toBeDefined();
+    // The description names every field, the partner's share too: it is not an answer holding anyone's data.
+    expect(JSON.stringify(description.paths['/api/lessons'].get)).toContain('partnerCommission');
+    expect(description.paths['/api/tutors/partner/{tutorId}']?.post).toBeDefined();
+
+    const page = await fetch(`${product.url}/api/docs`, { redirect: 'follow' });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/swagger/i);
+  });
+});

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { phoneNumber, queryId, yesFlag } from './query-values';
+
+/** `GET /api/clients`: active families (`includeInactive=Y`: all), optionally those a tutor teaches. */
+export const clientListQuery = z.object({ includeInactive: yesFlag, tutor: queryId.optional() });
+export type ClientListQuery = z.infer<typeof clientListQuery>;
+
+export const clientListItem = z.object({
+  id: z.string(),
+  name: z.string(),
+  address: z.string(),
+  phone: z.string(),
+  email: z.string(),
+  students: z.number(),
+  active: z.boolean(),
+});
+export type ClientListItem = z.infer<typeof clientListItem>;
+export const clientListAnswer = z.object({ clients: z.array(clientListItem) });
+
+/** A client's id in a path (`all` for every child, staff only). */
+export const clientParams = z.object({ id: queryId });
+
+export const studentView = z.object({
+  id: z.string(),
+  clientId: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  dob: z.string(),
+  name: z.string(),
+});
+export type StudentView = z.infer<typeof studentView>;
+export const clientChildrenAnswer = z.object({ children: z.array(studentView) });
+
+/** A contact as the queries answer it: a family's (with `clientId`) or a tutor's (with `tutorId`). */
+export const contactView = z.object({
+  id: z.string(),
+  clientId: z.string().optional(),
+  tutorId: z.string().optional(),
+  firstName: z.string(),
+  lastName: z.string(),
+  address: z.array(z.string()),
+  postcode: z.string(),
+  email: z.string(),
+  phone: z.array(phoneNumber),
+  dob: z.string().nullable(),
+});
+export type ContactView = z.infer<typeof contactView>;
+
+export const childView = z.object({ id: z.string(), firstName: z.string(), lastName: z.string(), dob: z.string() });
+export type ChildView = z.infer<typeof childView>;
+
+export const clientView = z.object({
+  id: z.string(),
+  startDate: z.string(),
+  active: z.boolean(),
+  contacts: z.array(contactView),
+  children: z.array(childView),
+});
+export type ClientView = z.infer<typeof clientView>;
+export const clientAnswer = z.object({ client: clientView });
+
+export const contactParams = z.object({ id: queryId });
+export const contactAnswer = z.object({ contact: contactView });

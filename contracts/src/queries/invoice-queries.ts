@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { calendarYear, monthNumber } from '../values';
+import { monthAmounts, queryId } from './query-values';
+
+/** Blank or `all` means every one: the UI's "all tutors" / "all months" choice. */
+const everyone = (value: unknown) => (value === '' || value === 'all' ? undefined : value);
+
+/** `GET /api/invoices/?year&month&tutorId`: a year's invoices, or a month's, of one tutor or all. */
+export const invoiceListQuery = z.object({
+  year: calendarYear,
+  month: z.preprocess(everyone, monthNumber.optional()),
+  tutorId: z.preprocess(everyone, queryId.min(1).optional()),
+});
+export type InvoiceListQuery = z.input<typeof invoiceListQuery>;
+
+export const invoiceRowView = z.object({
+  id: z.string(),
+  tutorId: z.string(),
+  month: z.string(),
+  period: z.string(),
+  date: z.string(),
+  tutorName: z.string(),
+  earnings: z.number(),
+  commission: z.number(),
+  /** Absent from a tutor's answer (visibility.ts). */
+  partnerCommission: z.number().optional(),
+  reference: z.string(),
+  paid: z.number(),
+  confirmed: z.boolean(),
+  locked: z.boolean(),
+});
+export type InvoiceRowView = z.infer<typeof invoiceRowView>;
+export const invoiceListAnswer = z.object({ invoices: z.array(invoiceRowView), totals: monthAmounts });
+export type InvoiceListAnswer = z.infer<typeof invoiceListAnswer>;
+
+/** `GET /api/invoices/summary`: one tutor's invoice of a month, for the confirmation page. */
+export const invoiceSummaryQuery = z.object({
+  year: calendarYear,
+  month: monthNumber,
+  tutorId: z.string({ error: 'Tutor is required' }).min(1, 'Tutor is required').pipe(queryId),
+});
+
+export const invoiceItemView = z.object({
+  earnings: z.number(),
+  commissionRate: z.number(),
+  commission: z.number(),
+  description: z.string(),
+});
+export type InvoiceItemView = z.infer<typeof invoiceItemView>;
+
+export const invoiceSummaryAnswer = z.object({
+  id: z.string(),
+  tutorId: z.string(),
+  tutorName: z.string(),
+  period: z.string(),
+  reference: z.string(),
+  date: z.string(),
+  items: z.array(invoiceItemView),
+  earnings: z.number(),
+  totalCommission: z.number(),
+  confirmed: z.boolean(),
+  locked: z.boolean(),
+});
+
+/** `GET /api/invoices/doc/:id`: the PDF (an invoice id is `{tutorId}_{yyyy-mm}`). */
+export const invoiceDocumentParams = z.object({ id: queryId });
+
+/** `GET /api/reports/invoiceStatus?year&month`: admins and partners. */
+export const invoiceStatusQuery = z.object({ year: calendarYear, month: monthNumber });
+export type InvoiceStatusQuery = z.infer<typeof invoiceStatusQuery>;
+
+const fullAmounts = monthAmounts.required();
+
+export const invoiceStatusGroupView = z.object({
+  /** 0 no lessons entered, 1 lessons but no invoice, 2 invoice not paid, 3 invoice paid (spec §4). */
+  group: z.number(),
+  heading: z.string(),
+  /** Whether the group's table shows Earnings, Commission and Partner Share. */
+  full: z.boolean(),
+  tutors: z.array(fullAmounts.extend({ tutorId: z.string(), name: z.string() })),
+  totals: fullAmounts,
+});
+export type InvoiceStatusGroupView = z.infer<typeof invoiceStatusGroupView>;
+export const invoiceStatusAnswer = z.object({
+  year: z.number(),
+  month: z.number(),
+  period: z.string(),
+  groups: z.array(invoiceStatusGroupView),
+});
+export type InvoiceStatusAnswer = z.infer<typeof invoiceStatusAnswer>;

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { timesheetGridAnswer } from '../answers/timesheet-grid';
+import { calendarDate, calendarMonth, calendarYear, monthNumber } from '../values';
+import { queryId } from './query-values';
+
+/** `GET /api/lessons?year&month&tutorId`: a month's lessons, of one tutor or (staff, blank) all. */
+export const lessonListQuery = z.object({ year: calendarYear, month: monthNumber, tutorId: queryId.optional() });
+export type LessonListQuery = z.input<typeof lessonListQuery>;
+
+export const lessonView = z.object({
+  id: z.string(),
+  date: z.string(),
+  tutor: z.string(),
+  tutorId: z.string(),
+  student: z.string(),
+  studentId: z.string(),
+  engagementId: z.string(),
+  duration: z.number(),
+  rate: z.number(),
+  amount: z.number(),
+  amountEdited: z.boolean(),
+  commission: z.number(),
+  /** Absent from a tutor's answer (visibility.ts). */
+  partnerCommission: z.number().optional(),
+  locked: z.boolean(),
+});
+export type LessonView = z.infer<typeof lessonView>;
+
+export const lessonListAnswer = z.object({
+  month: calendarMonth,
+  lessons: z.array(lessonView),
+  totals: z.object({ amount: z.number(), commission: z.number(), partnerCommission: z.number().optional() }),
+  /** Whether the caller may add lessons here: someone to add for, and the month still open. */
+  canAddLessons: z.boolean(),
+});
+export type LessonListAnswer = z.infer<typeof lessonListAnswer>;
+
+/** `GET /api/lessons/timesheet`: one tutor's week grid; `month` is `YYYY-MM`, `from`/`to` its dates. */
+export const timesheetQuery = z.object({
+  month: calendarMonth,
+  from: calendarDate,
+  to: calendarDate,
+  tutorId: queryId.optional(),
+});
+export type TimesheetQuery = z.input<typeof timesheetQuery>;
+
+export const timesheetAnswer = timesheetGridAnswer.extend({ tutorId: z.string() });
+export type TimesheetAnswer = z.infer<typeof timesheetAnswer>;

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { LIMITS } from '../limits';
+
+/**
+ * What a query string carries: text, bounded. `includeInactive=Y` widens a list; anything else
+ * (or nothing) leaves it at the active ones.
+ */
+export const yesFlag = z.string().max(8).optional();
+/** An id named in a query string or a path (may be blank in a query string: "everyone"). */
+export const queryId = z.string().max(LIMITS.maxIdLength, `Too long (${LIMITS.maxIdLength} characters at most)`);
+
+export const phoneNumber = z.object({ type: z.string(), number: z.string() });
+
+/** Amounts in pounds; the partner's share is left out of a tutor's answer (visibility.ts). */
+export const monthAmounts = z.object({
+  earnings: z.number(),
+  commission: z.number(),
+  partnerCommission: z.number().optional(),
+});

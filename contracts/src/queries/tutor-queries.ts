@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { role } from '../roles';
+import { phoneNumber, queryId, yesFlag } from './query-values';
+
+/** `GET /api/tutors`: admins and partners; active tutors (`includeInactive=Y`: all). */
+export const tutorListQuery = z.object({ includeInactive: yesFlag });
+
+export const tutorListItem = z.object({
+  id: z.string(),
+  name: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  address: z.string(),
+  phone: z.string(),
+  email: z.string(),
+  active: z.boolean(),
+  startDate: z.string(),
+  endDate: z.string().nullable(),
+});
+export type TutorListItem = z.infer<typeof tutorListItem>;
+export const tutorListAnswer = z.object({ tutors: z.array(tutorListItem) });
+
+export const tutorParams = z.object({ id: queryId });
+
+export const tutorContactView = z.object({
+  id: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  address: z.array(z.string()),
+  postcode: z.string(),
+  email: z.string(),
+  phone: z.array(phoneNumber),
+});
+export type TutorContactView = z.infer<typeof tutorContactView>;
+
+/** A student of the tutor, by engagement; the child's fields are null if the child is unknown. */
+export const tutorStudentView = z.object({
+  engagementId: z.string(),
+  studentId: z.string(),
+  clientId: z.string().nullable(),
+  name: z.string(),
+  startDate: z.string().nullable(),
+  endDate: z.string().nullable(),
+  rate: z.number().nullable(),
+  subjects: z.array(z.string()),
+});
+export type TutorStudentView = z.infer<typeof tutorStudentView>;
+
+export const tutorView = z.object({
+  id: z.string(),
+  name: z.string(),
+  contact: tutorContactView,
+  username: z.string(),
+  invoicePrefix: z.string(),
+  startDate: z.string(),
+  endDate: z.string().nullable(),
+  active: z.boolean(),
+  accountActive: z.boolean(),
+  accountRole: role.nullable(),
+  /** Whether an unexpired activation code exists (never the code). */
+  activationSent: z.boolean(),
+  activationExpiresAt: z.string().nullable(),
+  currentStudents: z.array(tutorStudentView),
+  formerStudents: z.array(tutorStudentView),
+});
+export type TutorView = z.infer<typeof tutorView>;
+export const tutorAnswer = z.object({ tutor: tutorView });
