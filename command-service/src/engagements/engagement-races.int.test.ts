@@ -212,7 +212,7 @@ describe('race-free rules between a tutor and their engagements (decided on the 
     expect(roster.rows.map((row) => row.type)).toEqual(['TutorEngagementStarted', 'TutorEngagementEnded']);
   });
 
-  it('engagements recorded before tutors kept a roster are put on it once, so they count', async () => {
+  it('engagements recorded before tutors kept a roster are put on it once (ended ones on and off), so they count', async () => {
     const tutorId = await newTutor();
     const [ann, ben] = studentIds;
     const { store } = product.command.deps;
@@ -242,8 +242,18 @@ describe('race-free rules between a tutor and their engagements (decided on the 
       { expectedRevision: 'no_stream' },
     );
     await db.query("delete from command.migrations where name = 'tutor-rosters'");
-    expect(await putEarlierEngagementsOnRosters(product.command.deps, db)).toBe(1);
+    expect(await putEarlierEngagementsOnRosters(product.command.deps, db)).toBe(2);
     expect(await putEarlierEngagementsOnRosters(product.command.deps, db)).toBe(0);
+    // The ended one goes on and off again: the roster's history tells invoicing its months.
+    const history = await db.query(
+      `select event_type as type, data->>'engagementId' as id from es.events
+        where stream_id = $1 and event_type like 'TutorEngagement%' order by stream_revision`,
+      [`tutor-${tutorId}`],
+    );
+    expect(history.rows.filter((row) => row.id === ended).map((row) => row.type)).toEqual([
+      'TutorEngagementStarted',
+      'TutorEngagementEnded',
+    ]);
     const refused = await terminate(tutorId);
     expect(refused.statusCode, refused.body).toBe(409);
     expect(refused.json().error.message).toMatch(/still has 1 current student\b/);

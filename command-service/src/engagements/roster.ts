@@ -51,7 +51,7 @@ export async function settledTutor(deps: CommandDependencies, tutorId: string, c
 
 /**
  * Once per store: engagements started before tutors kept a roster are put on their tutor's
- * roster, so the rules count them too. Read from the event store itself; an advisory lock keeps
+ * roster (and, when they have ended, taken off it again), so the rules and invoicing count them too. Read from the event store itself; an advisory lock keeps
  * two instances starting together from doing it twice.
  */
 export async function putEarlierEngagementsOnRosters(deps: CommandDependencies, db: pg.Pool) {
@@ -63,7 +63,9 @@ export async function putEarlierEngagementsOnRosters(deps: CommandDependencies, 
     await client.query("select pg_advisory_lock(hashtext('command.tutor-rosters'))");
     const done = await client.query("select 1 from command.migrations where name = 'tutor-rosters'");
     if (done.rowCount) return 0;
-    const ongoing = new Map<string, { tutorId: string; studentId: string }>();
+    // Every engagement ever started, ended or not: the roster's history is what invoicing reads
+    // to know which months a tutor taught in, so ended ones go on (and come off) it too.
+    const earlier = new Map<string, { tutorId: string; studentId: string; ended: boolean }>();
     let from: Position | undefined;
     for (;;) {
       const page = await deps.store.readAll({ from, limit: 1000 });
@@ -71,40 +73,38 @@ export async function putEarlierEngagementsOnRosters(deps: CommandDependencies, 
       for (const event of page) {
         const data = event.data as { engagementId?: string; tutorId?: string; studentId?: string };
         if (event.type === 'EngagementStarted' && data.engagementId && data.tutorId && data.studentId) {
-          ongoing.set(data.engagementId, { tutorId: data.tutorId, studentId: data.studentId });
+          earlier.set(data.engagementId, { tutorId: data.tutorId, studentId: data.studentId, ended: false });
         } else if (event.type === 'EngagementEnded' && data.engagementId) {
-          ongoing.delete(data.engagementId);
+          const known = earlier.get(data.engagementId);
+          if (known) known.ended = true;
         }
       }
       from = page.at(-1)!.position;
     }
     let added = 0;
-    for (const [engagementId, { tutorId, studentId }] of ongoing) {
+    for (const [engagementId, { tutorId, studentId, ended }] of earlier) {
       const stream = tutor.tutorStream(tutorId);
       for (let attempt = 1; ; attempt++) {
         const recorded = await deps.store.readStream(stream);
-        const state = recorded.reduce(
-          (folded, event) => tutor.tutorDecider.evolve(folded, { type: event.type, data: event.data } as never),
-          tutor.tutorDecider.initialState(),
+        const onRoster = recorded.some(
+          (event) => event.type === 'TutorEngagementStarted' && event.data.engagementId === engagementId,
         );
-        if (state.status === 'none' || state.engagements[engagementId]) break;
+        if (recorded.length === 0 || onRoster) break;
+        const commandId = randomUUID();
+        const metadata = {
+          userId: 'system',
+          role: 'admin',
+          commandId,
+          correlationId: commandId,
+          causationId: commandId,
+          schemaVersion: 1,
+        };
         try {
-          const commandId = randomUUID();
           await deps.store.appendToStream(
             stream,
             [
-              {
-                type: 'TutorEngagementStarted',
-                data: { tutorId, engagementId, studentId },
-                metadata: {
-                  userId: 'system',
-                  role: 'admin',
-                  commandId,
-                  correlationId: commandId,
-                  causationId: commandId,
-                  schemaVersion: 1,
-                },
-              },
+              { type: 'TutorEngagementStarted', data: { tutorId, engagementId, studentId }, metadata },
+              ...(ended ? [{ type: 'TutorEngagementEnded', data: { tutorId, engagementId }, metadata }] : []),
             ],
             { expectedRevision: recorded.length - 1 },
           );
