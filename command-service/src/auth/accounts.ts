@@ -5,6 +5,7 @@ import { HttpError } from '@agency/platform';
 import type pg from 'pg';
 import type { CommandContext } from '../pipeline/command-pipeline';
 import { racePoint } from '../race-points';
+import { type Login, type ReadModelLookups, readModelLookups } from '../read-model/lookups';
 import { hashPassword, verifyPassword } from './password-hashing';
 
 export { hashPassword };
@@ -17,60 +18,39 @@ export type Account = { userId: string; username: string };
 /** A user as they are now; `tutorEnded` when their tutor was terminated (they may no longer sign in). */
 export type Profile = SessionUser & { name: string; tutorEnded: boolean };
 
-type ProfileRow = {
-  user_id: string;
-  username: string;
-  role: Role;
-  tutor_id: string | null;
-  name: string;
-  tutor_active: boolean;
-};
-
-const toProfile = (row: ProfileRow): Profile => ({
-  id: row.user_id,
-  username: row.username,
-  role: row.role,
-  tutorId: row.tutor_id ?? undefined,
-  name: row.name,
-  tutorEnded: row.role !== 'admin' && !row.tutor_active,
+const toProfile = (login: Login): Profile => ({
+  id: login.userId,
+  username: login.username,
+  role: login.role,
+  tutorId: login.tutorId ?? undefined,
+  name: login.name,
+  tutorEnded: login.role !== 'admin' && !login.tutorActive,
 });
 
 export class Accounts {
-  constructor(private readonly db: pg.Pool) {}
+  private readonly lookups: ReadModelLookups;
+
+  constructor(private readonly db: pg.Pool) {
+    this.lookups = readModelLookups(db);
+  }
 
   /** The user for these credentials, or null. Role and name come from the users read model. */
   async verify(username: string, password: string): Promise<Profile | null> {
-    const found = await this.db.query(
-      `select a.user_id, a.password_hash, u.username, u.role, u.tutor_id, u.name,
-              coalesce(t.active, true) as tutor_active
-         from auth.accounts a join read.users u on u.id = a.user_id
-         left join read.tutors t on t.id = u.tutor_id
-        where lower(a.username) = lower($1)`,
-      [username],
-    );
-    const row = found.rows[0];
-    const matches = await verifyPassword(row?.password_hash ?? (await unknownUserHash), password);
-    if (!row || !matches) return null;
-    return toProfile(row);
+    const login = await this.lookups.loginByUsername(username);
+    const matches = await verifyPassword(login?.passwordHash ?? (await unknownUserHash), password);
+    if (!login || !matches) return null;
+    return toProfile(login);
   }
 
   /** The user as they are now (role may have changed since the token was issued). */
   async profile(userId: string): Promise<Profile | null> {
-    const found = await this.db.query(
-      `select u.id as user_id, u.username, u.role, u.tutor_id, u.name, coalesce(t.active, true) as tutor_active
-         from read.users u left join read.tutors t on t.id = u.tutor_id
-        where u.id = $1`,
-      [userId],
-    );
-    return found.rows[0] ? toProfile(found.rows[0]) : null;
+    const login = await this.lookups.loginOf(userId);
+    return login ? toProfile(login) : null;
   }
 
   async firstAdmin(): Promise<SessionUser | null> {
-    const found = await this.db.query(
-      "select id, username from read.users where role = 'admin' order by username limit 1",
-    );
-    const row = found.rows[0];
-    return row ? { id: row.id, username: row.username, role: 'admin' } : null;
+    const admin = await this.lookups.firstAdmin();
+    return admin ? { id: admin.id, username: admin.username, role: 'admin' } : null;
   }
 
   async count(): Promise<number> {

@@ -8,6 +8,7 @@ import type pg from 'pg';
 import type { Mailer } from '../mail/mailer';
 import { absoluteLink, resetMessage } from '../mail/messages';
 import { type CommandDependencies, createCommandContext } from '../pipeline/command-pipeline';
+import { readModelLookups } from '../read-model/lookups';
 import { sha256 } from '../tutors/tutor-routes';
 import type { Accounts } from './accounts';
 import { startSession } from './auth-routes';
@@ -40,48 +41,42 @@ export async function passwordResetRoutes(
   },
 ) {
   const { accounts, db, deps, mailer, publicUrl, throttle } = options;
+  const lookups = readModelLookups(db);
   const sessions = new Sessions(db);
 
   app.post('/auth/local/reset', async (request) => {
     const parsed = resetRequestBody.safeParse(request.body ?? {});
     if (!parsed.success) throw invalidInput(parsed.error.issues);
     const identifier = parsed.data.username;
-    const found = await db.query(
-      `select a.user_id, a.username, u.name, t.email, u.role, coalesce(t.active, true) as tutor_active
-         from auth.accounts a
-         join read.users u on u.id = a.user_id
-         left join read.tutors t on t.id = u.tutor_id
-        where lower(a.username) = lower($1) or lower(t.email) = lower($1)`,
-      [identifier],
-    );
-    const keys = found.rows.length
-      ? found.rows.map((row) => `account:${row.user_id}`)
+    const recipients = await lookups.resetRecipients(identifier);
+    const keys = recipients.length
+      ? recipients.map((login) => `account:${login.userId}`)
       : [`name:${identifier.toLowerCase()}`];
     if (!(await throttle.admit(keys, request.ip))) throw new HttpError(429, 'too_many_attempts', TOO_MANY);
 
-    for (const row of found.rows) {
+    for (const login of recipients) {
       // The same rule as login: an ended tutor's account gets no link (and the same answer).
-      if (row.role !== 'admin' && !row.tutor_active) {
-        securityLog(request, 'reset.refused', { username: row.username, reason: 'account-ended' });
+      if (login.role !== 'admin' && !login.tutorActive) {
+        securityLog(request, 'reset.refused', { username: login.username, reason: 'account-ended' });
         continue;
       }
-      if (!row.email) {
-        request.log.warn({ userId: row.user_id }, 'password reset asked for an account without an e-mail address');
+      if (!login.email) {
+        request.log.warn({ userId: login.userId }, 'password reset asked for an account without an e-mail address');
         continue;
       }
       const token = randomBytes(32).toString('base64url');
       await db.query('insert into auth.reset_tokens (token_hash, user_id, expires_at) values ($1, $2, $3)', [
         sha256(token),
-        row.user_id,
+        login.userId,
         new Date(Date.now() + RESET_LIFETIME_MS),
       ]);
       // Not awaited: a known name must not answer measurably later than an unknown one.
       mailer
         .send(
           resetMessage({
-            to: row.email,
-            name: row.name,
-            username: row.username,
+            to: login.email,
+            name: login.name,
+            username: login.username,
             link: absoluteLink(publicUrl, `/reset/${token}`),
           }),
         )

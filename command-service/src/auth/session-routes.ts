@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { z } from 'zod';
 import { type CommandDependencies, commandRoute } from '../pipeline/command-pipeline';
+import { readModelLookups } from '../read-model/lookups';
 
 const endSessionsBody = noBody.extend({
   /** One session to end; without it, every session of the tutor's logins. */
@@ -20,6 +21,7 @@ export async function sessionRoutes(
   app: FastifyInstance,
   { deps, db, sessions }: { deps: CommandDependencies; db: pg.Pool; sessions: Sessions },
 ) {
+  const lookups = readModelLookups(db);
   commandRoute<typeof endSessionsBody, { tutorId: string }>(app, deps, {
     url: '/api/tutors/sessions/end/:tutorId',
     roles: ['admin'],
@@ -27,9 +29,9 @@ export async function sessionRoutes(
     handle: async ({ body, params }, { load, user }) => {
       const state = await load(tutor.tutorStream(params.tutorId), tutor.tutorDecider);
       if (state.status === 'none') throw notFound('There is no such tutor.');
-      const logins = await db.query('select id from read.users where tutor_id = $1', [params.tutorId]);
+      const logins = await lookups.loginsOfTutor(params.tutorId);
       let ended = 0;
-      for (const { id: userId } of logins.rows) {
+      for (const userId of logins) {
         const count = body.sessionId
           ? Number(await sessions.end(body.sessionId, 'ended-by-admin', userId))
           : await sessions.endAllFor(userId, 'ended-by-admin');

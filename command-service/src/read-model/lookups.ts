@@ -1,3 +1,4 @@
+import type { Role } from '@agency/contracts';
 import type pg from 'pg';
 
 /**
@@ -54,6 +55,47 @@ export function readModelLookups(db: pg.Pool) {
       return row && `${row.first_name} ${row.last_name}`;
     },
 
+    /** Signing in: the account of this username with its password hash, its role and name. */
+    async loginByUsername(username: string): Promise<(Login & { passwordHash: string }) | undefined> {
+      const row = await first<LoginRow & { password_hash: string }>(
+        `select a.user_id, a.password_hash, u.username, ${LOGIN_COLUMNS}
+           from auth.accounts a join read.users u on u.id = a.user_id
+           left join read.tutors t on t.id = u.tutor_id
+          where lower(a.username) = lower($1)`,
+        [username],
+      );
+      return row && { ...toLogin(row), passwordHash: row.password_hash };
+    },
+
+    /** A session's user as they are now: the role, the name and the tutor may have changed since sign-in. */
+    async loginOf(userId: string): Promise<Login | undefined> {
+      const row = await first<LoginRow>(
+        `select u.id as user_id, u.username, ${LOGIN_COLUMNS}
+           from read.users u left join read.tutors t on t.id = u.tutor_id
+          where u.id = $1`,
+        [userId],
+      );
+      return row && toLogin(row);
+    },
+
+    /** Who the demo data and scripts act as. */
+    async firstAdmin(): Promise<{ id: string; username: string } | undefined> {
+      return first("select id, username from read.users where role = 'admin' order by username limit 1", []);
+    },
+
+    /** Who a password reset asked for by username or e-mail goes to, with the address it goes to. */
+    async resetRecipients(identifier: string): Promise<(Login & { email: string | null })[]> {
+      const found = await db.query(
+        `select a.user_id, a.username, ${LOGIN_COLUMNS}, t.email
+           from auth.accounts a
+           join read.users u on u.id = a.user_id
+           left join read.tutors t on t.id = u.tutor_id
+          where lower(a.username) = lower($1) or lower(t.email) = lower($1)`,
+        [identifier],
+      );
+      return found.rows.map((row) => ({ ...toLogin(row), email: row.email }));
+    },
+
     /** Every login linked to a tutor (their own and any made for them): whose sessions end with the tutor's. */
     async loginsOfTutor(tutorId: string): Promise<string[]> {
       return (await db.query('select id from read.users where tutor_id = $1', [tutorId])).rows.map((row) => row.id);
@@ -62,3 +104,36 @@ export function readModelLookups(db: pg.Pool) {
 }
 
 export type ReadModelLookups = ReturnType<typeof readModelLookups>;
+
+/**
+ * A login as the users read model names it, and whether its tutor still works for the agency
+ * (a terminated tutor's logins may no longer sign in or reset a password).
+ */
+export type Login = {
+  userId: string;
+  username: string;
+  role: Role;
+  tutorId: string | null;
+  name: string;
+  tutorActive: boolean;
+};
+
+type LoginRow = {
+  user_id: string;
+  username: string;
+  role: Role;
+  tutor_id: string | null;
+  name: string;
+  tutor_active: boolean;
+};
+
+const toLogin = (row: LoginRow): Login => ({
+  userId: row.user_id,
+  username: row.username,
+  role: row.role,
+  tutorId: row.tutor_id,
+  name: row.name,
+  tutorActive: row.tutor_active,
+});
+
+const LOGIN_COLUMNS = 'u.role, u.tutor_id, u.name, coalesce(t.active, true) as tutor_active';
