@@ -16,6 +16,7 @@ export const clientListItem = z.object({
 });
 export type ClientListItem = z.infer<typeof clientListItem>;
 export const clientListAnswer = z.object({ clients: z.array(clientListItem) });
+export type ClientListAnswer = z.infer<typeof clientListAnswer>;
 
 /** A client's id in a path (`all` for every child, staff only). */
 export const clientParams = z.object({ id: queryId });
@@ -30,6 +31,7 @@ export const studentView = z.object({
 });
 export type StudentView = z.infer<typeof studentView>;
 export const clientChildrenAnswer = z.object({ children: z.array(studentView) });
+export type ClientChildrenAnswer = z.infer<typeof clientChildrenAnswer>;
 
 /** A contact as the queries answer it: a family's (with `clientId`) or a tutor's (with `tutorId`). */
 export const contactView = z.object({
@@ -58,6 +60,8 @@ export const clientView = z.object({
 });
 export type ClientView = z.infer<typeof clientView>;
 export const clientAnswer = z.object({ client: clientView });
+export type ClientAnswer = z.infer<typeof clientAnswer>;
 
 export const contactParams = z.object({ id: queryId });
 export const contactAnswer = z.object({ contact: contactView });
+export type ContactAnswer = z.infer<typeof contactAnswer>;

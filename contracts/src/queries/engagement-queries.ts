@@ -41,6 +41,7 @@ export const engagementView = z.object({
 });
 export type EngagementView = z.infer<typeof engagementView>;
 export const engagementAnswer = z.object({ engagement: engagementView });
+export type EngagementAnswer = z.infer<typeof engagementAnswer>;
 
 /** The period in force on a date: what lessons and invoices of that date are priced by. */
 export const engagementOnAnswer = z.object({
@@ -55,3 +56,4 @@ export const engagementOnAnswer = z.object({
     endDate: z.string().nullable(),
   }),
 });
+export type EngagementOnAnswer = z.infer<typeof engagementOnAnswer>;

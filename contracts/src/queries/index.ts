@@ -1,4 +1,5 @@
 export * from './client-queries';
+export * from './consultation-queries';
 export * from './engagement-queries';
 export * from './health-queries';
 export * from './invoice-queries';

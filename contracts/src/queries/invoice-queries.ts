@@ -61,6 +61,7 @@ export const invoiceSummaryAnswer = z.object({
   confirmed: z.boolean(),
   locked: z.boolean(),
 });
+export type InvoiceSummaryAnswer = z.infer<typeof invoiceSummaryAnswer>;
 
 /** `GET /api/invoices/doc/:id`: the PDF (an invoice id is `{tutorId}_{yyyy-mm}`). */
 export const invoiceDocumentParams = z.object({ id: queryId });

@@ -19,6 +19,7 @@ export const tutorListItem = z.object({
 });
 export type TutorListItem = z.infer<typeof tutorListItem>;
 export const tutorListAnswer = z.object({ tutors: z.array(tutorListItem) });
+export type TutorListAnswer = z.infer<typeof tutorListAnswer>;
 
 export const tutorParams = z.object({ id: queryId });
 
@@ -65,3 +66,4 @@ export const tutorView = z.object({
 });
 export type TutorView = z.infer<typeof tutorView>;
 export const tutorAnswer = z.object({ tutor: tutorView });
+export type TutorAnswer = z.infer<typeof tutorAnswer>;

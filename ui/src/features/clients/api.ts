@@ -1,25 +1,30 @@
+import type {
+  ChildView,
+  ClientAnswer,
+  ClientChildrenAnswer,
+  ClientListAnswer,
+  ClientListItem,
+  ClientView,
+  ContactAnswer,
+  StudentView,
+  TutorListAnswer,
+  TutorListItem,
+} from '@agency/contracts';
 import type { ContactInput } from '../../lib/contact-form-values';
 import { getJson, postJson } from '../../lib/http';
 
-export type ClientListItem = {
-  id: string;
-  name: string;
-  address: string;
-  phone: string;
-  email: string;
-  students: number;
-  active: boolean;
-};
+export type { ClientListItem };
 
+/** A contact as the forms send it back: the query answers' contacts (`ContactView`) are ones too. */
 export type Contact = ContactInput & { id: string };
 
-export type Child = { id: string; firstName: string; lastName: string; dob: string };
+export type Child = ChildView;
 
-export type Client = { id: string; startDate: string; active: boolean; contacts: Contact[]; children: Child[] };
+export type Client = ClientView;
 
-export type Student = Child & { clientId: string; name?: string };
+export type Student = StudentView;
 
-export type TutorOption = { id: string; name: string };
+export type TutorOption = Pick<TutorListItem, 'id' | 'name'>;
 
 export type NewContact = Omit<Contact, 'id'>;
 
@@ -30,23 +35,22 @@ export type ClientsQuery = { includeInactive: boolean; tutor?: string };
 export function fetchClients(query: ClientsQuery, signal?: AbortSignal) {
   const params = new URLSearchParams({ includeInactive: query.includeInactive ? 'Y' : 'N' });
   if (query.tutor) params.set('tutor', query.tutor);
-  return getJson<{ clients: ClientListItem[] }>(`/api/clients?${params}`, signal).then((answer) => answer.clients);
+  return getJson<ClientListAnswer>(`/api/clients?${params}`, signal).then((answer) => answer.clients);
 }
 
 export const fetchTutors = (signal?: AbortSignal) =>
-  getJson<{ tutors: TutorOption[] }>('/api/tutors?includeInactive=N', signal).then((answer) => answer.tutors ?? []);
+  getJson<TutorListAnswer>('/api/tutors?includeInactive=N', signal).then(
+    (answer): TutorOption[] => answer.tutors ?? [],
+  );
 
 export const fetchClient = (id: string, signal?: AbortSignal) =>
-  getJson<{ client: Client }>(`/api/clients/${encodeURIComponent(id)}`, signal).then((answer) => answer.client);
+  getJson<ClientAnswer>(`/api/clients/${encodeURIComponent(id)}`, signal).then((answer) => answer.client);
 
 export const fetchContact = (id: string, signal?: AbortSignal) =>
-  getJson<{ contact: Contact & { clientId?: string; tutorId?: string } }>(
-    `/api/contacts/${encodeURIComponent(id)}`,
-    signal,
-  ).then((answer) => answer.contact);
+  getJson<ContactAnswer>(`/api/contacts/${encodeURIComponent(id)}`, signal).then((answer) => answer.contact);
 
 export const fetchStudents = (signal?: AbortSignal) =>
-  getJson<{ children: Student[] }>('/api/clients/all/children', signal).then((answer) => answer.children);
+  getJson<ClientChildrenAnswer>('/api/clients/all/children', signal).then((answer) => answer.children);
 
 export const createClient = (contact: NewContact & Command) =>
   postJson<{ client: { id: string }; contact: Contact }>('/api/clients/contact', contact);

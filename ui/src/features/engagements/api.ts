@@ -1,38 +1,19 @@
+import type {
+  ClientChildrenAnswer,
+  EngagementAnswer,
+  EngagementView,
+  HistoryRowView,
+  StudentView,
+  TutorAnswer,
+} from '@agency/contracts';
 import { getJson, postJson } from '../../lib/http';
 
 /** A history row of spec §3: rates as fractions, `endDate` null while the period goes on. */
-export type HistoryRow = {
-  rate: number;
-  commissionRate: number;
-  /** Absent from a tutor's answer (contracts/visibility.ts). */
-  partnerRate?: number;
-  subjects: string[];
-  startDate: string;
-  endDate: string | null;
-  latest: boolean;
-};
+export type HistoryRow = HistoryRowView;
 
-export type Engagement = {
-  id: string;
-  tutor: { id: string; name: string };
-  studentId: string;
-  studentName: string;
-  firstName: string;
-  lastName: string;
-  rate: number;
-  commissionRate: number;
-  /** Absent from a tutor's answer, as is `partnerPct` (contracts/visibility.ts). */
-  partnerRate?: number;
-  commissionPct: number;
-  partnerPct?: number;
-  startDate: string;
-  /** Absent while the engagement is ongoing. */
-  endDate?: string;
-  subjects: string[];
-  history: HistoryRow[];
-};
+export type Engagement = EngagementView;
 
-export type Student = { id: string; clientId: string; firstName: string; lastName: string; name: string; dob: string };
+export type Student = StudentView;
 
 export type EngagementChange = 'start' | 'rates' | 'subjects' | 'correction' | 'termination';
 
@@ -53,18 +34,16 @@ export type EngagementCommand = {
 };
 
 export const fetchEngagement = (ids: { tutorId: string; engagementId: string }, signal?: AbortSignal) =>
-  getJson<{ engagement: Engagement }>(
+  getJson<EngagementAnswer>(
     `/api/tutors/engagement/${encodeURIComponent(ids.tutorId)}/${encodeURIComponent(ids.engagementId)}`,
     signal,
   ).then((answer) => answer.engagement);
 
 export const fetchStudents = (signal?: AbortSignal) =>
-  getJson<{ children: Student[] }>('/api/clients/all/children', signal).then((answer) => answer.children);
+  getJson<ClientChildrenAnswer>('/api/clients/all/children', signal).then((answer) => answer.children);
 
 export const fetchTutorName = (tutorId: string, signal?: AbortSignal) =>
-  getJson<{ tutor: { id: string; name: string } }>(`/api/tutors/${encodeURIComponent(tutorId)}`, signal).then(
-    (answer) => answer.tutor,
-  );
+  getJson<TutorAnswer>(`/api/tutors/${encodeURIComponent(tutorId)}`, signal).then((answer) => answer.tutor);
 
 export const saveEngagement = (body: EngagementCommand) =>
   postJson<{ engagement: Engagement }>('/api/tutors/engagement', body);

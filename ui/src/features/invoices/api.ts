@@ -1,29 +1,21 @@
+import type {
+  InvoiceItemView,
+  InvoiceListAnswer,
+  InvoiceRowView,
+  TutorListAnswer,
+  TutorListItem,
+} from '@agency/contracts';
 import { getJson, postJson } from '../../lib/http';
 
-export type InvoiceRow = {
-  id: string;
-  tutorId: string;
-  month: string;
-  locked: boolean;
-  period: string;
-  date: string;
-  tutorName: string;
-  earnings: number;
-  commission: number;
-  /** Absent from a tutor's answer (contracts/visibility.ts). */
-  partnerCommission?: number;
-  reference: string;
-  paid: number;
-  confirmed: boolean;
-};
+export type InvoiceRow = InvoiceRowView;
 
-export type InvoiceTotals = { earnings: number; commission: number; partnerCommission?: number };
+export type InvoiceTotals = InvoiceListAnswer['totals'];
 
-export type InvoicesList = { invoices: InvoiceRow[]; totals: InvoiceTotals };
+export type InvoicesList = InvoiceListAnswer;
 
 export type InvoicesQuery = { year: number; month: number; tutorId?: string };
 
-export type InvoiceItem = { earnings: number; commissionRate: number; commission: number; description: string };
+export type InvoiceItem = InvoiceItemView;
 
 /** The answer to save, confirm and payment: the invoice with its items. */
 export type Invoice = {
@@ -41,7 +33,7 @@ export type Invoice = {
   locked: boolean;
 };
 
-export type TutorOption = { id: string; name: string };
+export type TutorOption = Pick<TutorListItem, 'id' | 'name'>;
 
 type Command = { commandId: string };
 
@@ -53,7 +45,7 @@ export function fetchInvoices(query: InvoicesQuery, signal?: AbortSignal) {
 
 /** Every tutor, past ones too: their old invoices stay reachable. */
 export const fetchTutorOptions = (signal?: AbortSignal) =>
-  getJson<{ tutors: TutorOption[] }>('/api/tutors?includeInactive=Y', signal).then((answer) => answer.tutors);
+  getJson<TutorListAnswer>('/api/tutors?includeInactive=Y', signal).then((answer): TutorOption[] => answer.tutors);
 
 /** Generates the month's invoice, or answers the one already generated. */
 export const saveInvoice = (body: { tutorId: string; year: number; month: number } & Command) =>

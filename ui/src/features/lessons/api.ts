@@ -1,39 +1,29 @@
-import type { GridCell, GridRow } from '@agency/contracts';
+import type {
+  GridCell,
+  GridRow,
+  LessonListAnswer,
+  LessonView,
+  TimesheetAnswer,
+  TutorListAnswer,
+  TutorListItem,
+} from '@agency/contracts';
 import { getJson, postJson } from '../../lib/http';
 
 export type { GridCell, GridRow };
 
-export type Lesson = {
-  id: string;
-  date: string;
-  tutor: string;
-  tutorId: string;
-  student: string;
-  studentId: string;
-  engagementId: string;
-  duration: number;
-  rate: number;
-  amount: number;
-  commission: number;
-  /** Absent from a tutor's answer (contracts/visibility.ts). */
-  partnerCommission?: number;
-  locked: boolean;
-};
+export type Lesson = LessonView;
 
-export type LessonsMonth = {
-  lessons: Lesson[];
-  totals: { amount: number; commission: number; partnerCommission?: number };
-  canAddLessons: boolean;
-};
+export type LessonsMonth = LessonListAnswer;
 
 export type LessonsQuery = { year: number; month: number; tutorId?: string };
 
 /** The week's grid: `month` is YYYY-MM, `from`/`to` the week's dates within it. */
 export type WeekQuery = { tutorId: string; month: string; from: string; to: string };
 
-export type Timesheet = { dates: string[]; students: GridRow[]; locked: boolean };
+/** The week's grid as the lesson save answers it back (the query's answer names its tutor and month too). */
+export type Timesheet = Pick<TimesheetAnswer, 'dates' | 'students' | 'locked'>;
 
-export type TutorOption = { id: string; name: string };
+export type TutorOption = Pick<TutorListItem, 'id' | 'name'>;
 
 export type LessonInput = {
   id?: string;
@@ -53,7 +43,7 @@ export const fetchLessons = ({ year, month, tutorId }: LessonsQuery, signal?: Ab
   );
 
 export const fetchTimesheet = (query: WeekQuery, signal?: AbortSignal) =>
-  getJson<Timesheet>(`/api/lessons/timesheet?${weekParams(query)}`, signal);
+  getJson<TimesheetAnswer>(`/api/lessons/timesheet?${weekParams(query)}`, signal);
 
 /** Saves one cell; the answer is the week's grid as it now stands. */
 export const saveLesson = (query: WeekQuery, lesson: LessonInput, commandId: string) =>
@@ -64,4 +54,4 @@ export const saveLesson = (query: WeekQuery, lesson: LessonInput, commandId: str
   });
 
 export const fetchTutorOptions = (signal?: AbortSignal) =>
-  getJson<{ tutors: TutorOption[] }>('/api/tutors?includeInactive=Y', signal).then((answer) => answer.tutors);
+  getJson<TutorListAnswer>('/api/tutors?includeInactive=Y', signal).then((answer): TutorOption[] => answer.tutors);

@@ -1,44 +1,15 @@
+import type { TutorAnswer, TutorListAnswer, TutorListItem, TutorStudentView, TutorView } from '@agency/contracts';
 import type { ContactFields } from '../../lib/contact-form-values';
 import { getJson, postJson } from '../../lib/http';
 
-export type TutorListItem = {
-  id: string;
-  name: string;
-  address: string;
-  phone: string;
-  email: string;
-  active: boolean;
-  startDate: string;
-  endDate: string | null;
-};
+export type { TutorListItem };
 
+/** A tutor's contact as the forms send it back; the query answer's (`TutorContactView`) is one too. */
 export type TutorContact = ContactFields & { id: string };
 
-export type TutorStudent = {
-  engagementId: string;
-  studentId: string;
-  name: string;
-  startDate: string | null;
-  endDate: string | null;
-  rate: number | null;
-  subjects: string[];
-};
+export type TutorStudent = TutorStudentView;
 
-export type Tutor = {
-  id: string;
-  name: string;
-  contact: TutorContact;
-  username: string;
-  invoicePrefix: string;
-  startDate: string;
-  endDate: string | null;
-  active: boolean;
-  accountActive: boolean;
-  accountRole: 'tutor' | 'partner' | 'admin' | null;
-  activationSent: boolean;
-  currentStudents: TutorStudent[];
-  formerStudents: TutorStudent[];
-};
+export type Tutor = TutorView;
 
 export type NewTutor = {
   contact: Omit<TutorContact, 'id'>;
@@ -48,12 +19,12 @@ export type NewTutor = {
 type Command = { commandId: string };
 
 export const fetchTutors = (includeInactive: boolean, signal?: AbortSignal) =>
-  getJson<{ tutors: TutorListItem[] }>(`/api/tutors?includeInactive=${includeInactive ? 'Y' : 'N'}`, signal).then(
+  getJson<TutorListAnswer>(`/api/tutors?includeInactive=${includeInactive ? 'Y' : 'N'}`, signal).then(
     (answer) => answer.tutors,
   );
 
 export const fetchTutor = (id: string, signal?: AbortSignal) =>
-  getJson<{ tutor: Tutor }>(`/api/tutors/${encodeURIComponent(id)}`, signal).then((answer) => answer.tutor);
+  getJson<TutorAnswer>(`/api/tutors/${encodeURIComponent(id)}`, signal).then((answer) => answer.tutor);
 
 export const suggestNames = (names: { firstName: string; lastName: string }) =>
   postJson<{ username: string; prefix: string }>('/api/tutors/suggest', names);

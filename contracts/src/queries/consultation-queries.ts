@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { calendarYear, monthNumber } from '../values';
+import { queryId } from './query-values';
+
+/** `GET /api/consultations?year&month`: every consultation, newest first, or a year's or a month's. */
+export const consultationListQuery = z.object({
+  year: calendarYear.optional(),
+  month: monthNumber.optional(),
+});
+export type ConsultationListQuery = z.input<typeof consultationListQuery>;
+
+export const consultationRowView = z.object({
+  id: z.string(),
+  date: z.string(),
+  clientId: z.string(),
+  childId: z.string(),
+  /** The family's first contact. */
+  name: z.string(),
+  /** The child's name. */
+  child: z.string(),
+  amount: z.number(),
+  assessment: z.boolean(),
+  assessmentDetails: z.object({ subjects: z.array(z.string()), tutorId: z.string().nullable() }).nullable(),
+  /** The reference of the family invoice that bills it now (null once cancelled). */
+  invoiceId: z.string().nullable(),
+  invoiceReference: z.string().nullable(),
+  /** Paid is ticked when paid is above 0. */
+  paid: z.number(),
+  cancelled: z.boolean(),
+  /** The latest credit note's, when one was issued (a change or the cancellation after issue). */
+  creditNoteId: z.string().nullable(),
+  creditNoteReference: z.string().nullable(),
+});
+export type ConsultationRowView = z.infer<typeof consultationRowView>;
+export const consultationListAnswer = z.object({ consultations: z.array(consultationRowView) });
+export type ConsultationListAnswer = z.infer<typeof consultationListAnswer>;
+
+/** `GET /api/family-invoices/doc/:id`: an invoice's or a credit note's PDF. */
+export const familyDocumentParams = z.object({ id: queryId });
+
+/** `GET /api/agency`: the agency's own details, money in pounds. */
+export const agencyDetailsAnswer = z.object({
+  name: z.string(),
+  address: z.array(z.string()),
+  postcode: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  bankName: z.string(),
+  accountName: z.string(),
+  sortCode: z.string(),
+  accountNumber: z.string(),
+  showBankNotice: z.boolean(),
+  bankNoticeText: z.string(),
+  familyInvoicePrefix: z.string(),
+  paymentTermsDays: z.number(),
+  defaultConsultationAmount: z.number(),
+});
+export type AgencyDetailsAnswer = z.infer<typeof agencyDetailsAnswer>;
