@@ -1,4 +1,5 @@
 export { buildQueryApp } from './app';
+export { type LeadershipOptions, PROJECTION_LEADER_LOCK, ProjectionLeadership } from './leader';
 export {
   CHECKPOINT_CHANNEL,
   describeFailure,

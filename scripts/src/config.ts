@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
+import { type EventStoreChoice, eventStoreFromEnvironment } from './event-store-choice';
 import { privateDir, secretFile } from './private-files';
 
 export type ProductConfig = {
@@ -16,6 +17,8 @@ export type ProductConfig = {
   smtpUrl?: string;
   mailFrom: string;
   demoData: boolean;
+  /** EVENT_STORE: postgres (the default, beside the read models) or esdb (EVENTSTORE_CONNECTION_STRING). */
+  eventStore?: EventStoreChoice;
   /** TRUST_PROXY: the reverse proxies in front (comma-separated addresses or CIDR ranges). */
   trustProxy?: string[];
 };
@@ -48,6 +51,7 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): Pro
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'Tutoring Agency <no-reply@localhost>',
     demoData: env.DEMO_DATA === '1' || env.DEMO_DATA === 'true',
+    eventStore: eventStoreFromEnvironment(env),
     trustProxy: env.TRUST_PROXY?.split(',')
       .map((address) => address.trim())
       .filter(Boolean),

@@ -1,12 +1,19 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { buildCommandApp, createMailer, type LoginLimits, type ResetLimits } from '@agency/command-service';
-import { assertStorePositionsValid, PostgresEventStore, serviceLogger } from '@agency/platform';
-import { buildQueryApp, ensureReadModels, ProjectionRunner, projections } from '@agency/projection-service';
+import { serviceLogger } from '@agency/platform';
+import {
+  buildQueryApp,
+  ensureReadModels,
+  ProjectionLeadership,
+  ProjectionRunner,
+  projections,
+} from '@agency/projection-service';
 import type { RouteOptions } from 'fastify';
 import pg from 'pg';
 import type { ProductConfig } from './config';
 import { openDatabase } from './database';
+import { openEventStore } from './event-store-choice';
 
 export type RunningProduct = {
   url: string;
@@ -14,6 +21,8 @@ export type RunningProduct = {
   /** Set only on the first start of an empty store. */
   createdAdmin?: { username: string; password: string; generated: boolean };
   command: Awaited<ReturnType<typeof buildCommandApp>>;
+  /** Whether this instance runs the projections now (one instance per database does). */
+  leadership: ProjectionLeadership;
   stop: () => Promise<void>;
 };
 
@@ -35,23 +44,26 @@ export async function startProduct(
   const log = options.log ?? ((line: string) => console.log(line));
   const onRoute = options.onRoute;
   const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
-  const store = await PostgresEventStore.connect(database.url, { log });
-  const projectionPool = new pg.Pool({ connectionString: database.url, max: 5 });
-  projectionPool.on('error', () => {});
-  try {
-    // A store restored or moved from another cluster must be rebased before any projection reads it.
-    await assertStorePositionsValid(projectionPool);
-  } catch (error) {
-    await store.close().catch(() => {});
-    await projectionPool.end().catch(() => {});
+  // A PostgreSQL store restored or moved from another cluster must be rebased before any projection reads it.
+  const store = await openEventStore(config.eventStore, database.url, { log }).catch(async (error) => {
     await database.stop().catch(() => {});
     throw error;
-  }
+  });
+  const projectionPool = new pg.Pool({ connectionString: database.url, max: 5 });
+  projectionPool.on('error', () => {});
   await ensureReadModels(projectionPool, store, projections);
   const runner = new ProjectionRunner(projectionPool, store, projections, (message, error) =>
     log(`${message}: ${error}`),
   );
-  runner.start();
+  // Several instances may share the database: the one holding the leader lock runs the projections,
+  // the others take over within seconds of its death.
+  const leadership = new ProjectionLeadership(
+    { connectionString: database.url },
+    () => runner.start(),
+    () => runner.stop(),
+    { log: (message, error) => log(error ? `${message}: ${error}` : message) },
+  );
+  await leadership.start();
 
   const query = await buildQueryApp({
     databaseUrl: database.url,
@@ -109,6 +121,7 @@ export async function startProduct(
     const steps = [
       () => command.app.close(),
       () => query.close(),
+      () => leadership.stop(),
       async () => runner.stop(),
       () => store.close(),
       () => projectionPool.end(),
@@ -119,5 +132,5 @@ export async function startProduct(
     })();
     return stopping;
   };
-  return { url: `http://localhost:${port}`, databaseUrl: database.url, createdAdmin, command, stop };
+  return { url: `http://localhost:${port}`, databaseUrl: database.url, createdAdmin, command, leadership, stop };
 }

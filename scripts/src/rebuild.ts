@@ -1,10 +1,11 @@
 import { parseArgs } from 'node:util';
-import { assertStorePositionsValid, PostgresEventStore } from '@agency/platform';
+import type { EventStore, Position } from '@agency/platform';
 import { describeFailure, projections, rebuildProjection, rebuildReadModels } from '@agency/projection-service';
 import { SingleBar } from 'cli-progress';
 import pg from 'pg';
 import { configFromEnvironment } from './config';
 import { openDatabase } from './database';
+import { openEventStore } from './event-store-choice';
 
 // `npm run rebuild`: every read model, built into a fresh schema and swapped in.
 // `npm run rebuild -- --projection NAME`: one projection's tables, from position 0, beside the
@@ -18,13 +19,30 @@ if (values.projection !== undefined && !names.includes(values.projection)) {
 }
 const config = configFromEnvironment();
 const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
-const store = await PostgresEventStore.connect(database.url);
+// From EVENT_STORE's store (PostgreSQL by default, or EventStoreDB with EVENT_STORE=esdb); a
+// PostgreSQL store's positions are checked first: from another cluster they would build read
+// models that new events never reach.
+const store = await openEventStore(config.eventStore, database.url);
 const pool = new pg.Pool({ connectionString: database.url });
 pool.on('error', () => {});
+
+/** The events in `$all`, for the progress bar (counted by reading it, whichever the store). */
+async function countEvents(events: EventStore): Promise<number> {
+  let count = 0;
+  let from: Position | undefined;
+  for (;;) {
+    const page = await events.readAll({ from, limit: 1000 });
+    if (page.length === 0) return count;
+    count += page.length;
+    from = page.at(-1)?.position;
+  }
+}
+
 try {
-  // Positions from another cluster would build read models that new events never reach.
-  await assertStorePositionsValid(pool);
-  const total = Number((await pool.query('select count(*) from es.events')).rows[0].count);
+  const total =
+    config.eventStore?.kind === 'esdb'
+      ? await countEvents(store)
+      : Number((await pool.query('select count(*) from es.events')).rows[0].count);
   const what = values.projection ? `the ${values.projection} projection` : 'read models';
   const bar = new SingleBar({
     format: `Rebuilding ${what} [{bar}] {percentage}% | {value}/{total} events | {eta}s left`,
