@@ -1,4 +1,4 @@
-import { calendarDate, lessonBody } from '@agency/contracts';
+import { calendarDate, calendarMonth, lessonBody } from '@agency/contracts';
 import { engagement, timesheet, toHundredths, toPence } from '@agency/domain';
 import { weekInMonth } from '@agency/domain/timesheet/week';
 import { HttpError, notFound } from '@agency/platform';
@@ -19,7 +19,7 @@ const rangeQuery = (query: Record<string, string>, date: string) => {
       throw new HttpError(400, 'invalid_input', `${name} must be a date like 2026-03-02`, { [name]: 'Not a date' });
     }
   }
-  if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) {
+  if (!calendarMonth.safeParse(month).success) {
     throw new HttpError(400, 'invalid_input', 'month must be a month like 2026-03', { month: 'Not a month' });
   }
   return { month, from, to };

@@ -1,3 +1,4 @@
+import { calendarMonth } from '@agency/contracts/values';
 import { addDays, monthBounds, weekInMonth } from '@agency/domain/timesheet/week';
 import styled from '@emotion/styled';
 import { useState } from 'react';
@@ -36,8 +37,6 @@ const Notice = styled.p(({ theme }) => ({
 const DateTh = styled(Th)({ whiteSpace: 'normal', textAlign: 'right', padding: '0.6rem 0.5rem' });
 const Hint = styled.p(({ theme }) => ({ color: theme.colors.muted, fontSize: '0.9rem' }));
 
-const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
-
 /** The week shown first: this week when the month is the current one, else the month's first week. */
 const firstWeek = (month: string, today: string): string =>
   today.startsWith(month) ? today : monthBounds(month).first;
@@ -55,7 +54,7 @@ export function AddLessonsPage() {
   const params = useParams();
   const [search] = useSearchParams();
   const asked = search.get('month') ?? '';
-  const month = MONTH.test(asked) ? asked : today.slice(0, 7);
+  const month = calendarMonth.safeParse(asked).success ? asked : today.slice(0, 7);
   // Spec §5: an admin adds lessons for a chosen tutor; a tutor or partner for themselves.
   const tutorId = params.tutorId ?? (user.role === 'admin' ? undefined : user.tutorId);
   const [day, setDay] = useState(() => firstWeek(month, today));
