@@ -18,32 +18,17 @@ const termsOf = (body: EngagementBody): EngagementTerms => ({
   partnerBp: percentToBasisPoints(body.partnerPct, 'Partner %'),
 });
 
-const sameSubjects = (a: string[], b: string[]) => a.length === b.length && a.every((s, i) => s === b[i]);
-
 const missing = (field: string, message: string) => new HttpError(400, 'invalid_input', message, { [field]: message });
 
 /**
  * Without `change`, the body says what it is: `periodStart` names a period to correct, an
- * `endDate` ends the engagement, and otherwise the rates and subjects are compared with the
- * period in force on `startDate` (both may change at once).
+ * `endDate` ends the engagement, and otherwise the engagement says what changes from `startDate`.
  */
 function changesOf(body: EngagementBody, state: Ongoing): Change[] {
   if (body.change) return [body.change];
   if (body.periodStart) return ['correction'];
   if (body.endDate) return ['termination'];
-  const periods = engagement.periodsOf(state);
-  const inForce = engagement.periodInForce(periods, body.startDate) ?? periods.at(-1)!;
-  const terms = termsOf(body);
-  const changes: Change[] = [];
-  if (
-    terms.ratePence !== inForce.ratePence ||
-    terms.commissionBp !== inForce.commissionBp ||
-    terms.partnerBp !== inForce.partnerBp
-  ) {
-    changes.push('rates');
-  }
-  if (!sameSubjects(body.subjects, inForce.subjects)) changes.push('subjects');
-  return changes;
+  return engagement.changesFrom(state, { from: body.startDate, terms: termsOf(body), subjects: body.subjects });
 }
 
 function commandFor(change: Exclude<Change, 'start'>, body: EngagementBody): engagement.EngagementCommand {

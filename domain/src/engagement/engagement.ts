@@ -129,6 +129,33 @@ export function periodInForce(periods: readonly EngagementPeriod[], date: string
   return periods.find((period) => period.startDate <= date && (period.endDate === null || date <= period.endDate));
 }
 
+/**
+ * What an edit of an engagement changes from the date it takes effect: its terms, its subjects,
+ * both, or nothing, compared with the period in force on that date (or the last period, for a
+ * date past the end).
+ */
+export function changesFrom(
+  state: EngagementState,
+  edit: { from: string; terms: EngagementTerms; subjects: readonly string[] },
+): ('rates' | 'subjects')[] {
+  const periods = periodsOf(state);
+  const inForce = periodInForce(periods, edit.from) ?? periods.at(-1);
+  if (!inForce) return [];
+  const { terms, subjects } = edit;
+  const changes: ('rates' | 'subjects')[] = [];
+  if (
+    terms.ratePence !== inForce.ratePence ||
+    terms.commissionBp !== inForce.commissionBp ||
+    terms.partnerBp !== inForce.partnerBp
+  ) {
+    changes.push('rates');
+  }
+  const sameSubjects =
+    subjects.length === inForce.subjects.length && subjects.every((subject, i) => subject === inForce.subjects[i]);
+  if (!sameSubjects) changes.push('subjects');
+  return changes;
+}
+
 export function summaryOf(state: EngagementState): EngagementSummary | undefined {
   if (state.status === 'none') return undefined;
   const { engagementId, tutorId, studentId } = state;
