@@ -1,0 +1,163 @@
+import { randomBytes } from 'node:crypto';
+import { createTestDatabase } from '@agency/scripts/testing/test-database';
+import pg from 'pg';
+import { firstValueFrom, take, toArray } from 'rxjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateEventStore, PostgresEventStore } from '../event-store/postgres/postgres-event-store';
+import { PersonalDataEventStore } from './personal-data-store';
+import { PersonalDataVault, SubjectErased } from './vault';
+
+const metadata = { userId: 'admin', role: 'admin', commandId: 'c', correlationId: 'c', causationId: 'c' };
+const contact = {
+  id: 'contact-1',
+  firstName: 'Wilhelmina',
+  lastName: 'Quartermaine',
+  address: ['7 Juniper Row', 'Hexham'],
+  postcode: 'NE46 3QQ',
+  email: 'wilhelmina@example.com',
+  phone: [{ type: 'Mobile', number: '07700 900123' }],
+  dob: '1980-02-03',
+};
+const CLEAR_VALUES = ['Wilhelmina', 'Quartermaine', 'Juniper', 'NE46 3QQ', 'wilhelmina@example.com', '07700 900123'];
+
+/**
+ * Personal fields through the store (real PostgreSQL): sealed in `es.events`, clear through
+ * every way of reading, and "Erased" (shaped like the field) once the subject's key is shredded;
+ * the non-personal fields stay in clear throughout.
+ */
+describe('personal data encrypted per data subject', () => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let pool: pg.Pool;
+  let vault: PersonalDataVault;
+  let store: PersonalDataEventStore;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    pool = new pg.Pool({ connectionString: database.url, max: 5 });
+    await migrateEventStore(pool);
+    vault = await PersonalDataVault.open(pool, { masterKey: randomBytes(32) });
+    store = new PersonalDataEventStore(new PostgresEventStore(pool, { pollIntervalMs: 50 }), vault);
+    await store.appendToStream(
+      'client-c1',
+      [
+        { type: 'ClientRegistered', data: { clientId: 'c1', startDate: '2026-01-05', contact }, metadata },
+        {
+          type: 'ChildAdded',
+          data: {
+            clientId: 'c1',
+            child: { id: 'child-1', firstName: 'Peregrine', lastName: 'Quartermaine', dob: '2015-06-07' },
+          },
+          metadata,
+        },
+      ],
+      { expectedRevision: 'no_stream' },
+    );
+    await store.appendToStream(
+      'client-c2',
+      [
+        {
+          type: 'ClientRegistered',
+          data: {
+            clientId: 'c2',
+            startDate: '2026-01-05',
+            contact: { ...contact, id: 'contact-2', firstName: 'Ottoline' },
+          },
+          metadata,
+        },
+      ],
+      { expectedRevision: 'no_stream' },
+    );
+  });
+
+  afterAll(async () => {
+    await pool.end();
+    await database.drop();
+  });
+
+  it('stores the personal fields sealed and everything else in clear', async () => {
+    const rows = (
+      await pool.query<{ data: string }>('select data::text as data from es.events order by global_position')
+    ).rows;
+    const stored = rows.map((row) => row.data).join('\n');
+    for (const value of [...CLEAR_VALUES, 'Peregrine', '1980-02-03', '2015-06-07']) expect(stored).not.toContain(value);
+    expect(stored).toContain('"clientId": "c1"');
+    expect(stored).toContain('"startDate": "2026-01-05"');
+    expect(stored).toContain('"id": "contact-1"');
+    expect(stored).toContain('"$enc": "v1"');
+    const keys = (await pool.query('select key::text from pii.subject_keys')).rows.map((row) => row.key).join('\n');
+    // The data keys themselves are stored wrapped by the master key.
+    expect(keys).not.toBe('');
+  });
+
+  it('hands out clear payloads through streams, $all and subscriptions', async () => {
+    const [registered, child] = await store.readStream('client-c1');
+    expect(registered?.data.contact).toEqual(contact);
+    expect(child?.data.child).toMatchObject({ firstName: 'Peregrine', dob: '2015-06-07' });
+    const all = await store.readAll();
+    expect(all.map((event) => (event.data.contact as { firstName?: string } | undefined)?.firstName)).toEqual([
+      'Wilhelmina',
+      undefined,
+      'Ottoline',
+    ]);
+    const live = await firstValueFrom(store.subscribeToAll().pipe(take(3), toArray()));
+    expect(live.map((event) => event.data)).toEqual(all.map((event) => event.data));
+  });
+
+  it('reads a shredded subject as "Erased" and leaves the other subjects readable', async () => {
+    await vault.shred('c1');
+    const [registered, child] = await store.readStream('client-c1');
+    expect(registered?.data).toEqual({
+      clientId: 'c1',
+      startDate: '2026-01-05',
+      contact: {
+        id: 'contact-1',
+        firstName: 'Erased',
+        lastName: 'Erased',
+        address: ['Erased'],
+        postcode: 'Erased',
+        email: 'Erased',
+        phone: [],
+        dob: null,
+      },
+    });
+    expect(child?.data.child).toEqual({ id: 'child-1', firstName: 'Erased', lastName: 'Erased', dob: null });
+    // Another process (a rebuild) with no cached key reads the same.
+    const fresh = new PersonalDataEventStore(new PostgresEventStore(pool), vault);
+    expect((await fresh.readAll()).map((event) => event.data)).toEqual((await store.readAll()).map((e) => e.data));
+    expect((await store.readStream('client-c2'))[0]?.data.contact).toMatchObject({ firstName: 'Ottoline' });
+    const row = (await pool.query("select key, shredded_at from pii.subject_keys where subject_id = 'c1'")).rows[0];
+    expect(row.key).toBeNull();
+    expect(row.shredded_at).not.toBeNull();
+  });
+
+  it('refuses to record personal data for an erased subject', async () => {
+    await expect(
+      store.appendToStream(
+        'client-c1',
+        [{ type: 'ContactAdded', data: { clientId: 'c1', contact: { ...contact, id: 'contact-3' } }, metadata }],
+        { expectedRevision: 'any' },
+      ),
+    ).rejects.toBeInstanceOf(SubjectErased);
+  });
+
+  it('keeps accounting keys until their retention ends, then the daily job shreds them', async () => {
+    await vault.retain('family-invoice-billing:c2', '2032-03-31');
+    await vault.retain('family-invoice-billing:c3', '2031-12-31');
+    const billing = { name: 'Ottoline Quartermaine', address: ['7 Juniper Row'] };
+    const sealed = await vault.encrypt('family-invoice-billing:c2', billing, 'FamilyInvoiceIssued.billing');
+    expect(await vault.retainedUntil(['family-invoice-billing:c2'])).toEqual([
+      { subject: 'family-invoice-billing:c2', retainUntil: '2032-03-31' },
+    ]);
+    // Erasing the family does not touch what accounting must keep.
+    await vault.shred('c2');
+    expect(await vault.shredExpiredAccountingKeys(new Date('2032-03-31T12:00:00Z'))).toEqual([
+      'family-invoice-billing:c3',
+    ]);
+    expect(await vault.decrypt(sealed, 'FamilyInvoiceIssued.billing', () => 'Erased')).toEqual(billing);
+    expect(await vault.shredExpiredAccountingKeys(new Date('2032-04-01T00:30:00Z'))).toEqual([
+      'family-invoice-billing:c2',
+    ]);
+    expect(await vault.decrypt(sealed, 'FamilyInvoiceIssued.billing', () => 'Erased')).toBe('Erased');
+    expect(await vault.shredExpiredAccountingKeys(new Date('2040-01-01T00:00:00Z'))).toEqual([]);
+  });
+});

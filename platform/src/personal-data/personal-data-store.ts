@@ -1,0 +1,150 @@
+import { type EventData, type PersonalDataRule, personalDataRules } from '@agency/contracts';
+import { concatMap, from, type Observable } from 'rxjs';
+import { observeFollow } from '../event-store/observe-follow';
+import {
+  type AppendResult,
+  type EventStore,
+  type EventToAppend,
+  type ExpectedRevision,
+  type Position,
+  type RecordedEvent,
+  START,
+} from '../event-store/port';
+import { isSealed, type PersonalDataVault } from './vault';
+
+type Rules = Readonly<Record<string, PersonalDataRule>>;
+
+const pathName = (type: string, path: readonly string[]) => `${type}.${path.join('.')}`;
+
+/** The object holding the field at `path` (made a copy of, all the way down), or undefined. */
+function parentOf(data: EventData, path: readonly string[]): Record<string, unknown> | undefined {
+  let node: Record<string, unknown> = data;
+  for (const step of path.slice(0, -1)) {
+    const next = node[step];
+    if (typeof next !== 'object' || next === null || Array.isArray(next)) return undefined;
+    const copy = { ...(next as Record<string, unknown>) };
+    node[step] = copy;
+    node = copy;
+  }
+  return node;
+}
+
+/** Seals the personal fields of one event's payload under its subject's key (other fields untouched). */
+export async function encryptPersonalFields(
+  vault: PersonalDataVault,
+  type: string,
+  data: EventData,
+  rules: Rules = personalDataRules,
+): Promise<EventData> {
+  const rule = rules[type];
+  if (!rule) return data;
+  const subject = rule.subjectOf(data);
+  const copy = { ...data };
+  for (const field of rule.fields) {
+    const parent = parentOf(copy, field.path);
+    const name = field.path.at(-1) as string;
+    if (!parent || !(name in parent) || isSealed(parent[name])) continue;
+    parent[name] = await vault.encrypt(subject, parent[name], pathName(type, field.path));
+  }
+  return copy;
+}
+
+/** The clear payload: each sealed field opened, or its erased value when its subject's key is gone. */
+export async function decryptPersonalFields(
+  vault: PersonalDataVault,
+  type: string,
+  data: EventData,
+  rules: Rules = personalDataRules,
+): Promise<EventData> {
+  const rule = rules[type];
+  if (!rule) return data;
+  const copy = { ...data };
+  for (const field of rule.fields) {
+    const parent = parentOf(copy, field.path);
+    const name = field.path.at(-1) as string;
+    const value = parent?.[name];
+    if (!parent || !isSealed(value)) continue;
+    parent[name] = await vault.decrypt(value, pathName(type, field.path), field.erased);
+  }
+  return copy;
+}
+
+/** The key ids a batch of events was sealed with, to load them in one query. */
+function keyIdsOf(events: RecordedEvent[], rules: Rules): string[] {
+  const kids: string[] = [];
+  for (const event of events) {
+    const rule = rules[event.type];
+    if (!rule) continue;
+    for (const field of rule.fields) {
+      let node: unknown = event.data;
+      for (const step of field.path) node = (node as Record<string, unknown> | undefined)?.[step];
+      if (isSealed(node)) kids.push(node.kid);
+    }
+  }
+  return kids;
+}
+
+/**
+ * Any event store, with personal data encrypted per data subject: the personal fields of each
+ * event (contracts' `personalDataRules`) are sealed as they are appended and opened as they are
+ * read, through every way of reading (streams, `$all`, subscriptions). Deciders, projections,
+ * queries, PDFs and e-mails see clear values (or "Erased"); only the vault handles keys.
+ * Upcasting happens in the adapter underneath, on sealed payloads: an upcaster may move a
+ * sealed field but must not read it.
+ */
+export class PersonalDataEventStore implements EventStore {
+  readonly followAll?: EventStore['followAll'];
+
+  constructor(
+    private readonly inner: EventStore,
+    readonly vault: PersonalDataVault,
+    private readonly rules: Rules = personalDataRules,
+  ) {
+    const follow = inner.followAll?.bind(inner);
+    if (follow) {
+      this.followAll = (from, handle, options) =>
+        follow(from, async (events) => handle(await this.decryptAll(events)), options);
+    }
+  }
+
+  private async decrypt(event: RecordedEvent): Promise<RecordedEvent> {
+    if (!this.rules[event.type]) return event;
+    return { ...event, data: await decryptPersonalFields(this.vault, event.type, event.data, this.rules) };
+  }
+
+  private async decryptAll(events: RecordedEvent[]): Promise<RecordedEvent[]> {
+    await this.vault.preload(keyIdsOf(events, this.rules));
+    const clear: RecordedEvent[] = [];
+    for (const event of events) clear.push(await this.decrypt(event));
+    return clear;
+  }
+
+  async readStream(streamId: string): Promise<RecordedEvent[]> {
+    return this.decryptAll(await this.inner.readStream(streamId));
+  }
+
+  async appendToStream(
+    streamId: string,
+    events: EventToAppend[],
+    options: { expectedRevision: ExpectedRevision },
+  ): Promise<AppendResult> {
+    const sealed: EventToAppend[] = [];
+    for (const event of events) {
+      sealed.push({ ...event, data: await encryptPersonalFields(this.vault, event.type, event.data, this.rules) });
+    }
+    return this.inner.appendToStream(streamId, sealed, options);
+  }
+
+  async readAll(options?: { from?: Position; limit?: number }): Promise<RecordedEvent[]> {
+    return this.decryptAll(await this.inner.readAll(options));
+  }
+
+  subscribeToAll(position?: Position): Observable<RecordedEvent> {
+    if (this.followAll) return observeFollow(this.followAll, position ?? START);
+    return this.inner.subscribeToAll(position).pipe(concatMap((event) => from(this.decrypt(event))));
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}

@@ -1,0 +1,216 @@
+import { createCipheriv, createDecipheriv, randomBytes, randomUUID } from 'node:crypto';
+import type pg from 'pg';
+
+/**
+ * The data keys, one per data subject, outside the event log. Each key is stored wrapped
+ * (AES-256-GCM) by the master key kept in DATA_DIR, so a copy of the database alone decrypts
+ * nothing. Erasing a subject deletes its key bytes and keeps the row (`shredded_at`): the
+ * subject's personal fields can never be read again, from any copy of the log.
+ *
+ * Accounting keys (`kind = 'accounting'`) hold what the law makes the agency keep after an
+ * erasure (billing details of issued invoices) until `retain_until`, when the daily job shreds them.
+ */
+export const PERSONAL_DATA_SCHEMA = `
+create schema if not exists pii;
+create table if not exists pii.subject_keys (
+  subject_id text primary key,
+  key_id text not null unique,
+  key bytea,
+  kind text not null default 'subject' check (kind in ('subject', 'accounting')),
+  retain_until date,
+  created_at timestamptz not null default now(),
+  shredded_at timestamptz,
+  check ((key is null) = (shredded_at is not null))
+);
+`;
+
+/** One encrypted field, in place of its clear value in an event's payload. */
+export type Sealed = { $enc: 'v1'; kid: string; iv: string; ct: string; tag: string };
+
+export function isSealed(value: unknown): value is Sealed {
+  return typeof value === 'object' && value !== null && (value as { $enc?: unknown }).$enc === 'v1';
+}
+
+type Key = { kid: string; subject: string; key: Buffer } | { kid: string; subject: string; key: null };
+
+const ALGORITHM = 'aes-256-gcm';
+
+function seal(key: Buffer, plain: Buffer, aad: string) {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv(ALGORITHM, key, iv);
+  cipher.setAAD(Buffer.from(aad));
+  const ct = Buffer.concat([cipher.update(plain), cipher.final()]);
+  return { iv, ct, tag: cipher.getAuthTag() };
+}
+
+function open(key: Buffer, iv: Buffer, ct: Buffer, tag: Buffer, aad: string): Buffer {
+  const decipher = createDecipheriv(ALGORITHM, key, iv);
+  decipher.setAAD(Buffer.from(aad));
+  decipher.setAuthTag(tag);
+  return Buffer.concat([decipher.update(ct), decipher.final()]);
+}
+
+export class SubjectErased extends Error {
+  readonly code = 'subject_erased';
+  constructor(readonly subject: string) {
+    super(`The personal data of ${subject} was erased: nothing personal can be recorded for it`);
+  }
+}
+
+export type PersonalDataVaultOptions = {
+  /** 32 bytes: wraps every data key (DATA_DIR/personal-data-key). */
+  masterKey: Buffer;
+};
+
+export class PersonalDataVault {
+  private readonly byKid = new Map<string, Key>();
+  private readonly bySubject = new Map<string, Key>();
+  private readonly masterKey: Buffer;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    options: PersonalDataVaultOptions,
+  ) {
+    if (options.masterKey.length !== 32) throw new Error('The personal-data master key must be 32 bytes');
+    this.masterKey = options.masterKey;
+  }
+
+  static async open(pool: pg.Pool, options: PersonalDataVaultOptions) {
+    await pool.query(PERSONAL_DATA_SCHEMA);
+    return new PersonalDataVault(pool, options);
+  }
+
+  private remember(row: { subject_id: string; key_id: string; key: Buffer | null }): Key {
+    const key: Key = {
+      kid: row.key_id,
+      subject: row.subject_id,
+      key: row.key ? this.unwrap(row.key, row.key_id) : null,
+    };
+    this.byKid.set(key.kid, key);
+    this.bySubject.set(key.subject, key);
+    return key;
+  }
+
+  private wrap(key: Buffer, kid: string): Buffer {
+    const { iv, ct, tag } = seal(this.masterKey, key, `key:${kid}`);
+    return Buffer.concat([iv, tag, ct]);
+  }
+
+  private unwrap(wrapped: Buffer, kid: string): Buffer {
+    return open(this.masterKey, wrapped.subarray(0, 12), wrapped.subarray(28), wrapped.subarray(12, 28), `key:${kid}`);
+  }
+
+  /** The subject's key, made on first use; refused once the subject is erased. */
+  private async keyFor(subject: string, kind: 'subject' | 'accounting' = 'subject'): Promise<Key & { key: Buffer }> {
+    let key = this.bySubject.get(subject);
+    if (!key) {
+      const kid = randomUUID();
+      await this.pool.query(
+        `insert into pii.subject_keys (subject_id, key_id, key, kind) values ($1, $2, $3, $4)
+         on conflict (subject_id) do nothing`,
+        [subject, kid, this.wrap(randomBytes(32), kid), kind],
+      );
+      const { rows } = await this.pool.query(
+        'select subject_id, key_id, key from pii.subject_keys where subject_id = $1',
+        [subject],
+      );
+      key = this.remember(rows[0]);
+    }
+    if (!key.key) throw new SubjectErased(subject);
+    return key as Key & { key: Buffer };
+  }
+
+  /** A value sealed under its subject's key; `aad` binds it to where it sits (the field's path). */
+  async encrypt(subject: string, value: unknown, aad: string): Promise<Sealed> {
+    const { kid, key } = await this.keyFor(subject);
+    const { iv, ct, tag } = seal(key, Buffer.from(JSON.stringify(value)), `${kid}:${aad}`);
+    return { $enc: 'v1', kid, iv: iv.toString('base64'), ct: ct.toString('base64'), tag: tag.toString('base64') };
+  }
+
+  /** Loads the keys of these ids in one query (a batch of events is decrypted at once). */
+  async preload(kids: Iterable<string>): Promise<void> {
+    const missing = [...new Set(kids)].filter((kid) => !this.byKid.has(kid));
+    if (missing.length === 0) return;
+    const { rows } = await this.pool.query(
+      'select subject_id, key_id, key from pii.subject_keys where key_id = any($1)',
+      [missing],
+    );
+    for (const row of rows) this.remember(row);
+  }
+
+  /** The clear value, or `erased` when the key was destroyed (or never known here). */
+  async decrypt(sealed: Sealed, aad: string, erased: (subject: string) => unknown): Promise<unknown> {
+    await this.preload([sealed.kid]);
+    const key = this.byKid.get(sealed.kid);
+    if (!key?.key) return erased(key?.subject ?? '');
+    const plain = open(
+      key.key,
+      Buffer.from(sealed.iv, 'base64'),
+      Buffer.from(sealed.ct, 'base64'),
+      Buffer.from(sealed.tag, 'base64'),
+      `${sealed.kid}:${aad}`,
+    );
+    return JSON.parse(plain.toString('utf8'));
+  }
+
+  /** Whether the subject's personal data was erased. */
+  async isErased(subject: string): Promise<boolean> {
+    const { rows } = await this.pool.query('select shredded_at from pii.subject_keys where subject_id = $1', [subject]);
+    return rows[0]?.shredded_at != null;
+  }
+
+  /**
+   * Crypto-shredding: the key bytes are deleted, the row stays (who, since when). A subject with
+   * no key yet gets a shredded row, so nothing personal can be recorded for it afterwards.
+   */
+  async shred(subject: string, at: Date = new Date()): Promise<void> {
+    await this.pool.query(
+      `insert into pii.subject_keys (subject_id, key_id, key, shredded_at) values ($1, $2, null, $3)
+       on conflict (subject_id) do update set key = null, shredded_at = coalesce(pii.subject_keys.shredded_at, $3)`,
+      [subject, randomUUID(), at],
+    );
+    this.forget(subject);
+  }
+
+  /** Drops a cached key, so the next use reads the table again. */
+  forget(subject: string) {
+    const key = this.bySubject.get(subject);
+    if (key) this.byKid.delete(key.kid);
+    this.bySubject.delete(subject);
+  }
+
+  /**
+   * An accounting key for `subject`, kept until `retainUntil` (a `YYYY-MM-DD` date) even when
+   * the family is erased; a later date extends it, never shortens it.
+   */
+  async retain(subject: string, retainUntil: string): Promise<void> {
+    await this.keyFor(subject, 'accounting');
+    await this.pool.query(
+      `update pii.subject_keys set kind = 'accounting', retain_until = greatest(retain_until, $2::date)
+        where subject_id = $1`,
+      [subject, retainUntil],
+    );
+  }
+
+  /** The retention job: accounting keys whose period has ended are shredded. Answers their subjects. */
+  async shredExpiredAccountingKeys(now: Date): Promise<string[]> {
+    const { rows } = await this.pool.query<{ subject_id: string }>(
+      `update pii.subject_keys set key = null, shredded_at = $1
+        where kind = 'accounting' and key is not null and retain_until < ($1::timestamptz)::date
+        returning subject_id`,
+      [now],
+    );
+    for (const row of rows) this.forget(row.subject_id);
+    return rows.map((row) => row.subject_id);
+  }
+
+  /** Until when the accounting keys of these subjects are kept (the erasure screen says so). */
+  async retainedUntil(subjects: string[]): Promise<{ subject: string; retainUntil: string }[]> {
+    const { rows } = await this.pool.query<{ subject_id: string; retain_until: string }>(
+      `select subject_id, to_char(retain_until, 'YYYY-MM-DD') as retain_until from pii.subject_keys
+        where subject_id = any($1) and kind = 'accounting' and key is not null order by retain_until`,
+      [subjects],
+    );
+    return rows.map((row) => ({ subject: row.subject_id, retainUntil: row.retain_until }));
+  }
+}

@@ -1,0 +1,33 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import type { EventStore } from '@agency/platform';
+import { PersonalDataEventStore, PersonalDataVault } from '@agency/platform/personal-data';
+import pg from 'pg';
+import { secretFile } from './private-files';
+
+/**
+ * The master key that wraps every data subject's key: PERSONAL_DATA_KEY (base64, 32 bytes; the
+ * same for every instance sharing a database), or made once in DATA_DIR (0600) like the JWT secret.
+ */
+export function personalDataKeyFor(dataDir: string, env: NodeJS.ProcessEnv = process.env): Buffer {
+  const text =
+    env.PERSONAL_DATA_KEY || secretFile(join(dataDir, 'personal-data-key'), () => randomBytes(32).toString('base64'));
+  const key = Buffer.from(text, 'base64');
+  if (key.length !== 32) throw new Error('PERSONAL_DATA_KEY must be 32 bytes, base64-encoded');
+  return key;
+}
+
+export type PersonalData = {
+  vault: PersonalDataVault;
+  /** The store with personal fields encrypted as they are appended and decrypted as they are read. */
+  protect: (store: EventStore) => EventStore;
+  close: () => Promise<void>;
+};
+
+/** The key table (schema `pii`, beside the read models) and the store decorator every process uses. */
+export async function openPersonalData(dataDir: string, databaseUrl: string): Promise<PersonalData> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 3 });
+  pool.on('error', () => {});
+  const vault = await PersonalDataVault.open(pool, { masterKey: personalDataKeyFor(dataDir) });
+  return { vault, protect: (store) => new PersonalDataEventStore(store, vault), close: () => pool.end() };
+}
