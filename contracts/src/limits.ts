@@ -38,6 +38,10 @@ export const LIMITS = {
   maxPhoneTypeLength: 20,
   maxPhoneNumberLength: 40,
   maxInvoicePrefixLength: 10,
+  /** The agency's red bank-account notice. */
+  maxNoticeLength: 500,
+  /** The days an invoice gives to pay. */
+  maxPaymentTermsDays: 365,
   /** Lessons a day with one student (the spec's 12 hours a day, in hundredths). */
   maxHoursADayWithOneStudent: 12,
   /** A request body, in bytes: bigger is 413. */

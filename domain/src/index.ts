@@ -1,5 +1,8 @@
+export * as agency from './agency/agency';
 export * as client from './client/client';
+export * as consultation from './consultation/consultation';
 export * as engagement from './engagement/engagement';
+export * as familyInvoice from './family-invoice/family-invoice';
 export * as invoice from './invoice/invoice';
 export * from './shared/calendar';
 export * from './shared/contact';

@@ -12,8 +12,11 @@ import Fastify, { type FastifyServerOptions, type RouteOptions } from 'fastify';
 import pg from 'pg';
 import { healthQueries } from './queries/health-queries';
 import { sessionQueries } from './queries/session-queries';
+import { agencyQueries } from './read-models/agency/queries';
 import { clientsQueries } from './read-models/clients/queries';
+import { consultationQueries } from './read-models/consultations/queries';
 import { engagementQueries } from './read-models/engagements/queries';
+import { familyInvoiceQueries } from './read-models/family-invoices/queries';
 import { invoiceQueries } from './read-models/invoices/queries';
 import { lessonQueries } from './read-models/lessons/queries';
 import { tutorsQueries } from './read-models/tutors/queries';
@@ -63,6 +66,9 @@ export async function buildQueryApp(options: QueryAppOptions) {
   await app.register(lessonQueries, { db });
   await app.register(engagementQueries, { db });
   await app.register(invoiceQueries, { db });
+  await app.register(agencyQueries, { db });
+  await app.register(consultationQueries, { db });
+  await app.register(familyInvoiceQueries, { db });
   await app.register(healthQueries, { db });
   return app;
 }

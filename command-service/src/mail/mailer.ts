@@ -9,6 +9,8 @@ export type MailMessage = {
   html: string;
   /** The message's links, printed to the log only when mail goes to the outbox folder (no SMTP). */
   links: string[];
+  /** Files sent with it (a family invoice's PDF). */
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
 };
 
 export interface Mailer {
@@ -30,17 +32,19 @@ export type MailerOptions = {
  * folder is 0700 and each file 0600.
  */
 export function createMailer(options: MailerOptions): Mailer {
+  const envelope = (message: MailMessage) => ({
+    from: options.from,
+    to: message.to,
+    subject: message.subject,
+    text: message.text,
+    html: message.html,
+    attachments: message.attachments ?? [],
+  });
   if (options.smtpUrl) {
     const transport = nodemailer.createTransport(options.smtpUrl);
     return {
       async send(message) {
-        await transport.sendMail({
-          from: options.from,
-          to: message.to,
-          subject: message.subject,
-          text: message.text,
-          html: message.html,
-        });
+        await transport.sendMail(envelope(message));
       },
     };
   }
@@ -48,13 +52,7 @@ export function createMailer(options: MailerOptions): Mailer {
   let sequence = 0;
   return {
     async send(message) {
-      const info = await transport.sendMail({
-        from: options.from,
-        to: message.to,
-        subject: message.subject,
-        text: message.text,
-        html: message.html,
-      });
+      const info = await transport.sendMail(envelope(message));
       mkdirSync(options.outboxDir, { recursive: true, mode: 0o700 });
       if ((statSync(options.outboxDir).mode & 0o777) !== 0o700) chmodSync(options.outboxDir, 0o700);
       sequence += 1;

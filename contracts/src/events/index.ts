@@ -1,15 +1,21 @@
+import { agencyEvents } from './agency-events';
 import { clientEvents } from './client-events';
+import { consultationEvents } from './consultation-events';
 import type { EventDefinition, EventOf } from './define';
 import { engagementEvents } from './engagement-events';
+import { familyInvoiceEvents } from './family-invoice-events';
 import { invoiceEvents } from './invoice-events';
 import { lessonEvents } from './lesson-events';
 import { tutorEvents } from './tutor-events';
 import { createUpcaster, eventUpcastSteps } from './upcasters';
 import { userEvents } from './user-events';
 
+export * from './agency-events';
 export * from './client-events';
+export * from './consultation-events';
 export * from './define';
 export * from './engagement-events';
+export * from './family-invoice-events';
 export * from './invoice-events';
 export * from './lesson-events';
 export * from './personal-data';
@@ -25,6 +31,9 @@ export const productEvents = [
   ...invoiceEvents,
   ...tutorEvents,
   ...userEvents,
+  ...agencyEvents,
+  ...consultationEvents,
+  ...familyInvoiceEvents,
 ] as const;
 /** Any event the product records, `{ type, data }` with `data` typed by its type's schema. */
 export type ProductEvent = EventOf<(typeof productEvents)[number]>;

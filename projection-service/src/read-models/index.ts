@@ -1,5 +1,8 @@
+import { agencyProjection } from './agency/projection';
 import { clientsProjection } from './clients/projection';
+import { consultationsProjection } from './consultations/projection';
 import { engagementsProjection } from './engagements/projection';
+import { familyInvoicesProjection } from './family-invoices/projection';
 import { invoicesProjection } from './invoices/projection';
 import { lessonsProjection } from './lessons/projection';
 import type { Projection } from './projection';
@@ -13,4 +16,7 @@ export const projections: Projection[] = [
   engagementsProjection,
   lessonsProjection,
   invoicesProjection,
+  agencyProjection,
+  consultationsProjection,
+  familyInvoicesProjection,
 ];

@@ -17,6 +17,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import type { z } from 'zod';
 import { requireSignIn } from '../../signed-in';
+import { agencyDetailsOf } from '../agency/queries';
 import { withMoney } from '../money-columns';
 import { renderInvoiceDocument } from './invoice-document';
 import { invoiceStatusGroups, type MonthAmounts, type TutorMonth } from './invoice-status';
@@ -148,22 +149,25 @@ export async function invoiceQueries(fastify: FastifyInstance, { db }: { db: pg.
     );
     const row = found.rows[0] && withMoney(found.rows[0]);
     if (!row || (user.role === 'tutor' && row.tutor_id !== user.tutorId)) throw notFound('There is no such invoice.');
-    const pdf = await renderInvoiceDocument({
-      reference: row.reference,
-      date: row.date,
-      month: row.month,
-      tutor: {
-        name: `${row.first_name} ${row.last_name}`,
-        address: row.address,
-        postcode: row.postcode,
-        email: row.email,
+    const pdf = await renderInvoiceDocument(
+      {
+        reference: row.reference,
+        date: row.date,
+        month: row.month,
+        tutor: {
+          name: `${row.first_name} ${row.last_name}`,
+          address: row.address,
+          postcode: row.postcode,
+          email: row.email,
+        },
+        items: row.items,
+        earningsPence: row.earnings_pence,
+        commissionPence: row.commission_pence,
+        paidPence: row.paid_pence,
+        confirmed: row.confirmed,
       },
-      items: row.items,
-      earningsPence: row.earnings_pence,
-      commissionPence: row.commission_pence,
-      paidPence: row.paid_pence,
-      confirmed: row.confirmed,
-    });
+      await agencyDetailsOf(db),
+    );
     const filename = `${row.reference.replace(/[^A-Za-z0-9_-]/g, '')}.pdf`;
     return reply
       .type('application/pdf')

@@ -1,5 +1,6 @@
-import { agencyDetails } from '@agency/contracts/agency';
 import styled from '@emotion/styled';
+import { fetchAgencyDetails } from '../../../lib/agency-details';
+import { useLoader } from '../../../lib/use-loader';
 
 const Notice = styled.aside(({ theme }) => ({
   color: theme.colors.danger,
@@ -12,14 +13,21 @@ const Notice = styled.aside(({ theme }) => ({
   '& p': { margin: '0.25rem 0' },
 }));
 
-/** The spec's red notice: the agency's bank account has changed, with the new account's details. */
+const loadAgency = (_: 'agency', signal: AbortSignal) => fetchAgencyDetails(signal);
+
+/**
+ * The spec's red notice: the agency's bank account has changed, with the new account's details.
+ * Its text, the account and whether it shows at all are the agency's details (settings screen).
+ */
 export function BankAccountNotice() {
-  const { bank, accountName, sortCode, accountNumber } = agencyDetails.bankAccount;
+  const { state } = useLoader(loadAgency, 'agency');
+  if (state.status !== 'loaded' || !state.data.showBankNotice) return null;
+  const { bankName, accountName, sortCode, accountNumber, bankNoticeText } = state.data;
   return (
     <Notice aria-label="New bank account">
-      <p>Please note: we have a new bank account. Please pay all commission into the new account.</p>
+      <p>{bankNoticeText}</p>
       <p>
-        {accountName}, {bank}: sort code {sortCode}, account number {accountNumber}.
+        {accountName}, {bankName}: sort code {sortCode}, account number {accountNumber}.
       </p>
     </Notice>
   );

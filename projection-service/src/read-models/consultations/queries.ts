@@ -1,0 +1,60 @@
+import { consultationListAnswer, consultationListQuery } from '@agency/contracts';
+import { toPounds } from '@agency/domain';
+import { forbidden } from '@agency/platform';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type pg from 'pg';
+import { requireSignIn } from '../../signed-in';
+import { withMoney } from '../money-columns';
+
+/**
+ * `GET /api/consultations?year&month`: admins only, newest first. The family's first contact and
+ * the child are named from the clients read model (a consultation's events hold ids only); the
+ * invoice columns come from the family invoice that bills it now and its latest credit note.
+ */
+export async function consultationQueries(fastify: FastifyInstance, { db }: { db: pg.Pool }) {
+  requireSignIn(fastify);
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const schema = { querystring: consultationListQuery, response: { 200: consultationListAnswer } };
+  app.get('/api/consultations', { schema }, async (request) => {
+    if (request.signedIn.role !== 'admin') throw forbidden('Consultations are for admins.');
+    const { year, month } = request.query;
+    const result = await db.query(
+      `select c.id, to_char(c.date, 'YYYY-MM-DD') as date, c.client_id, c.child_id, c.amount_pence, c.assessment,
+              c.cancelled, c.invoice_id, coalesce(k.first_name || ' ' || k.last_name, '') as name,
+              coalesce(ch.first_name || ' ' || ch.last_name, '') as child, i.reference, coalesce(i.paid_pence, 0) as paid_pence,
+              cn.credit_note_id, cn.credit_note_reference
+         from consultations c
+         left join contacts k on k.client_id = c.client_id and k.seq = 0
+         left join children ch on ch.id = c.child_id
+         left join family_invoices i on i.id = c.invoice_id
+         left join lateral (
+           select f.credit_note_id, f.credit_note_reference from family_invoices f
+            where f.billed_kind = 'consultation' and f.billed_id = c.id and f.credit_note_id is not null
+            order by f.credit_note_date desc, f.credit_note_reference desc limit 1
+         ) cn on true
+        where ($1::int is null or extract(year from c.date) = $1) and ($2::int is null or extract(month from c.date) = $2)
+        order by c.date desc, c.id`,
+      [year ?? null, month ?? null],
+    );
+    return {
+      consultations: result.rows.map(withMoney).map((row) => ({
+        id: row.id,
+        date: row.date,
+        clientId: row.client_id,
+        childId: row.child_id,
+        name: row.name,
+        child: row.child,
+        amount: toPounds(row.amount_pence),
+        assessment: row.assessment !== null,
+        assessmentDetails: row.assessment,
+        invoiceId: row.invoice_id,
+        invoiceReference: row.reference ?? null,
+        paid: toPounds(row.paid_pence),
+        cancelled: row.cancelled,
+        creditNoteId: row.credit_note_id ?? null,
+        creditNoteReference: row.credit_note_reference ?? null,
+      })),
+    };
+  });
+}

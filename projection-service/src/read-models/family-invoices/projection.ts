@@ -1,0 +1,46 @@
+import type { FamilyInvoiceEvent } from '@agency/contracts';
+import { defineProjection } from '../projection';
+
+export const familyInvoicesProjection = defineProjection<FamilyInvoiceEvent>({
+  name: 'family-invoices',
+  version: 1,
+  migrations: ['022_family_invoices.sql'],
+  handlers: {
+    FamilyInvoiceIssued: (sql, { data: invoice }) =>
+      sql.query(
+        `insert into family_invoices (id, reference, date, due_date, client_id, billed_kind, billed_id, billing, lines,
+                                      total_pence)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+        [
+          invoice.invoiceId,
+          invoice.reference,
+          invoice.date,
+          invoice.dueDate,
+          invoice.clientId,
+          invoice.billedFor.kind,
+          invoice.billedFor.id,
+          JSON.stringify(invoice.billing),
+          JSON.stringify(invoice.lines),
+          invoice.totalPence,
+        ],
+      ),
+    FamilyInvoicePaymentRecorded: async (sql, { data: { invoiceId, paymentId, date, amountPence } }) => {
+      await sql.query('insert into family_payments (id, invoice_id, date, amount_pence) values ($1, $2, $3, $4)', [
+        paymentId,
+        invoiceId,
+        date,
+        amountPence,
+      ]);
+      return sql.query('update family_invoices set paid_pence = paid_pence + $2 where id = $1', [
+        invoiceId,
+        amountPence,
+      ]);
+    },
+    FamilyCreditNoteIssued: (sql, { data }) =>
+      sql.query(
+        `update family_invoices set credit_note_id = $2, credit_note_reference = $3, credit_note_date = $4,
+                credit_reason = $5 where id = $1`,
+        [data.invoiceId, data.creditNoteId, data.reference, data.date, data.reason],
+      ),
+  },
+});
