@@ -1,10 +1,9 @@
-import { useSearchParams } from 'react-router-dom';
 import { LoadState } from '../../../components/load-state';
-import { FilterItem, MonthFilter } from '../../../components/month-filter';
 import { PageHeading } from '../../../components/page-heading';
-import { Select } from '../../../components/select';
-import { type CalendarMonth, monthFromSearch, monthTitle } from '../../../lib/calendar-month';
-import { useCurrentUser } from '../../../lib/current-user';
+import { SelectionFilter } from '../../../components/selection-filter';
+import { monthTitle } from '../../../lib/calendar-month';
+import { isOffice, useCurrentUser } from '../../../lib/current-user';
+import { useGlobalSelection } from '../../../lib/global-selection';
 import { useLoader } from '../../../lib/use-loader';
 import { fetchInvoices, fetchTutorOptions, type InvoicesQuery } from '../api';
 import { BankAccountNotice } from '../components/bank-account-notice';
@@ -16,42 +15,24 @@ const loadTutors = (staff: boolean, signal: AbortSignal) => (staff ? fetchTutorO
 /** invoices: the month's invoices with totals; month, year and tutor live in the address. */
 export function InvoicesPage() {
   const user = useCurrentUser();
-  const [params, setParams] = useSearchParams();
-  const staff = user.role === 'admin' || user.role === 'partner';
-  const selected = monthFromSearch(params);
-  const tutorId = staff ? params.get('tutorId') || '' : '';
-
-  const select = (next: Partial<CalendarMonth & { tutorId: string }>) => {
-    const values = { ...selected, tutorId, ...next };
-    const search = new URLSearchParams({ year: String(values.year), month: String(values.month) });
-    if (values.tutorId) search.set('tutorId', values.tutorId);
-    setParams(search, { replace: true });
-  };
+  const staff = isOffice(user);
+  const { selection, select } = useGlobalSelection(staff);
+  const tutorId = staff ? selection.tutorId : '';
+  const selected = { year: selection.year, month: selection.month };
 
   const invoices = useLoader(loadInvoices, { ...selected, tutorId: tutorId || undefined });
   const tutors = useLoader(loadTutors, staff);
-  const tutorOptions = [
-    { value: '', label: 'All tutors' },
-    ...(tutors.state.data ?? []).map((tutor) => ({ value: tutor.id, label: tutor.name })),
-  ];
 
   return (
     <>
       <PageHeading title="Invoices" />
       <BankAccountNotice />
-      <MonthFilter id="invoices" value={selected} onChange={select}>
-        {staff ? (
-          <FilterItem wide>
-            <Select
-              id="invoices-tutor"
-              label="Tutor"
-              value={tutorId}
-              options={tutorOptions}
-              onChange={(event) => select({ tutorId: event.target.value })}
-            />
-          </FilterItem>
-        ) : null}
-      </MonthFilter>
+      <SelectionFilter
+        id="invoices"
+        selection={selection}
+        onSelect={select}
+        tutors={staff ? (tutors.state.data ?? []) : undefined}
+      />
       <LoadState state={invoices.state} onRetry={invoices.retry}>
         {(data) => (
           <InvoicesTable

@@ -1,15 +1,14 @@
 import styled from '@emotion/styled';
-import dayjs from 'dayjs';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import { Button } from '../../../components/button';
 import { LoadState } from '../../../components/load-state';
-import { FilterItem, MonthFilter } from '../../../components/month-filter';
 import { PageHeading } from '../../../components/page-heading';
-import { Select } from '../../../components/select';
+import { SelectionFilter } from '../../../components/selection-filter';
 import { EmptyRow, Table, TableWrap, Td, Th, TotalsFooter, Tr } from '../../../components/table';
-import { type CalendarMonth, monthFromSearch, monthKey, monthTitle } from '../../../lib/calendar-month';
-import { useAgencyToday, useCurrentUser } from '../../../lib/current-user';
+import { monthKey, monthTitle } from '../../../lib/calendar-month';
+import { isOffice, useCurrentUser } from '../../../lib/current-user';
 import { formatDate, formatMoney } from '../../../lib/format';
+import { useGlobalSelection } from '../../../lib/global-selection';
 import { useLoader } from '../../../lib/use-loader';
 import { fetchLessons, fetchTutorOptions, type LessonsMonth, type LessonsQuery } from '../api';
 
@@ -22,25 +21,13 @@ const loadTutors = (staff: boolean, signal: AbortSignal) => (staff ? fetchTutorO
 export function LessonsPage() {
   const user = useCurrentUser();
   const navigate = useNavigate();
-  const [params, setParams] = useSearchParams();
-  const staff = user.role === 'admin' || user.role === 'partner';
-  const selected = monthFromSearch(params, dayjs(useAgencyToday()));
+  const staff = isOffice(user);
+  const { selection: selected, select } = useGlobalSelection(staff);
   const { year, month } = selected;
-  const tutorId = staff ? params.get('tutorId') || '' : (user.tutorId ?? '');
-
-  const select = (next: Partial<CalendarMonth & { tutorId: string }>) => {
-    const values = { ...selected, tutorId, ...next };
-    const search = new URLSearchParams({ year: String(values.year), month: String(values.month) });
-    if (staff && values.tutorId) search.set('tutorId', values.tutorId);
-    setParams(search, { replace: true });
-  };
+  const tutorId = staff ? selected.tutorId : (user.tutorId ?? '');
 
   const lessons = useLoader(loadLessons, { year, month, tutorId: tutorId || undefined });
   const tutors = useLoader(loadTutors, staff);
-  const tutorOptions = [
-    { value: '', label: 'All tutors' },
-    ...(tutors.state.data ?? []).map((tutor) => ({ value: tutor.id, label: tutor.name })),
-  ];
   const title = monthTitle(selected);
   const forTutor = staff && tutorId ? `/${encodeURIComponent(tutorId)}` : '';
   const addLessons = () => navigate(`/lessons/add${forTutor}?month=${monthKey(selected)}`);
@@ -49,19 +36,12 @@ export function LessonsPage() {
   return (
     <>
       <PageHeading title="Lessons" />
-      <MonthFilter id="lessons" value={selected} onChange={select}>
-        {staff ? (
-          <FilterItem wide>
-            <Select
-              id="lessons-tutor"
-              label="Tutor"
-              value={tutorId}
-              options={tutorOptions}
-              onChange={(event) => select({ tutorId: event.target.value })}
-            />
-          </FilterItem>
-        ) : null}
-      </MonthFilter>
+      <SelectionFilter
+        id="lessons"
+        selection={selected}
+        onSelect={select}
+        tutors={staff ? (tutors.state.data ?? []) : undefined}
+      />
       <LoadState state={lessons.state} onRetry={lessons.retry}>
         {(data) => (
           <>

@@ -1,12 +1,13 @@
 import styled from '@emotion/styled';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense } from 'react';
 import { LoadState } from '../../../components/load-state';
 import { MonthFilter } from '../../../components/month-filter';
 import { PageHeading } from '../../../components/page-heading';
 import { Panel, SectionHeading } from '../../../components/panel';
 import { EmptyRow, Table, TableWrap, Td, Th, TotalRow, Tr } from '../../../components/table';
-import { type CalendarMonth, monthFromSearch } from '../../../lib/calendar-month';
+import type { CalendarMonth } from '../../../lib/calendar-month';
 import { formatMoney } from '../../../lib/format';
+import { useGlobalSelection } from '../../../lib/global-selection';
 import { useLoader } from '../../../lib/use-loader';
 import { fetchInvoiceStatus, type InvoiceStatusReport, type StatusGroup } from '../api';
 
@@ -20,16 +21,17 @@ const loadReport = (selected: CalendarMonth, signal: AbortSignal) => fetchInvoic
 
 /**
  * reports/invoices: the month's tutors in the spec's four invoice status groups, with a chart
- * of earnings and commission by tutor above. The selection is this screen's own, so it is
- * cleared on leaving it.
+ * of earnings and commission by tutor above. The month is the global selection's (issue 18
+ * carries it between Lessons, Invoices and this report); its tutor is kept for the next screen.
  */
 export function InvoiceStatusPage() {
-  const [selected, setSelected] = useState<CalendarMonth>(() => monthFromSearch(new URLSearchParams()));
+  const { selection, select } = useGlobalSelection(false);
+  const selected = { year: selection.year, month: selection.month };
   const report = useLoader(loadReport, selected);
   return (
     <>
       <PageHeading title="Invoice Status" />
-      <MonthFilter id="report" value={selected} onChange={setSelected} />
+      <MonthFilter id="report" value={selected} onChange={select} />
       <LoadState state={report.state} onRetry={report.retry}>
         {(data) => <Report report={data} />}
       </LoadState>
