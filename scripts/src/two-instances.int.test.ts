@@ -7,15 +7,18 @@ import { PostgresEventStore } from '@agency/platform';
 import { projections, rebuildReadModels } from '@agency/projection-service';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openPersonalData } from './personal-data';
 import { type RunningProduct, startProduct } from './product';
 import { createTestDatabase } from './testing/test-database';
 
 const ADMIN = { username: 'admin', password: 'admin-password-1' };
 
-/** One more instance of the product on `databaseUrl` (which may already have others). */
-async function startInstance(databaseUrl: string, dirs: string[]) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'agency-instance-'));
-  dirs.push(dataDir);
+/**
+ * One more instance of the product on `databaseUrl` (which may already have others). Instances
+ * share their secrets (in production: JWT_SECRET and PERSONAL_DATA_KEY from one .env); here they
+ * share DATA_DIR, where the personal-data master key is made.
+ */
+async function startInstance(databaseUrl: string, dataDir: string) {
   return startProduct(
     {
       port: 0,
@@ -87,19 +90,19 @@ async function eventually(condition: () => boolean, what: string) {
 }
 
 describe('several instances of the product on one database', () => {
-  const dirs: string[] = [];
+  const dataDir = mkdtempSync(join(tmpdir(), 'agency-instances-'));
   const cleanups: (() => Promise<void>)[] = [];
   afterAll(async () => {
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('one runs the projections; when it dies the other takes over, and nothing is lost or applied twice', async () => {
     const database = await createTestDatabase();
     cleanups.push(database.drop);
-    const first = await startInstance(database.url, dirs);
+    const first = await startInstance(database.url, dataDir);
     cleanups.push(first.stop);
-    const second = await startInstance(database.url, dirs);
+    const second = await startInstance(database.url, dataDir);
     cleanups.push(second.stop);
 
     // Exactly one leads: the first took the lock, the second keeps trying.
@@ -152,7 +155,9 @@ describe('several instances of the product on one database', () => {
     // Nothing applied twice or lost: the live read models equal a rebuild from the events.
     const live = await readModels(admin);
     expect(live.clients).toHaveLength(sent.length);
-    const store = new PostgresEventStore(new pg.Pool({ connectionString: database.url }));
+    const personalData = await openPersonalData(dataDir, database.url);
+    cleanups.push(personalData.close);
+    const store = personalData.protect(new PostgresEventStore(new pg.Pool({ connectionString: database.url })));
     cleanups.push(() => store.close());
     await second.stop();
     await rebuildReadModels(admin, store, projections);
