@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * fails the test, and so does a rule whose route is gone.
  */
 
-const ACTORS = ['none', 'ended', 'tutor', 'otherTutor', 'partner', 'admin'] as const;
+const ACTORS = ['none', 'ended', 'tutor', 'otherTutor', 'partner', 'admin', 'auditor'] as const;
 type Actor = (typeof ACTORS)[number];
 
 /**
@@ -30,6 +30,8 @@ type Fixtures = {
   contactA: string;
   engagementA: string;
   invoiceA: string;
+  /** A consultation's family invoice, to open. */
+  familyInvoice: string;
 };
 
 type Call = { url: string; method?: 'HEAD'; body?: object; freshSession?: boolean };
@@ -42,16 +44,20 @@ const signedIn: Expectation = {
   otherTutor: 'allow',
   partner: 'allow',
   admin: 'allow',
+  auditor: 'allow',
 };
-const adminOnly: Expectation = { ...signedIn, tutor: 'deny', otherTutor: 'deny', partner: 'deny' };
+/** A command only an admin gives: an auditor reads everything and changes nothing. */
+const adminOnly: Expectation = { ...signedIn, tutor: 'deny', otherTutor: 'deny', partner: 'deny', auditor: 'deny' };
+/** What only admins read (sessions, audit trails): auditors read it too. */
+const adminOrAuditor: Expectation = { ...adminOnly, auditor: 'allow' };
 /** Admins and partners (the office); tutors are refused. */
 const office: Expectation = { ...signedIn, tutor: 'deny', otherTutor: 'deny' };
 /** Tutor A's own data: A, partners and admins read it; another tutor is refused. */
 const ownOrOffice: Expectation = { ...signedIn, otherTutor: 'deny' };
 /** As `ownOrOffice`, but another tutor is answered with their own data instead. */
 const ownScopedOrOffice: Expectation = { ...signedIn, otherTutor: 'scoped' };
-/** Tutor A's own command: A and admins; another tutor and a partner (for someone else) are refused. */
-const ownOrAdmin: Expectation = { ...signedIn, otherTutor: 'deny', partner: 'deny' };
+/** Tutor A's own command: A and admins; another tutor, a partner (for someone else) and an auditor are refused. */
+const ownOrAdmin: Expectation = { ...signedIn, otherTutor: 'deny', partner: 'deny', auditor: 'deny' };
 const open: Expectation = {
   none: 'open',
   ended: 'open',
@@ -59,6 +65,7 @@ const open: Expectation = {
   otherTutor: 'open',
   partner: 'open',
   admin: 'open',
+  auditor: 'open',
 };
 
 const MONTH = { year: 2025, month: 3 };
@@ -116,6 +123,13 @@ const RULES: Record<string, Rule> = {
   },
   'POST /api/tutors/engagement': { call: () => ({ url: '/api/tutors/engagement', body: {} }), expect: adminOnly },
   'POST /api/invoices/payment': { call: () => ({ url: '/api/invoices/payment', body: {} }), expect: adminOnly },
+  'POST /api/consultations': { call: () => ({ url: '/api/consultations', body: {} }), expect: adminOnly },
+  'POST /api/consultations/cancel': { call: () => ({ url: '/api/consultations/cancel', body: {} }), expect: adminOnly },
+  'POST /api/family-invoices/payment': {
+    call: () => ({ url: '/api/family-invoices/payment', body: {} }),
+    expect: adminOnly,
+  },
+  'POST /api/agency': { call: () => ({ url: '/api/agency', body: {} }), expect: adminOnly },
   // ── command service: tutor A's own commands (valid bodies, so ownership is what decides) ──
   'POST /api/lessons/lesson': {
     call: (f) => ({
@@ -166,7 +180,10 @@ const RULES: Record<string, Rule> = {
   'GET /api/contacts/:id': { call: (f) => ({ url: `/api/contacts/${f.contactA}` }), expect: ownOrOffice },
   'GET /api/tutors': { call: () => ({ url: '/api/tutors?includeInactive=Y' }), expect: office },
   'GET /api/tutors/:id': { call: (f) => ({ url: `/api/tutors/${f.tutorA}` }), expect: ownOrOffice },
-  'GET /api/tutors/:id/sessions': { call: (f) => ({ url: `/api/tutors/${f.tutorA}/sessions` }), expect: adminOnly },
+  'GET /api/tutors/:id/sessions': {
+    call: (f) => ({ url: `/api/tutors/${f.tutorA}/sessions` }),
+    expect: adminOrAuditor,
+  },
   'GET /api/tutors/engagement/:tutorId/:engagementId': {
     call: (f) => ({ url: `/api/tutors/engagement/${f.tutorA}/${f.engagementA}` }),
     expect: ownOrOffice,
@@ -196,6 +213,13 @@ const RULES: Record<string, Rule> = {
     expect: ownScopedOrOffice,
   },
   'GET /api/invoices/doc/:id': { call: (f) => ({ url: `/api/invoices/doc/${f.invoiceA}` }), expect: ownOrOffice },
+  'GET /api/consultations': { call: () => ({ url: '/api/consultations?year=2025' }), expect: adminOrAuditor },
+  'GET /api/family-invoices/doc/:id': {
+    call: (f) => ({ url: `/api/family-invoices/doc/${f.familyInvoice}` }),
+    expect: adminOrAuditor,
+  },
+  // The invoices page's notice shows the agency's bank account to everyone signed in.
+  'GET /api/agency': { call: () => ({ url: '/api/agency' }), expect: signedIn },
   'GET /api/reports/invoiceStatus': {
     call: () => ({ url: '/api/reports/invoiceStatus?year=2025&month=3' }),
     expect: office,
@@ -273,6 +297,8 @@ describe('authorization matrix: every route of both services × every kind of ca
     const a = await newTutor('Ada', { username: 'ada.matrix', role: 'tutor' });
     const b = await newTutor('Ben', { username: 'ben.matrix', role: 'tutor' });
     const c = await newTutor('Cy', { username: 'cy.matrix', role: 'partner' });
+    const auditor = { username: 'eve.matrix', password: 'Eve-Matrix-audit-42' };
+    await ok('/api/users', { ...auditor, role: 'auditor', name: 'Eve Auditor' });
     const spare = await newTutor('Dot');
     const { client, contact: familyContact } = await ok('/api/clients/contact', contact('Parent', 'Matrix'));
     const { child } = await ok(`/api/clients/child/${client.id}`, {
@@ -291,6 +317,7 @@ describe('authorization matrix: every route of both services × every kind of ca
     });
     // An invoice of A's to confirm and to open: February.
     const { invoice } = await ok('/api/invoices/save', { tutorId: a.id, year: 2025, month: 2 });
+    const { consultation } = await ok('/api/consultations', { client: client.id, child: child.id, date: '2025-02-03' });
     fixtures = {
       tutorA: a.id,
       spareTutor: spare.id,
@@ -298,11 +325,13 @@ describe('authorization matrix: every route of both services × every kind of ca
       contactA: familyContact.id,
       engagementA: engagement.id,
       invoiceA: invoice.id,
+      familyInvoice: consultation.invoiceId,
     };
     for (const [actor, user] of [
       ['tutor', a],
       ['otherTutor', b],
       ['partner', c],
+      ['auditor', auditor],
     ] as const) {
       credentials[actor] = user;
       tokens[actor] = await product.login(user.username, user.password);
@@ -333,6 +362,12 @@ describe('authorization matrix: every route of both services × every kind of ca
       .filter(([key, rule]) => !rule.optional && !keys.includes(key))
       .map(([key]) => key);
     expect(withoutRoute, 'rules whose route is gone').toEqual([]);
+  });
+
+  it('refuses the auditor on every command of either service', () => {
+    const commands = tableKeys().filter((key) => key.startsWith('POST /api/'));
+    expect(commands.length).toBeGreaterThan(10);
+    expect(commands.filter((key) => RULES[key]?.expect.auditor !== 'deny')).toEqual([]);
   });
 
   it('answers every route × caller as the table expects', async () => {

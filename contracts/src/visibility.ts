@@ -5,7 +5,7 @@ import type { Role } from './roles';
  * never see the partner's share of anything: no partner commission, partner rate, partner %
  * or partner basis points, in any answer of either service, under any spelling
  * (`partnerCommission`, `partnerRate`, `partnerPct`, `partnerBp`, `partnerCommissionPence`,
- * a future `partnerShare`...). Admins and partners see every field.
+ * a future `partnerShare`...). Admins, partners and auditors see every field.
  *
  * A field is named by its key, wherever it sits in the answer: the rule is applied to the whole
  * JSON answer, so a new route or a new nested field is hidden by default.
@@ -14,6 +14,7 @@ const HIDDEN_FROM: Record<Role, readonly RegExp[]> = {
   admin: [],
   partner: [],
   tutor: [/partner/i],
+  auditor: [],
 };
 
 /** Someone whose role is not known (no session) is shown no field that any role is refused. */

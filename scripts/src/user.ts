@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { isTooCommon, TOO_COMMON_PASSWORD } from '@agency/command-service/auth/common-passwords';
-import { MIN_PASSWORD_LENGTH, role as roleSchema } from '@agency/contracts';
+import { linkedToTutor, MIN_PASSWORD_LENGTH, role as roleSchema } from '@agency/contracts';
 import { configFromEnvironment } from './config';
 import { startProduct } from './product';
 
-const USAGE = `Usage: npm run user -- add --role admin|partner|tutor --username NAME --password PASSWORD [--tutor TUTOR_ID] [--name "Full Name"]
+const USAGE = `Usage: npm run user -- add --role admin|partner|tutor|auditor --username NAME --password PASSWORD [--tutor TUTOR_ID] [--name "Full Name"]
 
-A partner (or tutor) login must be linked to a tutor with --tutor.`;
+A partner (or tutor) login must be linked to a tutor with --tutor; an admin or auditor login is not.
+An auditor reads everything an admin reads and changes nothing.`;
 
 function fail(message: string): never {
   console.error(`${message}\n\n${USAGE}`);
@@ -32,13 +33,13 @@ if (values.help) {
 }
 if (positionals[0] !== 'add') fail('The only command is "add".');
 const role = roleSchema.safeParse(values.role);
-if (!role.success) fail('--role must be admin, partner or tutor.');
+if (!role.success) fail('--role must be admin, partner, tutor or auditor.');
 const username = values.username?.trim();
 if (!username) fail('--username is required.');
 const password = values.password ?? '';
 if (password.length < MIN_PASSWORD_LENGTH) fail(`--password must be at least ${MIN_PASSWORD_LENGTH} characters.`);
 if (isTooCommon(password)) fail(`--password: ${TOO_COMMON_PASSWORD}`);
-if (role.data !== 'admin' && !values.tutor) fail(`A ${role.data} must be linked to a tutor: add --tutor TUTOR_ID.`);
+if (linkedToTutor(role.data) && !values.tutor) fail(`A ${role.data} must be linked to a tutor: add --tutor TUTOR_ID.`);
 
 // Runs the real services on a spare port beside (or instead of) `npm start`, and registers through them.
 const product = await startProduct({ ...configFromEnvironment(), port: 0 }, { log: () => {} });
@@ -52,7 +53,7 @@ try {
     username,
     password,
     role: role.data,
-    tutorId: role.data === 'admin' ? null : (values.tutor ?? null),
+    tutorId: linkedToTutor(role.data) ? (values.tutor ?? null) : null,
     name: values.name?.trim() || username,
   });
   const position = appendedUpTo();

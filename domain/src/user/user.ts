@@ -1,4 +1,4 @@
-import { LIMITS, type Role, type UserEvent } from '@agency/contracts';
+import { LIMITS, linkedToTutor, type Role, type UserEvent } from '@agency/contracts';
 import { type Decider, DomainError } from '../shared/decider';
 import { checkId, checkText } from '../shared/limits';
 
@@ -28,7 +28,7 @@ export function evolve(state: UserState, event: UserEvent): UserState {
 }
 
 function checkPartnerHasTutor(role: Role, tutorId: string | null) {
-  if (role !== 'admin' && !tutorId) {
+  if (linkedToTutor(role) && !tutorId) {
     throw new DomainError('invalid', `A ${role} user must be linked to a tutor.`, { tutorId: 'Tutor is required' });
   }
 }

@@ -13,16 +13,16 @@ export type MenuEntry = { label: string; route: string; children: MenuEntry[] };
 
 export const menu: MenuItem[] = [
   { label: 'Clients', route: 'clients' },
-  { label: 'Tutors', route: 'tutors', roles: ['admin', 'partner'] },
+  { label: 'Tutors', route: 'tutors', roles: ['admin', 'partner', 'auditor'] },
   { label: 'Lessons', route: 'lessons' },
   { label: 'Invoices', route: 'invoices' },
-  { label: 'Consultations', route: 'consultations', roles: ['admin'] },
-  { label: 'Workshops', route: 'workshops', roles: ['admin'] },
-  { label: 'Resources', route: 'resources', roles: ['admin'] },
+  { label: 'Consultations', route: 'consultations', roles: ['admin', 'auditor'] },
+  { label: 'Workshops', route: 'workshops', roles: ['admin', 'auditor'] },
+  { label: 'Resources', route: 'resources', roles: ['admin', 'auditor'] },
   {
     label: 'Reports',
     route: 'reports',
-    roles: ['admin', 'partner'],
+    roles: ['admin', 'partner', 'auditor'],
     children: [
       { label: 'Invoices', route: 'invoices' },
       { label: 'Workshops', route: 'workshops' },

@@ -1,7 +1,8 @@
+import { type Role, readsEveryTutor } from '@agency/contracts';
 import { todayIn } from '@agency/domain/shared/calendar';
 import { createContext, useContext } from 'react';
 
-export type Role = 'admin' | 'partner' | 'tutor';
+export type { Role };
 
 export type User = {
   id: string;
@@ -23,6 +24,13 @@ export function useCurrentUser(): User {
 }
 
 export const displayName = (user: User) => user.name || user.username;
+
+/**
+ * The office (admins, partners, auditors): every tutor's data, with a tutor selector. Changing
+ * things is another rule: create and edit buttons show for `role === 'admin'` only (or when the
+ * server says so, as `canAddLessons`), so an auditor sees every screen and no button that changes.
+ */
+export const isOffice = (user: User) => readsEveryTutor(user.role);
 
 /** Today's date (YYYY-MM-DD) in the agency's time zone, not the browser's. */
 export function useAgencyToday(): string {

@@ -6,7 +6,7 @@ import { Checkbox } from '../../../components/checkbox';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
 import { Select } from '../../../components/select';
-import { useCurrentUser } from '../../../lib/current-user';
+import { isOffice, useCurrentUser } from '../../../lib/current-user';
 import { useLoader } from '../../../lib/use-loader';
 import { type ClientsQuery, fetchClients, fetchTutors } from '../api';
 import { ClientsTable } from '../components/clients-table';
@@ -28,7 +28,7 @@ const loadTutors = (staff: boolean, signal: AbortSignal) => (staff ? fetchTutors
 export function ClientsPage() {
   const user = useCurrentUser();
   const navigate = useNavigate();
-  const staff = user.role === 'admin' || user.role === 'partner';
+  const staff = isOffice(user);
   const [includeInactive, setIncludeInactive] = useState(false);
   const [tutor, setTutor] = useState('');
 
