@@ -7,9 +7,12 @@ import {
   serverLimits,
   sessionToken,
 } from '@agency/platform';
+import type { EventStore } from '@agency/platform';
 import { Sessions } from '@agency/platform/sessions';
 import Fastify, { type FastifyServerOptions, type RouteOptions } from 'fastify';
 import pg from 'pg';
+import { historyQueries } from './audit/history-queries';
+import { invoiceTraceQueries } from './audit/invoice-trace';
 import { healthQueries } from './queries/health-queries';
 import { sessionQueries } from './queries/session-queries';
 import { agencyQueries } from './read-models/agency/queries';
@@ -25,6 +28,8 @@ import { usersQueries } from './read-models/users/queries';
 export type QueryAppOptions = {
   databaseUrl: string;
   jwtSecret: string;
+  /** The event store itself, which auditors' queries read (history, invoice trace), never a copy. */
+  store: EventStore;
   /** The agency's time zone: what "today" is when a tutor's current students are decided. */
   timeZone?: string;
   clock?: () => Date;
@@ -34,6 +39,8 @@ export type QueryAppOptions = {
   publicUrl?: string;
   /** Called with every route as it is added (Fastify's onRoute hook), before any is. */
   onRoute?: (route: RouteOptions) => void;
+  /** The events are in this database's es.events (true by default; false with EVENT_STORE=esdb): health counts lag. */
+  eventsInDatabase?: boolean;
 };
 
 /**
@@ -69,6 +76,9 @@ export async function buildQueryApp(options: QueryAppOptions) {
   await app.register(agencyQueries, { db });
   await app.register(consultationQueries, { db });
   await app.register(familyInvoiceQueries, { db });
-  await app.register(healthQueries, { db });
+  const audit = { db, store: options.store, timeZone: today.timeZone };
+  await app.register(historyQueries, audit);
+  await app.register(invoiceTraceQueries, audit);
+  await app.register(healthQueries, { db, eventsInDatabase: options.eventsInDatabase });
   return app;
 }

@@ -21,14 +21,21 @@ type Row = {
 /**
  * GET /api/health: `{ status }` for anyone ("ok", "degraded" while a projection is stopped at an
  * event it cannot apply, "unavailable" without a read model); an admin also gets every
- * projection's position, lag (events in the store after its checkpoint) and failure.
+ * projection's position, lag (events in the store after its checkpoint; null unless the events
+ * are in this database) and failure.
  */
-export async function healthQueries(fastify: FastifyInstance, { db }: { db: pg.Pool }) {
+export async function healthQueries(
+  fastify: FastifyInstance,
+  { db, eventsInDatabase = true }: { db: pg.Pool; eventsInDatabase?: boolean },
+) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.get('/api/health', { schema: { response: { 200: healthAnswer, 503: healthAnswer } } }, async (request, reply) => {
     const user = await app.authenticate(request).catch(() => undefined);
-    const store = await db.query("select to_regclass('es.events') is not null as present");
-    const lag = store.rows[0].present
+    // Lag is counted in the PostgreSQL store only; with EventStoreDB (whose positions es.events,
+    // if a moved database still has it, does not share) it is null.
+    const counted =
+      eventsInDatabase && (await db.query("select to_regclass('es.events') is not null as present")).rows[0].present;
+    const lag = counted
       ? `(select count(*) from (select 1 from es.events e
            where (e.transaction_id, e.global_position) > (p.commit_position::text::xid8, p.prepare_position)
            limit ${LAG_CAP}) behind)`
