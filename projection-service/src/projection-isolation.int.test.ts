@@ -59,7 +59,7 @@ describe('a projection fails alone', () => {
       idleCheckMs: 200,
     });
     runner.start();
-    query = await buildQueryApp({ databaseUrl: database.url, jwtSecret: SECRET });
+    query = await buildQueryApp({ databaseUrl: database.url, jwtSecret: SECRET, store });
     // Tokens need a live session, as the command service would have started at login.
     const sessions = new Sessions(pool);
     await sessions.ensureSchema();

@@ -1,3 +1,4 @@
+export * from './audit-queries';
 export * from './client-queries';
 export * from './consultation-queries';
 export * from './engagement-queries';

@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { calendarDate, calendarMonth } from '../values';
+import { queryId } from './query-values';
+
+/** Who recorded an event: the users read model's name for the event's user id, and the role it acted in. */
+export const eventAuthorView = z.object({ userId: z.string(), name: z.string(), role: z.string() });
+
+/** One recorded event as an auditor reads it: when (agency time), who, what changed in words, and why. */
+export const recordedEventView = z.object({
+  streamId: z.string(),
+  revision: z.number().int(),
+  type: z.string(),
+  /** The instant it was recorded (ISO 8601, UTC). */
+  recordedAt: z.string(),
+  /** The same instant in the agency's time zone: `YYYY-MM-DD HH:mm:ss`. */
+  when: z.string(),
+  who: eventAuthorView,
+  what: z.string(),
+  commandId: z.string(),
+  /** Links the events of one user action, across streams. */
+  correlationId: z.string(),
+});
+export type RecordedEventView = z.infer<typeof recordedEventView>;
+
+/** A stream id as the event store names it: `engagement-…`, `timesheet-{tutorId}-{yyyy-mm}`, `family-invoice-…`. */
+export const historyParams = z.object({
+  streamId: z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[A-Za-z0-9_.:-]+$/, 'Not a stream id'),
+});
+export const historyAnswer = z.object({ streamId: z.string(), events: z.array(recordedEventView) });
+export type HistoryAnswer = z.infer<typeof historyAnswer>;
+
+export const invoiceTraceParams = z.object({ id: queryId });
+
+/** The engagement period in force on a lesson's date, and the event that set its values. */
+export const tracedPeriodView = z.object({
+  startDate: calendarDate,
+  endDate: calendarDate.nullable(),
+  rate: z.number(),
+  commissionRate: z.number(),
+  partnerRate: z.number(),
+  setBy: recordedEventView.nullable(),
+});
+
+export const tracedLessonView = z.object({
+  lessonId: z.string(),
+  engagementId: z.string(),
+  studentId: z.string(),
+  date: calendarDate,
+  /** Hours. */
+  duration: z.number(),
+  rate: z.number(),
+  amount: z.number(),
+  amountEdited: z.boolean(),
+  commission: z.number(),
+  commissionRate: z.number(),
+  partnerCommission: z.number(),
+  /** The lesson's own events (recorded, changed), oldest first. */
+  events: z.array(recordedEventView),
+  period: tracedPeriodView.nullable(),
+  /** Empty when the lesson's figures follow from its period (amount = duration × rate unless typed in). */
+  differences: z.array(z.string()),
+});
+export type TracedLessonView = z.infer<typeof tracedLessonView>;
+
+export const tracedItemView = z.object({
+  description: z.string(),
+  commissionRate: z.number(),
+  earnings: z.number(),
+  commission: z.number(),
+  /** What the item's lessons add up to: equal to `earnings` and `commission` unless flagged. */
+  lessonsEarnings: z.number(),
+  lessonsCommission: z.number(),
+  matches: z.boolean(),
+  lessons: z.array(tracedLessonView),
+});
+
+export const invoiceTraceAnswer = z.object({
+  invoice: z.object({
+    id: z.string(),
+    reference: z.string(),
+    tutorId: z.string(),
+    month: calendarMonth,
+    date: calendarDate,
+    earnings: z.number(),
+    commission: z.number(),
+    partnerCommission: z.number(),
+    lessonCount: z.number().int(),
+    generatedBy: recordedEventView,
+  }),
+  items: z.array(tracedItemView),
+  /** The items added up, beside the invoice's own totals. */
+  itemsEarnings: z.number(),
+  itemsCommission: z.number(),
+  /** True when every lesson adds up to its item, every item to the total, and no lesson is off its period. */
+  matches: z.boolean(),
+  /** Each difference in words; empty when the figures agree. */
+  differences: z.array(z.string()),
+});
+export type InvoiceTraceAnswer = z.infer<typeof invoiceTraceAnswer>;
