@@ -18,6 +18,7 @@ import {
   type RecordedEvent,
   START,
 } from '../port';
+import { Doorbell } from './doorbell';
 import {
   afterPosition,
   fromServerEvent,
@@ -143,43 +144,27 @@ export class EsdbEventStore implements EventStore {
   ): Promise<void> {
     const { signal } = options;
     if (signal?.aborted) return;
-    let position = from;
-    let dirty = false;
-    let wake: (() => void) | undefined;
-    const poke = () => {
-      dirty = true;
-      wake?.();
-    };
-    // Opened before the first read: whatever is written after it either is read or wakes the loop.
+    const bell = new Doorbell();
+    // Opened before the first read: whatever is written after it either is read or rings.
     const live = this.client.subscribeToAll({ fromPosition: END, filter: excludeSystemEvents() });
-    live.on('data', poke);
+    live.on('data', bell.ring);
     // A lost subscription leaves polling as the fallback.
-    live.on('error', poke);
-    signal?.addEventListener('abort', poke);
+    live.on('error', bell.ring);
+    signal?.addEventListener('abort', bell.ring);
+    let after = from;
     try {
       while (!signal?.aborted) {
-        dirty = false;
-        const batch = await this.readAll({ from: position });
+        bell.clear();
+        const page = await this.readAll({ from: after });
         if (signal?.aborted) return;
-        const last = batch.at(-1);
-        if (last) {
-          await handle(batch);
-          position = last.position;
+        if (page.length > 0) {
+          await handle(page);
+          after = (page.at(-1) as RecordedEvent).position;
         }
-        if (batch.length === this.batchSize || dirty) continue;
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(done, this.pollIntervalMs);
-          function done() {
-            clearTimeout(timer);
-            wake = undefined;
-            resolve();
-          }
-          wake = done;
-          if (dirty || signal?.aborted) done();
-        });
+        if (page.length < this.batchSize && !signal?.aborted) await bell.wait(this.pollIntervalMs);
       }
     } finally {
-      signal?.removeEventListener('abort', poke);
+      signal?.removeEventListener('abort', bell.ring);
       await live.unsubscribe().catch(() => {});
     }
   }
