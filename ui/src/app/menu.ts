@@ -28,6 +28,8 @@ export const menu: MenuItem[] = [
       { label: 'Workshops', route: 'workshops' },
     ],
   },
+  // The agency's own details (name, address, bank account, notice, invoice prefix, terms).
+  { label: 'Settings', route: 'settings', roles: ['admin', 'auditor'] },
 ];
 
 /** Joins route segments into an absolute path: ('reports', 'invoices') → '/reports/invoices'. */

@@ -15,6 +15,7 @@ describe('menu by role', () => {
       'Workshops',
       'Resources',
       'Reports',
+      'Settings',
     ]);
   });
 

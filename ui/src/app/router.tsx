@@ -26,8 +26,6 @@ const invoiceConfirmation = () => import('../features/invoices/pages/invoice-con
 
 /** Screens of the spec's route table not built yet: path → heading. */
 const placeholders: [path: string, title: string][] = [
-  ['consultations', 'Consultations'],
-  ['consultations/new', 'New Consultation'],
   ['workshops', 'Workshops'],
   ['workshops/invoice', 'Workshop Invoice'],
   ['workshops/:eventId', 'Workshop'],
@@ -74,9 +72,22 @@ export const routes: RouteObject[] = [
       { path: 'invoice/generate', lazy: screen(invoiceConfirmation, 'InvoiceConfirmationPage') },
       { path: 'invoice/generate/:tutorId', lazy: screen(invoiceConfirmation, 'InvoiceConfirmationPage') },
       {
+        path: 'invoice/trace/:invoiceId',
+        lazy: screen(() => import('../features/audit/pages/invoice-trace-page'), 'InvoiceTracePage'),
+      },
+      {
         path: 'reports/invoices',
         lazy: screen(() => import('../features/reports/pages/invoice-status-page'), 'InvoiceStatusPage'),
       },
+      {
+        path: 'consultations',
+        lazy: screen(() => import('../features/consultations/pages/consultations-page'), 'ConsultationsPage'),
+      },
+      {
+        path: 'consultations/new',
+        lazy: screen(() => import('../features/consultations/pages/new-consultation-page'), 'NewConsultationPage'),
+      },
+      { path: 'settings', lazy: screen(() => import('../features/settings/pages/settings-page'), 'SettingsPage') },
       ...placeholders.map(([path, title]) => ({ path, element: <PlaceholderPage key={path} title={title} /> })),
       { path: '*', element: <PlaceholderPage title="Page Not Found" /> },
     ],

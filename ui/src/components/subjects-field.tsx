@@ -1,7 +1,7 @@
 import { subjectOptions } from '@agency/contracts/commands/engagement-commands';
 import styled from '@emotion/styled';
 import type { UseFormRegisterReturn } from 'react-hook-form';
-import { Fieldset } from '../../../components/form-layout';
+import { Fieldset } from './form-layout';
 
 const Grid = styled.div({
   display: 'grid',
@@ -13,10 +13,16 @@ const Grid = styled.div({
 const Option = styled.label({ display: 'inline-flex', alignItems: 'center', gap: '0.45rem', minHeight: '2rem' });
 
 /** The spec's subject list as a multi-select: one checkbox per subject, in the spec's order. */
-export function SubjectsField({ registration }: { registration: UseFormRegisterReturn<'subjects'> }) {
+export function SubjectsField({
+  registration,
+  legend = 'Subjects',
+}: {
+  registration: UseFormRegisterReturn;
+  legend?: string;
+}) {
   return (
     <Fieldset>
-      <legend>Subjects</legend>
+      <legend>{legend}</legend>
       <Grid>
         {subjectOptions.map((subject) => (
           <Option key={subject}>

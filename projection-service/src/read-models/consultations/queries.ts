@@ -1,4 +1,4 @@
-import { consultationListAnswer, consultationListQuery } from '@agency/contracts';
+import { consultationListAnswer, consultationListQuery, readsAsAdmin } from '@agency/contracts';
 import { toPounds } from '@agency/domain';
 import { forbidden } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
@@ -8,7 +8,7 @@ import { requireSignIn } from '../../signed-in';
 import { withMoney } from '../money-columns';
 
 /**
- * `GET /api/consultations?year&month`: admins only, newest first. The family's first contact and
+ * `GET /api/consultations?year&month`: admins (and auditors) only, newest first. The family's first contact and
  * the child are named from the clients read model (a consultation's events hold ids only); the
  * invoice columns come from the family invoice that bills it now and its latest credit note.
  */
@@ -17,7 +17,7 @@ export async function consultationQueries(fastify: FastifyInstance, { db }: { db
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const schema = { querystring: consultationListQuery, response: { 200: consultationListAnswer } };
   app.get('/api/consultations', { schema }, async (request) => {
-    if (request.signedIn.role !== 'admin') throw forbidden('Consultations are for admins.');
+    if (!readsAsAdmin(request.signedIn.role)) throw forbidden('Consultations are for admins.');
     const { year, month } = request.query;
     const result = await db.query(
       `select c.id, to_char(c.date, 'YYYY-MM-DD') as date, c.client_id, c.child_id, c.amount_pence, c.assessment,

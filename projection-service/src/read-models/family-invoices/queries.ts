@@ -1,4 +1,4 @@
-import { familyDocumentParams } from '@agency/contracts';
+import { familyDocumentParams, readsAsAdmin } from '@agency/contracts';
 import { forbidden, notFound } from '@agency/platform';
 import { renderFamilyDocument } from '@agency/platform/documents/family-invoice-document';
 import type { FastifyInstance } from 'fastify';
@@ -10,13 +10,13 @@ import { withMoney } from '../money-columns';
 
 /**
  * `GET /api/family-invoices/doc/{id}`: a family invoice's PDF, or a credit note's (by the credit
- * note's id), opened in a new tab (the cookie alone authenticates it). Admins only.
+ * note's id), opened in a new tab (the cookie alone authenticates it). Admins (and auditors) only.
  */
 export async function familyInvoiceQueries(fastify: FastifyInstance, { db }: { db: pg.Pool }) {
   requireSignIn(fastify);
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.get('/api/family-invoices/doc/:id', { schema: { params: familyDocumentParams } }, async (request, reply) => {
-    if (request.signedIn.role !== 'admin') throw forbidden('Family invoices are for admins.');
+    if (!readsAsAdmin(request.signedIn.role)) throw forbidden('Family invoices are for admins.');
     const { id } = request.params;
     const found = await db.query(
       `select id, reference, to_char(date, 'YYYY-MM-DD') as date, to_char(due_date, 'YYYY-MM-DD') as due_date, billing,

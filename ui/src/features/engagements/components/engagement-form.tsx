@@ -3,11 +3,11 @@ import { ErrorAlert } from '../../../components/alert';
 import { DateField } from '../../../components/date-field';
 import { FormActions } from '../../../components/form-actions';
 import { FieldRow, FormPanel } from '../../../components/form-layout';
+import { SubjectsField } from '../../../components/subjects-field';
 import { TextField } from '../../../components/text-field';
 import { useCommandForm } from '../../../lib/use-command-form';
 import type { Student } from '../api';
 import { StudentTypeahead } from './student-typeahead';
-import { SubjectsField } from './subjects-field';
 
 export type EngagementFormValues = {
   student: Student | null;

@@ -1,0 +1,53 @@
+import type {
+  ClientChildrenAnswer,
+  ClientListAnswer,
+  ClientListItem,
+  ConsultationListAnswer,
+  ConsultationRowView,
+  StudentView,
+  TutorListAnswer,
+  TutorListItem,
+} from '@agency/contracts';
+import { getJson, postJson } from '../../lib/http';
+
+export type ConsultationRow = ConsultationRowView;
+export type ClientOption = Pick<ClientListItem, 'id' | 'name'>;
+export type ChildOption = StudentView;
+export type TutorOption = Pick<TutorListItem, 'id' | 'name'>;
+
+/** What the form sends: client and child are ids; a blank amount is the agency's default (175). */
+export type ConsultationInput = {
+  client: string;
+  child: string;
+  date: string;
+  amount: string;
+  assessment: boolean;
+  assessmentDetails?: { subjects: string[]; tutorId: string };
+  commandId: string;
+};
+
+/** The saved consultation: a save without its id is a failure (spec §4). */
+export type SavedConsultation = { id?: string; invoiceReference: string | null };
+
+export const fetchConsultations = (signal?: AbortSignal) =>
+  getJson<ConsultationListAnswer>('/api/consultations', signal).then((answer) => answer.consultations);
+
+export const fetchClientOptions = (signal?: AbortSignal) =>
+  getJson<ClientListAnswer>('/api/clients?includeInactive=N', signal).then((answer) => answer.clients);
+
+/** Choosing a client loads that client's children. */
+export const fetchChildren = (clientId: string, signal?: AbortSignal) =>
+  clientId
+    ? getJson<ClientChildrenAnswer>(`/api/clients/${encodeURIComponent(clientId)}/children`, signal).then(
+        (answer) => answer.children,
+      )
+    : Promise.resolve([]);
+
+export const fetchTutorOptions = (signal?: AbortSignal) =>
+  getJson<TutorListAnswer>('/api/tutors?includeInactive=N', signal).then((answer): TutorOption[] => answer.tutors);
+
+export const saveConsultation = (body: ConsultationInput) =>
+  postJson<{ consultation?: SavedConsultation }>('/api/consultations', body).then((answer) => answer.consultation);
+
+/** Where an invoice's (or credit note's) PDF is served; the session cookie opens it in a new tab. */
+export const familyDocumentUrl = (id: string) => `/api/family-invoices/doc/${encodeURIComponent(id)}`;

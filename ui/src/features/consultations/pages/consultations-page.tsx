@@ -1,0 +1,27 @@
+import { useNavigate } from 'react-router-dom';
+import { Button } from '../../../components/button';
+import { LoadState } from '../../../components/load-state';
+import { PageHeading } from '../../../components/page-heading';
+import { useLoader } from '../../../lib/use-loader';
+import { fetchConsultations } from '../api';
+import { ConsultationsTable } from '../components/consultations-table';
+
+const loadConsultations = (_: 'all', signal: AbortSignal) => fetchConsultations(signal);
+
+/** consultations: every consultation, newest first, with its family invoice (admins only). */
+export function ConsultationsPage() {
+  const navigate = useNavigate();
+  const { state, retry } = useLoader(loadConsultations, 'all');
+  return (
+    <>
+      <PageHeading title="Consultations">
+        <Button type="button" onClick={() => navigate('/consultations/new')}>
+          New Consultation
+        </Button>
+      </PageHeading>
+      <LoadState state={state} onRetry={retry}>
+        {(consultations) => <ConsultationsTable consultations={consultations} />}
+      </LoadState>
+    </>
+  );
+}
