@@ -17,7 +17,7 @@ describe('audit: history and invoice trace (real PostgreSQL)', () => {
   const status = async (url: string, token: string) =>
     (await fetch(`${product.url}${url}`, { headers: { authorization: `Bearer ${token}` } })).status;
   const week = (date: string) => `?from=${date}&to=${date}&month=${date.slice(0, 7)}&tutorId=${ids.tutor}`;
-  const saveLesson = async (lesson: object & { date: string }) =>
+  const saveLesson = async (lesson: { id?: string; engagementId: string; date: string; duration: number }) =>
     (await product.api(admin).post(`/api/lessons/lesson${week(lesson.date)}`, { tutorId: ids.tutor, lesson })).lesson
       .id as string;
   const login = async (username: string, role: string, tutorId?: string) => {

@@ -1,16 +1,10 @@
-import { historyAnswer, historyParams, readsAsAdmin, type SessionUser } from '@agency/contracts';
+import { historyAnswer, historyParams, mayReadHistoryOf } from '@agency/contracts';
 import { type EventStore, forbidden, notFound } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import { requireSignIn } from '../signed-in';
 import { streamViews } from './recorded-events';
-
-/** The streams about tutors' work, which a partner may read the history of. */
-const TUTOR_STREAMS = /^(tutor|engagement|timesheet|invoice)-/;
-
-const mayReadHistoryOf = (user: SessionUser, streamId: string) =>
-  readsAsAdmin(user.role) || (user.role === 'partner' && TUTOR_STREAMS.test(streamId));
 
 /**
  * `GET /api/history/{streamId}`: every event of any stream, read from the event store itself
@@ -28,7 +22,7 @@ export async function historyQueries(
     { schema: { params: historyParams, response: { 200: historyAnswer } } },
     async (request) => {
       const { streamId } = request.params;
-      if (!mayReadHistoryOf(request.signedIn, streamId)) throw forbidden('History is for admins and auditors.');
+      if (!mayReadHistoryOf(request.signedIn.role, streamId)) throw forbidden('History is for admins and auditors.');
       const events = await store.readStream(streamId);
       if (events.length === 0) throw notFound('There is no such stream.');
       return { streamId, events: await streamViews(db, timeZone, events) };

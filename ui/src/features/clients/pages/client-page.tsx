@@ -4,6 +4,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { ErrorAlert } from '../../../components/alert';
 import { Button } from '../../../components/button';
 import { Checkbox } from '../../../components/checkbox';
+import { HistoryPanel } from '../../../components/history-panel';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
 import { Panel, SectionHeading } from '../../../components/panel';
@@ -180,6 +181,7 @@ export function ClientPage() {
       <LoadState state={state} onRetry={retry}>
         {(client) => <ClientDetail key={client.id} client={client} />}
       </LoadState>
+      <HistoryPanel streamId={`client-${clientId}`} />
     </>
   );
 }

@@ -2,6 +2,7 @@ import { maySee } from '@agency/contracts/visibility';
 import styled from '@emotion/styled';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { ButtonLink, ButtonRow } from '../../../components/button';
+import { HistoryPanel } from '../../../components/history-panel';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
 import { Panel, SectionHeading } from '../../../components/panel';
@@ -169,6 +170,7 @@ export function EngagementDetailPage() {
       <LoadState state={state} onRetry={retry}>
         {(engagement) => <EngagementDetail engagement={engagement} />}
       </LoadState>
+      <HistoryPanel streamId={`engagement-${engagementId}`} />
     </>
   );
 }

@@ -6,6 +6,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { ErrorAlert } from '../../../components/alert';
 import { Button, ButtonLink, ButtonRow } from '../../../components/button';
 import { Checkbox } from '../../../components/checkbox';
+import { HistoryPanel } from '../../../components/history-panel';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
 import { Panel, SectionHeading } from '../../../components/panel';
@@ -210,6 +211,7 @@ export function TutorPage() {
       <LoadState state={state} onRetry={retry}>
         {(tutor) => <TutorDetail tutor={tutor} onChanged={reload} />}
       </LoadState>
+      <HistoryPanel streamId={`tutor-${tutorId}`} />
     </>
   );
 }
