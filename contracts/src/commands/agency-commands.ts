@@ -1,20 +1,17 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits';
-import { commandId, emailAddress, optionalText, requiredText } from '../values';
+import { commandId, requiredText } from '../values';
+import { contactBody } from './client-commands';
 import { numberFromForm, poundsFromForm } from './engagement-commands';
 
 /** `POST /api/agency`: the settings screen's save of the agency's own details (admins only). */
 export const agencyDetailsBody = z.object({
   commandId,
   name: requiredText('Name is required'),
-  address: z
-    .array(optionalText)
-    .max(LIMITS.maxAddressLines, `An address has at most ${LIMITS.maxAddressLines} lines`)
-    .default([])
-    .transform((lines) => lines.filter((line) => line.length > 0))
-    .refine((lines) => lines.length > 0, 'Address is required'),
-  postcode: requiredText('Postcode is required'),
-  email: emailAddress,
+  // The agency's address is checked as a family contact's is.
+  address: contactBody.shape.address,
+  postcode: contactBody.shape.postcode,
+  email: contactBody.shape.email,
   phone: requiredText('Phone is required', LIMITS.maxPhoneNumberLength),
   bankName: requiredText('Bank name is required'),
   accountName: requiredText('Account name is required'),

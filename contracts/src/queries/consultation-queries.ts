@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { agencyDetailsData } from '../agency';
 import { calendarYear, monthNumber } from '../values';
 import { queryId } from './query-values';
 
@@ -39,20 +40,7 @@ export type ConsultationListAnswer = z.infer<typeof consultationListAnswer>;
 export const familyDocumentParams = z.object({ id: queryId });
 
 /** `GET /api/agency`: the agency's own details, money in pounds. */
-export const agencyDetailsAnswer = z.object({
-  name: z.string(),
-  address: z.array(z.string()),
-  postcode: z.string(),
-  email: z.string(),
-  phone: z.string(),
-  bankName: z.string(),
-  accountName: z.string(),
-  sortCode: z.string(),
-  accountNumber: z.string(),
-  showBankNotice: z.boolean(),
-  bankNoticeText: z.string(),
-  familyInvoicePrefix: z.string(),
-  paymentTermsDays: z.number(),
-  defaultConsultationAmount: z.number(),
-});
+export const agencyDetailsAnswer = agencyDetailsData
+  .omit({ defaultConsultationPence: true })
+  .extend({ defaultConsultationAmount: z.number() });
 export type AgencyDetailsAnswer = z.infer<typeof agencyDetailsAnswer>;
