@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { seedConsultations } from './demo/consultations';
 import { seedEngagements } from './demo/engagements';
 import { seedInvoices } from './demo/invoices';
 import { seedLessons } from './demo/lessons';
@@ -190,7 +191,8 @@ export async function seedDemoData(product: RunningProduct, families = 36): Prom
   // After the engagements: lessons are recorded against them (none yet means none recorded).
   const lessons = await seedLessons(product, token);
   const invoices = await seedInvoices(product, token);
-  return `${families} families with ${children} children; ${tutors}; ${engagements}; ${lessons}; ${invoices}`;
+  const consultations = await seedConsultations(product, token);
+  return `${families} families with ${children} children; ${tutors}; ${engagements}; ${lessons}; ${invoices}; ${consultations}`;
 }
 
 const TUTORS: { first: string; last: string; town: string; terminated?: boolean; partner?: boolean }[] = [
