@@ -99,6 +99,9 @@ describe('invoices in the browser', () => {
 
     await tutorPage.goto(`/invoice/generate?year=${YEAR}&month=${MONTH}`);
     await tutorPage.getByRole('heading', { name: 'Invoice', exact: true }).waitFor();
+    // A preview first: the invoice is made by an explicit action.
+    await tutorPage.getByRole('button', { name: 'Generate Invoice' }).click();
+    await tutorPage.getByText(/^Invoice \S+ for /).waitFor();
     await tutorPage.getByRole('cell', { name: 'Earnings of £100.00 at 25% commission' }).waitFor();
     expect(await tutorPage.getByRole('row').nth(1).locator('td').allTextContents()).toEqual([
       '1',
@@ -160,7 +163,7 @@ describe('invoices in the browser', () => {
     await screenshot(admin, 'invoice-status-report-before-payment');
 
     await admin.goto(`/invoices?year=${YEAR}&month=${MONTH}&tutorId=${seeded.tutorId}`);
-    await admin.getByRole('link', { name: reference }).waitFor();
+    await admin.getByRole('link', { name: reference, exact: true }).waitFor();
     expect(await admin.locator('thead th').allTextContents()).toEqual([
       'Period',
       'Date',

@@ -9,6 +9,7 @@ import {
   engagementOnAnswer,
   healthAnswer,
   invoiceListAnswer,
+  invoicePreviewAnswer,
   invoiceStatusAnswer,
   invoiceSummaryAnswer,
   lessonListAnswer,
@@ -139,6 +140,8 @@ describe('the API contracts: every answer as its schema says, every route in the
       ['/api/invoices/?year=2025&month=3', invoiceListAnswer, ['admin', 'tutor']],
       ['/api/invoices?year=2025', invoiceListAnswer, ['admin', 'tutor']],
       [`/api/invoices/summary?year=2025&month=3&tutorId=${tutor.id}`, invoiceSummaryAnswer, ['admin', 'tutor']],
+      [`/api/invoices/preview?year=2025&month=3&tutorId=${tutor.id}`, invoicePreviewAnswer, ['admin', 'tutor']],
+      [`/api/invoices/preview?year=2025&month=4&tutorId=${tutor.id}`, invoicePreviewAnswer, ['admin', 'tutor']],
       ['/api/reports/invoiceStatus?year=2025&month=3', invoiceStatusAnswer, ['admin']],
       ['/api/health', healthAnswer, ['admin', 'tutor']],
     ];

@@ -1,4 +1,11 @@
-import { invoiceConfirmBody, invoicePaymentBody, invoiceSaveBody, type Role, redactForRole } from '@agency/contracts';
+import {
+  invoiceConfirmBody,
+  invoicePaymentBody,
+  invoiceSaveBody,
+  invoiceWithdrawBody,
+  type Role,
+  redactForRole,
+} from '@agency/contracts';
 import {
   basisPointsToFraction,
   engagement,
@@ -9,7 +16,7 @@ import {
   toPounds,
   tutor,
 } from '@agency/domain';
-import { notFound } from '@agency/platform';
+import { forbidden, notFound } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { type CommandContext, type CommandDependencies, commandRoute } from '../pipeline/command-pipeline';
@@ -65,7 +72,8 @@ function invoiceAnswer(state: Generated, role: Role) {
 export type InvoiceRouteOptions = { deps: CommandDependencies; db: pg.Pool; timeZone: string };
 
 /**
- * Invoices: generate (locking the month's lessons first), confirm, record a payment. The
+ * Invoices: generate (locking the month's lessons first), confirm, withdraw an unconfirmed one
+ * (voiding its reference and unlocking the month), record a payment. The
  * invoice number comes from a per-tutor counter on the command side, taken only when the
  * invoice stream is still empty, so generating again neither repeats nor wastes a number.
  */
@@ -175,6 +183,31 @@ export async function invoiceRoutes(app: FastifyInstance, { deps, db, timeZone }
       });
       if (confirmed.status === 'none') throw notFound('There is no such invoice.');
       return invoiceAnswer(confirmed, user.role);
+    },
+  });
+
+  commandRoute(app, deps, {
+    url: '/api/invoices/withdraw',
+    roles: ['admin', 'partner', 'tutor'],
+    body: invoiceWithdrawBody,
+    handle: async ({ body }, { run, load, user }) => {
+      const key = parseInvoiceId(body.id);
+      if (!key) throw notFound('There is no such invoice.');
+      // Checked before anything is read: another tutor learns nothing of this month.
+      if (user.role !== 'admin' && user.tutorId !== key.tutorId) {
+        throw forbidden("Only the invoice's tutor or an admin can withdraw it.");
+      }
+      const stream = invoiceStream(key.tutorId, key.month);
+      const before = await load(stream, invoiceDecider);
+      if (before.status === 'none' && before.voided.length === 0) throw notFound('There is no such invoice.');
+      const after = await run(stream, invoiceDecider, { type: 'WithdrawInvoice', actor: actorOf(user) });
+      // After the withdrawal, so a refused one leaves the month locked; a retry unlocks it.
+      await run(timesheetStream(key.tutorId, key.month), timesheetDecider, {
+        type: 'UnlockMonth',
+        ...key,
+        invoiceId: body.id,
+      });
+      return { invoice: { id: body.id, tutorId: key.tutorId, month: key.month, voided: after.voided } };
     },
   });
 

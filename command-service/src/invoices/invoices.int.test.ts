@@ -394,6 +394,7 @@ describe('invoices: generation with the month lock, references, confirmation, pa
         paid: 0,
         confirmed: false,
         locked: false,
+        void: false,
       },
     ]);
     expect(listed.body.totals).toEqual({ earnings: 150, commission: 35, partnerCommission: 3.5 });

@@ -19,6 +19,10 @@ export const invoiceConfirmBody = z.object({
 });
 export type InvoiceConfirmBody = z.infer<typeof invoiceConfirmBody>;
 
+/** `POST /api/invoices/withdraw`: the tutor or an admin takes back an unconfirmed invoice. */
+export const invoiceWithdrawBody = invoiceConfirmBody;
+export type InvoiceWithdrawBody = z.infer<typeof invoiceWithdrawBody>;
+
 /** An admin records money received against an invoice (the spec shows Paid but not how). */
 export const invoicePaymentBody = z.object({
   commandId,

@@ -34,5 +34,11 @@ export const InvoicePaymentRecorded = defineEvent(
   z.object({ ...invoiceKey, paymentId: z.string(), date: calendarDate, amountPence: z.number().int().positive() }),
 );
 
-export const invoiceEvents = [InvoiceGenerated, InvoiceConfirmed, InvoicePaymentRecorded] as const;
+/**
+ * An unconfirmed invoice taken back by its tutor or an admin: its reference is void for good
+ * (never given again) and its month's lessons are open again; the month may be invoiced anew.
+ */
+export const InvoiceWithdrawn = defineEvent('InvoiceWithdrawn', 1, z.object({ ...invoiceKey, reference: z.string() }));
+
+export const invoiceEvents = [InvoiceGenerated, InvoiceConfirmed, InvoicePaymentRecorded, InvoiceWithdrawn] as const;
 export type InvoiceEvent = EventOf<(typeof invoiceEvents)[number]>;

@@ -36,5 +36,18 @@ export const TimesheetMonthLocked = defineEvent(
   z.object({ ...timesheet, invoiceId: z.string() }),
 );
 
-export const lessonEvents = [LessonRecorded, LessonChanged, LessonRemoved, TimesheetMonthLocked] as const;
+/** The month's unconfirmed invoice was withdrawn: its lessons are open again. */
+export const TimesheetMonthUnlocked = defineEvent(
+  'TimesheetMonthUnlocked',
+  1,
+  z.object({ ...timesheet, invoiceId: z.string() }),
+);
+
+export const lessonEvents = [
+  LessonRecorded,
+  LessonChanged,
+  LessonRemoved,
+  TimesheetMonthLocked,
+  TimesheetMonthUnlocked,
+] as const;
 export type LessonEvent = EventOf<(typeof lessonEvents)[number]>;

@@ -28,6 +28,8 @@ export const invoiceRowView = z.object({
   paid: z.number(),
   confirmed: z.boolean(),
   locked: z.boolean(),
+  /** A withdrawn invoice: its reference is void and its amounts are in no total. */
+  void: z.boolean(),
 });
 export type InvoiceRowView = z.infer<typeof invoiceRowView>;
 export const invoiceListAnswer = z.object({ invoices: z.array(invoiceRowView), totals: monthAmounts });
@@ -62,6 +64,26 @@ export const invoiceSummaryAnswer = z.object({
   locked: z.boolean(),
 });
 export type InvoiceSummaryAnswer = z.infer<typeof invoiceSummaryAnswer>;
+
+/**
+ * `GET /api/invoices/preview?year&month&tutorId`: what the month's invoice holds, from the
+ * lessons before it is generated (nothing is written), from the invoice once it is.
+ */
+export const invoicePreviewQuery = invoiceSummaryQuery;
+export const invoicePreviewAnswer = z.object({
+  tutorId: z.string(),
+  tutorName: z.string(),
+  period: z.string(),
+  lessonCount: z.number(),
+  items: z.array(invoiceItemView),
+  earnings: z.number(),
+  totalCommission: z.number(),
+  /** The month's invoice once generated; null before (or after a withdrawal). */
+  invoice: z.object({ id: z.string(), reference: z.string(), date: z.string(), confirmed: z.boolean() }).nullable(),
+  /** References of the month's withdrawn invoices, oldest first. */
+  voided: z.array(z.string()),
+});
+export type InvoicePreviewAnswer = z.infer<typeof invoicePreviewAnswer>;
 
 /** `GET /api/invoices/doc/:id`: the PDF (an invoice id is `{tutorId}_{yyyy-mm}`). */
 export const invoiceDocumentParams = z.object({ id: queryId });

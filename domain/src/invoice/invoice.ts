@@ -25,10 +25,11 @@ export type Invoice = InvoiceSummary & {
   date: string;
 };
 
+/** `voided`: the references of the month's withdrawn invoices, oldest first (never given again). */
 export type InvoiceState =
-  | { status: 'none' }
-  | { status: 'generated'; invoice: Invoice; paidPence: Pence }
-  | { status: 'confirmed'; invoice: Invoice; paidPence: Pence };
+  | { status: 'none'; voided: readonly string[] }
+  | { status: 'generated'; invoice: Invoice; paidPence: Pence; voided: readonly string[] }
+  | { status: 'confirmed'; invoice: Invoice; paidPence: Pence; voided: readonly string[] };
 
 export type InvoiceCommand =
   | {
@@ -46,9 +47,10 @@ export type InvoiceCommand =
       actor: Actor;
     }
   | { type: 'ConfirmInvoice'; actor: Actor }
+  | { type: 'WithdrawInvoice'; actor: Actor }
   | { type: 'RecordPayment'; paymentId: string; date: string; amountPence: Pence; actor: Actor };
 
-export const initialState = (): InvoiceState => ({ status: 'none' });
+export const initialState = (): InvoiceState => ({ status: 'none', voided: [] });
 
 /** When an engagement ran: its first day and its last (null while it goes on). */
 export type EngagementSpan = { startDate: string; endDate: string | null };
@@ -80,7 +82,12 @@ export function checkMonthInvoiceable(month: string, today: string, engagements:
  * item's commission is the sum of its lessons' commissions, which were rounded per lesson,
  * so the invoice always equals the lessons month view to the penny.
  */
-export function invoiceSummary(lessons: readonly LessonDetails[]): InvoiceSummary {
+export type PricedLesson = Pick<
+  LessonDetails,
+  'amountPence' | 'commissionBp' | 'commissionPence' | 'partnerCommissionPence'
+>;
+
+export function invoiceSummary(lessons: readonly PricedLesson[]): InvoiceSummary {
   const byRate = new Map<number, InvoiceItem>();
   for (const lesson of lessons) {
     const item = byRate.get(lesson.commissionBp) ?? {
@@ -95,7 +102,7 @@ export function invoiceSummary(lessons: readonly LessonDetails[]): InvoiceSummar
     });
   }
   const items = [...byRate.values()].sort((a, b) => a.commissionBp - b.commissionBp);
-  const sum = (pick: (lesson: LessonDetails) => number) => lessons.reduce((total, lesson) => total + pick(lesson), 0);
+  const sum = (pick: (lesson: PricedLesson) => number) => lessons.reduce((total, lesson) => total + pick(lesson), 0);
   return {
     items,
     lessonCount: lessons.length,
@@ -115,14 +122,23 @@ export const invoiceReference = (prefix: string, number: number) => `${prefix}${
 export function evolve(state: InvoiceState, event: InvoiceEvent): InvoiceState {
   switch (event.type) {
     case 'InvoiceGenerated':
-      return { status: 'generated', invoice: event.data, paidPence: 0 };
+      return { status: 'generated', invoice: event.data, paidPence: 0, voided: state.voided };
     case 'InvoiceConfirmed':
       return state.status === 'none' ? state : { ...state, status: 'confirmed' };
     case 'InvoicePaymentRecorded':
       return state.status === 'none' ? state : { ...state, paidPence: state.paidPence + event.data.amountPence };
+    case 'InvoiceWithdrawn':
+      return { status: 'none', voided: [...state.voided, event.data.reference] };
     default:
       // An event type this version does not know (written by a newer one): it changes nothing here.
       return state;
+  }
+}
+
+/** A partner is a tutor too: their own invoice is theirs, another tutor's is not. */
+function checkOwnOrAdmin(actor: Actor, invoice: Invoice, doing: string) {
+  if (!(actor.role === 'admin' || actor.tutorId === invoice.tutorId)) {
+    throw new DomainError('forbidden', `Only the invoice's tutor or an admin can ${doing} it.`);
   }
 }
 
@@ -162,14 +178,24 @@ export function decide(command: InvoiceCommand, state: InvoiceState, _now: Date)
     }
     case 'ConfirmInvoice': {
       const { invoice, status } = existing(state);
-      const { actor } = command;
-      // A partner is a tutor too: their own invoice is theirs to confirm, another tutor's is not.
-      if (!(actor.role === 'admin' || actor.tutorId === invoice.tutorId)) {
-        throw new DomainError('forbidden', "Only the invoice's tutor or an admin can confirm it.");
-      }
+      checkOwnOrAdmin(command.actor, invoice, 'confirm');
       if (status === 'confirmed') return [];
       const { invoiceId, tutorId, month } = invoice;
       return [{ type: 'InvoiceConfirmed', data: { invoiceId, tutorId, month } }];
+    }
+    case 'WithdrawInvoice': {
+      // Withdrawn already (a retry): nothing more to do.
+      if (state.status === 'none' && state.voided.length > 0) return [];
+      const { invoice, status, paidPence } = existing(state);
+      checkOwnOrAdmin(command.actor, invoice, 'withdraw');
+      if (status === 'confirmed') {
+        throw new DomainError('conflict', `Invoice ${invoice.reference} is confirmed: it can no longer be withdrawn.`);
+      }
+      if (paidPence > 0) {
+        throw new DomainError('conflict', `Invoice ${invoice.reference} has a payment: it cannot be withdrawn.`);
+      }
+      const { invoiceId, tutorId, month, reference } = invoice;
+      return [{ type: 'InvoiceWithdrawn', data: { invoiceId, tutorId, month, reference } }];
     }
     case 'RecordPayment': {
       if (command.actor.role !== 'admin') throw new DomainError('forbidden', 'Only an admin can record a payment.');

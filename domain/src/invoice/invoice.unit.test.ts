@@ -159,6 +159,56 @@ describe('confirming', () => {
   });
 });
 
+describe('withdrawing an unconfirmed invoice', () => {
+  const withdrawn: InvoiceEvent = { type: 'InvoiceWithdrawn', data: { ...key, reference: 'JS0012' } };
+
+  it('is done by its tutor (a partner for their own invoice too) or an admin, and voids its reference', () => {
+    given([generated]).when({ type: 'WithdrawInvoice', actor: tutor }).thenEvents([withdrawn]);
+    given([generated]).when({ type: 'WithdrawInvoice', actor: admin }).thenEvents([withdrawn]);
+    given([generated])
+      .when({ type: 'WithdrawInvoice', actor: { role: 'partner', tutorId: 't1' } })
+      .thenEvents([withdrawn]);
+    expect(fold(invoiceDecider, [generated, withdrawn])).toEqual({ status: 'none', voided: ['JS0012'] });
+  });
+
+  it('is refused to another tutor and to a partner for another tutor', () => {
+    given([generated])
+      .when({ type: 'WithdrawInvoice', actor: { role: 'tutor', tutorId: 't2' } })
+      .thenRefused('forbidden', "Only the invoice's tutor or an admin can withdraw it");
+    given([generated])
+      .when({ type: 'WithdrawInvoice', actor: { role: 'partner', tutorId: 't2' } })
+      .thenRefused('forbidden');
+  });
+
+  it('a confirmed invoice stays as it is', () => {
+    given([generated, confirmed])
+      .when({ type: 'WithdrawInvoice', actor: admin })
+      .thenRefused('conflict', 'JS0012 is confirmed');
+  });
+
+  it('refuses an invoice with a payment, and needs an invoice', () => {
+    const paid: InvoiceEvent = {
+      type: 'InvoicePaymentRecorded',
+      data: { ...key, paymentId: 'p1', date: '2026-04-10', amountPence: 100 },
+    };
+    given([generated, paid]).when({ type: 'WithdrawInvoice', actor: admin }).thenRefused('conflict', 'payment');
+    given([]).when({ type: 'WithdrawInvoice', actor: admin }).thenRefused('not_found');
+  });
+
+  it('withdrawing again records nothing', () => {
+    given([generated, withdrawn]).when({ type: 'WithdrawInvoice', actor: admin }).thenEvents([]);
+  });
+
+  it('the month is invoiced anew under the new number it is given; the void references are kept', () => {
+    const again = { ...generated, data: { ...generated.data, reference: 'JS0013' } };
+    given([generated, withdrawn])
+      .when(generate({ number: 13 }))
+      .thenEvents([again]);
+    const state = fold(invoiceDecider, [generated, withdrawn, again]);
+    expect(state.status === 'generated' && [state.invoice.reference, state.voided]).toEqual(['JS0013', ['JS0012']]);
+  });
+});
+
 describe('payments', () => {
   const pay = { type: 'RecordPayment' as const, paymentId: 'p1', date: '2026-04-10', amountPence: 2900, actor: admin };
   const paid: InvoiceEvent = {

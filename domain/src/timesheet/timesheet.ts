@@ -67,7 +67,9 @@ export type TimesheetCommand =
       actor: Actor;
     })
   | (TimesheetKey & { type: 'RemoveLesson'; lessonId: string; actor: Actor })
-  | (TimesheetKey & { type: 'LockMonth'; invoiceId: string });
+  | (TimesheetKey & { type: 'LockMonth'; invoiceId: string })
+  /** The month's invoice was withdrawn: only the lock of that invoice is lifted. */
+  | (TimesheetKey & { type: 'UnlockMonth'; invoiceId: string });
 
 export const DEFAULT_DURATION: Hundredths = 100;
 export const MAX_HOURS_A_DAY_WITH_ONE_STUDENT = 12;
@@ -86,6 +88,8 @@ export function evolve(state: TimesheetState, event: LessonEvent): TimesheetStat
     }
     case 'TimesheetMonthLocked':
       return { status: 'locked', lessons: state.lessons, invoiceId: event.data.invoiceId };
+    case 'TimesheetMonthUnlocked':
+      return { status: 'open', lessons: state.lessons };
     default:
       // An event type this version does not know (written by a newer one): it changes nothing here.
       return state;
@@ -300,6 +304,9 @@ export function decide(command: TimesheetCommand, state: TimesheetState, now: Da
     case 'LockMonth':
       if (state.status === 'locked') return [];
       return [{ type: 'TimesheetMonthLocked', data: { tutorId, month, invoiceId: command.invoiceId } }];
+    case 'UnlockMonth':
+      if (state.status !== 'locked' || state.invoiceId !== command.invoiceId) return [];
+      return [{ type: 'TimesheetMonthUnlocked', data: { tutorId, month, invoiceId: command.invoiceId } }];
     default: {
       const _never: never = command;
       return _never;

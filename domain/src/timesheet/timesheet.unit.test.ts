@@ -283,6 +283,30 @@ describe('an invoiced month', () => {
   it('keeps its lessons for the invoice', () => {
     expect(lessonsOf(fold(timesheetDecider, [recorded, locked]))).toEqual([lesson]);
   });
+
+  it('opens again when its invoice is withdrawn: lessons can be recorded and the month locked anew', () => {
+    const unlocked: LessonEvent = { type: 'TimesheetMonthUnlocked', data: { ...key, invoiceId: 'i1' } };
+    given([recorded, locked])
+      .when({ type: 'UnlockMonth', ...key, invoiceId: 'i1' })
+      .thenEvents([unlocked]);
+    given([recorded, locked, unlocked])
+      .when(record({ lessonId: 'l2', date: '2026-03-09', actor: admin }))
+      .thenEvents([
+        { type: 'LessonRecorded', data: { ...key, lesson: { ...lesson, lessonId: 'l2', date: '2026-03-09' } } },
+      ]);
+    given([recorded, locked, unlocked])
+      .when({ type: 'LockMonth', ...key, invoiceId: 'i1' })
+      .thenEvents([locked]);
+  });
+
+  it('is unlocked only for the invoice that locked it, and only once', () => {
+    given([recorded, locked])
+      .when({ type: 'UnlockMonth', ...key, invoiceId: 'other' })
+      .thenEvents([]);
+    given([recorded])
+      .when({ type: 'UnlockMonth', ...key, invoiceId: 'i1' })
+      .thenEvents([]);
+  });
 });
 
 describe('month totals', () => {

@@ -3,7 +3,7 @@ import { defineProjection } from '../projection';
 
 export const invoicesProjection = defineProjection<InvoiceEvent>({
   name: 'invoices',
-  version: 1,
+  version: 2,
   migrations: ['008_invoices.sql'],
   handlers: {
     InvoiceGenerated: (sql, { data: invoice }) =>
@@ -35,5 +35,10 @@ export const invoicesProjection = defineProjection<InvoiceEvent>({
       ]);
       return sql.query('update invoices set paid_pence = paid_pence + $2 where id = $1', [invoiceId, amountPence]);
     },
+    InvoiceWithdrawn: (sql, { data: { invoiceId, reference } }) =>
+      sql.query(`update invoices set void = true, id = id || '~' || $2 where id = $1 and not void`, [
+        invoiceId,
+        reference,
+      ]),
   },
 });

@@ -3,6 +3,8 @@ import {
   invoiceDocumentParams,
   invoiceListAnswer,
   invoiceListQuery,
+  invoicePreviewAnswer,
+  invoicePreviewQuery,
   invoiceStatusAnswer,
   invoiceStatusQuery,
   invoiceSummaryAnswer,
@@ -48,8 +50,17 @@ const inPounds = (amounts: MonthAmounts) => ({
 });
 
 const INVOICE_COLUMNS = `i.id, i.tutor_id, i.month, i.reference, to_char(i.date, 'YYYY-MM-DD') as date, i.lesson_count,
-  i.earnings_pence, i.commission_pence, i.partner_commission_pence, i.items, i.confirmed, i.paid_pence,
+  i.earnings_pence, i.commission_pence, i.partner_commission_pence, i.items, i.confirmed, i.paid_pence, i.void,
   t.first_name, t.last_name, t.address, t.postcode, t.email`;
+
+/** The items as the confirmation page shows them: 'Earnings of £X at N% commission'. */
+const itemViews = (items: InvoiceItem[]) =>
+  items.map((item) => ({
+    earnings: toPounds(item.earningsPence),
+    commissionRate: basisPointsToFraction(item.commissionBp),
+    commission: toPounds(item.commissionPence),
+    description: invoice.itemDescription(item),
+  }));
 
 /**
  * Invoices: the month list with totals, one invoice's summary for the confirmation page, the
@@ -87,17 +98,20 @@ export async function invoiceQueries(fastify: FastifyInstance, { db }: { db: pg.
         paid: toPounds(row.paid_pence),
         confirmed: row.confirmed,
         locked: row.confirmed,
+        void: row.void,
       };
     });
     const totals = inPounds(
-      rows.reduce(
-        (sum: MonthAmounts, row) => ({
-          earningsPence: sum.earningsPence + row.earnings_pence,
-          commissionPence: sum.commissionPence + row.commission_pence,
-          partnerCommissionPence: sum.partnerCommissionPence + row.partner_commission_pence,
-        }),
-        { earningsPence: 0, commissionPence: 0, partnerCommissionPence: 0 },
-      ),
+      rows
+        .filter((row) => !row.void)
+        .reduce(
+          (sum: MonthAmounts, row) => ({
+            earningsPence: sum.earningsPence + row.earnings_pence,
+            commissionPence: sum.commissionPence + row.commission_pence,
+            partnerCommissionPence: sum.partnerCommissionPence + row.partner_commission_pence,
+          }),
+          { earningsPence: 0, commissionPence: 0, partnerCommissionPence: 0 },
+        ),
     );
     // Partner shares are the agency's business: the one visibility rule leaves them out of a tutor's answer.
     return redactForRole(user.role, { invoices, totals });
@@ -114,12 +128,11 @@ export async function invoiceQueries(fastify: FastifyInstance, { db }: { db: pg.
     const key = monthKey(query.year, query.month);
     const found = await db.query(
       `select ${INVOICE_COLUMNS} from invoices i join tutors t on t.id = i.tutor_id
-        where i.tutor_id = $1 and i.month = $2`,
+        where i.tutor_id = $1 and i.month = $2 and not i.void`,
       [tutor, key],
     );
     const row = found.rows[0] && withMoney(found.rows[0]);
     if (!row) throw notFound(`No invoice has been generated for ${timesheet.monthName(key)}.`);
-    const items = row.items as InvoiceItem[];
     return redactForRole(user.role, {
       id: row.id,
       tutorId: row.tutor_id,
@@ -127,12 +140,7 @@ export async function invoiceQueries(fastify: FastifyInstance, { db }: { db: pg.
       period: timesheet.monthName(row.month),
       reference: row.reference,
       date: row.date,
-      items: items.map((item) => ({
-        earnings: toPounds(item.earningsPence),
-        commissionRate: basisPointsToFraction(item.commissionBp),
-        commission: toPounds(item.commissionPence),
-        description: invoice.itemDescription(item),
-      })),
+      items: itemViews(row.items),
       earnings: toPounds(row.earnings_pence),
       totalCommission: toPounds(row.commission_pence),
       confirmed: row.confirmed,
@@ -140,11 +148,62 @@ export async function invoiceQueries(fastify: FastifyInstance, { db }: { db: pg.
     });
   });
 
+  const preview = { querystring: invoicePreviewQuery, response: { 200: invoicePreviewAnswer } };
+  app.get('/api/invoices/preview', { schema: preview }, async (request) => {
+    const { query } = request;
+    const tutorId = whoseInvoices(request.signedIn, query.tutorId) ?? query.tutorId;
+    const key = monthKey(query.year, query.month);
+    const tutor = await db.query('select first_name, last_name from tutors where id = $1', [tutorId]);
+    if (!tutor.rows[0]) throw notFound('There is no such tutor.');
+    const invoices = await db.query(
+      `select id, reference, to_char(date, 'YYYY-MM-DD') as date, confirmed, void, items, lesson_count,
+              earnings_pence, commission_pence, partner_commission_pence
+         from invoices where tutor_id = $1 and month = $2 order by void desc, reference`,
+      [tutorId, key],
+    );
+    const rows = invoices.rows.map(withMoney);
+    const current = rows.find((row) => !row.void);
+    // Before generation, exactly what GenerateInvoice would make of the month's lessons now.
+    const lessons = await db.query(
+      `select amount_pence, commission_bp, commission_pence, partner_commission_pence
+         from lessons where tutor_id = $1 and month = $2`,
+      [tutorId, key],
+    );
+    const summary = current
+      ? {
+          items: current.items as InvoiceItem[],
+          lessonCount: current.lesson_count,
+          earningsPence: current.earnings_pence,
+          commissionPence: current.commission_pence,
+        }
+      : invoice.invoiceSummary(
+          lessons.rows.map(withMoney).map((row) => ({
+            amountPence: row.amount_pence,
+            commissionBp: row.commission_bp,
+            commissionPence: row.commission_pence,
+            partnerCommissionPence: row.partner_commission_pence,
+          })),
+        );
+    return {
+      tutorId,
+      tutorName: `${tutor.rows[0].first_name} ${tutor.rows[0].last_name}`,
+      period: timesheet.monthName(key),
+      lessonCount: summary.lessonCount,
+      items: itemViews(summary.items),
+      earnings: toPounds(summary.earningsPence),
+      totalCommission: toPounds(summary.commissionPence),
+      invoice: current
+        ? { id: current.id, reference: current.reference, date: current.date, confirmed: current.confirmed }
+        : null,
+      voided: rows.filter((row) => row.void).map((row) => row.reference),
+    };
+  });
+
   // Opened in a new tab: the cookie alone authenticates it.
   app.get('/api/invoices/doc/:id', { schema: { params: invoiceDocumentParams } }, async (request, reply) => {
     const user = request.signedIn;
     const found = await db.query(
-      `select ${INVOICE_COLUMNS} from invoices i join tutors t on t.id = i.tutor_id where i.id = $1`,
+      `select ${INVOICE_COLUMNS} from invoices i join tutors t on t.id = i.tutor_id where i.id = $1 and not i.void`,
       [request.params.id],
     );
     const row = found.rows[0] && withMoney(found.rows[0]);
@@ -200,7 +259,7 @@ export async function invoiceQueries(fastify: FastifyInstance, { db }: { db: pg.
               i.partner_commission_pence as invoice_partner_commission_pence, i.paid_pence
          from tutors t
          left join lesson_totals l on l.tutor_id = t.id
-         left join invoices i on i.tutor_id = t.id and i.month = $1
+         left join invoices i on i.tutor_id = t.id and i.month = $1 and not i.void
         where (t.start_date < $2::date + interval '1 month' and (t.end_date is null or t.end_date >= $2::date))
            or l.tutor_id is not null or i.id is not null
         order by t.last_name, t.first_name, t.id`,

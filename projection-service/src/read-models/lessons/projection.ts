@@ -33,7 +33,7 @@ function upsertLesson(sql: pg.ClientBase, { tutorId, month, lesson }: WithLesson
 
 export const lessonsProjection = defineProjection<LessonEvent>({
   name: 'lessons',
-  version: 1,
+  version: 2,
   migrations: ['007_lessons.sql'],
   handlers: {
     LessonRecorded: (sql, { data }) => upsertLesson(sql, data),
@@ -41,6 +41,12 @@ export const lessonsProjection = defineProjection<LessonEvent>({
     LessonRemoved: (sql, { data }) => sql.query('delete from lessons where id = $1', [data.lessonId]),
     TimesheetMonthLocked: (sql, { data: { tutorId, month, invoiceId } }) =>
       sql.query('insert into locked_months (tutor_id, month, invoice_id) values ($1, $2, $3) on conflict do nothing', [
+        tutorId,
+        month,
+        invoiceId,
+      ]),
+    TimesheetMonthUnlocked: (sql, { data: { tutorId, month, invoiceId } }) =>
+      sql.query('delete from locked_months where tutor_id = $1 and month = $2 and invoice_id = $3', [
         tutorId,
         month,
         invoiceId,

@@ -1,6 +1,7 @@
 import type {
   InvoiceItemView,
   InvoiceListAnswer,
+  InvoicePreviewAnswer,
   InvoiceRowView,
   TutorListAnswer,
   TutorListItem,
@@ -46,6 +47,17 @@ export function fetchInvoices(query: InvoicesQuery, signal?: AbortSignal) {
 /** Every tutor, past ones too: their old invoices stay reachable. */
 export const fetchTutorOptions = (signal?: AbortSignal) =>
   getJson<TutorListAnswer>('/api/tutors?includeInactive=Y', signal).then((answer): TutorOption[] => answer.tutors);
+
+export type InvoicePreview = InvoicePreviewAnswer;
+
+/** What the month's invoice holds (or would hold): nothing is written. */
+export function fetchInvoicePreview(query: Required<InvoicesQuery>, signal?: AbortSignal) {
+  const search = new URLSearchParams({ year: String(query.year), month: String(query.month), tutorId: query.tutorId });
+  return getJson<InvoicePreview>(`/api/invoices/preview?${search}`, signal);
+}
+
+/** Takes back an unconfirmed invoice: its reference is void and the month's lessons open again. */
+export const withdrawInvoice = (body: { id: string } & Command) => postJson('/api/invoices/withdraw', body);
 
 /** Generates the month's invoice, or answers the one already generated. */
 export const saveInvoice = (body: { tutorId: string; year: number; month: number } & Command) =>

@@ -7,21 +7,22 @@ import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
 import { Panel } from '../../../components/panel';
 import { Table, TableWrap, Td, Th, TotalRow, Tr } from '../../../components/table';
-import { type CalendarMonth, monthFromSearch, monthTitle } from '../../../lib/calendar-month';
+import { type CalendarMonth, monthFromSearch } from '../../../lib/calendar-month';
 import { useCommandId } from '../../../lib/command-id';
 import { useCurrentUser } from '../../../lib/current-user';
 import { formatMoney } from '../../../lib/format';
 import { errorMessage } from '../../../lib/http';
+import { mayInvoiceFor } from '../../../lib/may-invoice';
 import { useLoader } from '../../../lib/use-loader';
-import { confirmInvoice, type Invoice, saveInvoice } from '../api';
+import { confirmInvoice, fetchInvoicePreview, type InvoicePreview, saveInvoice, withdrawInvoice } from '../api';
 
 const Lead = styled.p(({ theme }) => ({ color: theme.colors.muted, marginTop: 0 }));
 const NoLessons = styled.p({ fontSize: '1.1rem', margin: '0.5rem 0 0' });
+const Void = styled.s(({ theme }) => ({ color: theme.colors.muted }));
 
-type Generation = CalendarMonth & { tutorId: string; commandId: string };
+type Month = CalendarMonth & { tutorId: string };
 
-/** Generating is idempotent on the server: a second visit answers with the invoice already made. */
-const generate = ({ tutorId, year, month, commandId }: Generation) => saveInvoice({ tutorId, year, month, commandId });
+const loadPreview = (month: Month, signal: AbortSignal) => fetchInvoicePreview(month, signal);
 
 const invoicesLink = (selected: CalendarMonth, tutorId?: string) => {
   const search = new URLSearchParams({ year: String(selected.year), month: String(selected.month) });
@@ -30,8 +31,10 @@ const invoicesLink = (selected: CalendarMonth, tutorId?: string) => {
 };
 
 /**
- * invoice/generate[/{tutorId}]?year&month: generates the month's invoice (locking its lessons),
- * then asks for confirmation. A confirmed invoice never changes, so it goes back to the list.
+ * invoice/generate[/{tutorId}]?year&month: shows what the month's invoice would hold before
+ * anything is written; Generate Invoice makes it (and locks the month's lessons); an unconfirmed
+ * invoice is then confirmed or withdrawn (its reference void, the month open again). A confirmed
+ * invoice never changes, so the page goes back to the list.
  */
 export function InvoiceConfirmationPage() {
   const user = useCurrentUser();
@@ -39,36 +42,37 @@ export function InvoiceConfirmationPage() {
   const [search] = useSearchParams();
   const selected = monthFromSearch(search);
   const tutorId = params.tutorId ?? user.tutorId ?? '';
-  const staff = user.role !== 'tutor';
-  const back = invoicesLink(selected, staff && params.tutorId ? params.tutorId : undefined);
-  // One generation per visit: a retry of the load repeats it with the same command id.
-  const commandId = useCommandId().current();
+  const back = invoicesLink(selected, user.role !== 'tutor' && params.tutorId ? params.tutorId : undefined);
 
-  if (!tutorId) {
+  if (!mayInvoiceFor(user, tutorId)) {
     return (
       <>
         <PageHeading title="Invoice" />
-        <ErrorAlert>Choose a tutor first: an invoice is generated for one tutor's month.</ErrorAlert>
+        <ErrorAlert>
+          {tutorId
+            ? 'You can generate an invoice only for your own lessons.'
+            : "Choose a tutor first: an invoice is generated for one tutor's month."}
+        </ErrorAlert>
         <ButtonLink to="/lessons" variant="secondary">
           Back to Lessons
         </ButtonLink>
       </>
     );
   }
-  return <Generate generation={{ ...selected, tutorId, commandId }} back={back} />;
+  return <MonthInvoice month={{ ...selected, tutorId }} back={back} />;
 }
 
-function Generate({ generation, back }: { generation: Generation; back: string }) {
-  const { state, retry } = useLoader(generate, generation);
+function MonthInvoice({ month, back }: { month: Month; back: string }) {
+  const { state, retry, reload } = useLoader(loadPreview, month);
   return (
     <>
       <PageHeading title="Invoice" />
       <LoadState state={state} onRetry={retry}>
-        {(invoice) =>
-          invoice.locked ? (
+        {(preview) =>
+          preview.invoice?.confirmed ? (
             <Navigate to={back} replace />
           ) : (
-            <Confirmation invoice={invoice} period={monthTitle(generation)} back={back} />
+            <Confirmation preview={preview} month={month} back={back} onChanged={reload} />
           )
         }
       </LoadState>
@@ -76,74 +80,118 @@ function Generate({ generation, back }: { generation: Generation; back: string }
   );
 }
 
-function Confirmation({ invoice, period, back }: { invoice: Invoice; period: string; back: string }) {
+function Confirmation({
+  preview,
+  month,
+  back,
+  onChanged,
+}: {
+  preview: InvoicePreview;
+  month: Month;
+  back: string;
+  onChanged: () => void;
+}) {
   const navigate = useNavigate();
   const commandId = useCommandId();
   const [failure, setFailure] = useState<string | null>(null);
-  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const { invoice } = preview;
 
-  const confirm = async () => {
+  const act = (command: (commandId: string) => Promise<unknown>, then: () => void) => async () => {
     setFailure(null);
-    setConfirming(true);
+    setBusy(true);
     try {
-      await confirmInvoice({ id: invoice.id, commandId: commandId.current() });
+      await command(commandId.current());
       commandId.settle();
-      navigate(back);
+      then();
     } catch (error) {
       commandId.settle(error);
       setFailure(errorMessage(error));
-      setConfirming(false);
     }
+    setBusy(false);
   };
+  const generate = act((id) => saveInvoice({ ...month, commandId: id }), onChanged);
+  const confirm = act(
+    (id) => confirmInvoice({ id: invoice?.id ?? '', commandId: id }),
+    () => navigate(back),
+  );
+  const withdraw = act((id) => withdrawInvoice({ id: invoice?.id ?? '', commandId: id }), onChanged);
 
   return (
-    <Panel aria-label={`Invoice ${invoice.reference}`}>
+    <Panel aria-label={invoice ? `Invoice ${invoice.reference}` : `Invoice preview for ${preview.period}`}>
       <Lead>
-        Invoice {invoice.reference} for {period}
+        {invoice
+          ? `Invoice ${invoice.reference} for ${preview.period}`
+          : `Preview of ${preview.tutorName}'s invoice for ${preview.period}: nothing is saved until you generate it.`}
       </Lead>
-      {invoice.totalCommission > 0 ? (
-        <TableWrap>
-          <Table>
-            <caption className="visually-hidden">Invoice items</caption>
-            <thead>
-              <tr>
-                <Th scope="col">No.</Th>
-                <Th scope="col">Item</Th>
-                <Th scope="col">Amount</Th>
-              </tr>
-            </thead>
-            <tbody>
-              {invoice.items.map((item, index) => (
-                <Tr key={item.commissionRate}>
-                  <Td>{index + 1}</Td>
-                  <Td>{item.description}</Td>
-                  <Td numeric>{formatMoney(item.commission)}</Td>
-                </Tr>
-              ))}
-            </tbody>
-            <tfoot>
-              <TotalRow>
-                <Td />
-                <Td>Total Commission</Td>
-                <Td numeric data-testid="total-commission">
-                  {formatMoney(invoice.totalCommission)}
-                </Td>
-              </TotalRow>
-            </tfoot>
-          </Table>
-        </TableWrap>
+      {preview.totalCommission > 0 ? (
+        <Items preview={preview} />
       ) : (
         <NoLessons>Please confirm that you did not have any lessons this month</NoLessons>
       )}
+      {preview.voided.length > 0 ? (
+        <p data-testid="voided">
+          Withdrawn:{' '}
+          {preview.voided.map((reference) => (
+            <Void key={reference}>{reference} (void) </Void>
+          ))}
+        </p>
+      ) : null}
       {failure ? <ErrorAlert>{failure}</ErrorAlert> : null}
       <ButtonRow>
-        <Button type="button" onClick={confirm} disabled={confirming}>
-          Confirm
-        </Button>
+        {invoice ? (
+          <>
+            <Button type="button" onClick={confirm} disabled={busy}>
+              Confirm
+            </Button>
+            <Button type="button" variant="secondary" onClick={withdraw} disabled={busy}>
+              Withdraw
+            </Button>
+          </>
+        ) : (
+          <Button type="button" onClick={generate} disabled={busy}>
+            Generate Invoice
+          </Button>
+        )}
         <Button type="button" variant="secondary" onClick={() => navigate(back)}>
           Cancel
         </Button>
       </ButtonRow>
     </Panel>
+  );
+}
+
+function Items({ preview }: { preview: InvoicePreview }) {
+  return (
+    <TableWrap>
+      <Table>
+        <caption className="visually-hidden">Invoice items</caption>
+        <thead>
+          <tr>
+            <Th scope="col">No.</Th>
+            <Th scope="col">Item</Th>
+            <Th scope="col">Amount</Th>
+          </tr>
+        </thead>
+        <tbody>
+          {preview.items.map((item, index) => (
+            <Tr key={item.commissionRate}>
+              <Td>{index + 1}</Td>
+              <Td>{item.description}</Td>
+              <Td numeric>{formatMoney(item.commission)}</Td>
+            </Tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <TotalRow>
+            <Td />
+            <Td>Total Commission</Td>
+            <Td numeric data-testid="total-commission">
+              {formatMoney(preview.totalCommission)}
+            </Td>
+          </TotalRow>
+        </tfoot>
+      </Table>
+    </TableWrap>
   );
 }

@@ -9,6 +9,7 @@ import { monthKey, monthTitle } from '../../../lib/calendar-month';
 import { isOffice, useCurrentUser } from '../../../lib/current-user';
 import { formatDate, formatMoney } from '../../../lib/format';
 import { useGlobalSelection } from '../../../lib/global-selection';
+import { mayInvoiceFor } from '../../../lib/may-invoice';
 import { useLoader } from '../../../lib/use-loader';
 import { fetchLessons, fetchTutorOptions, type LessonsMonth, type LessonsQuery } from '../api';
 
@@ -52,9 +53,11 @@ export function LessonsPage() {
                   Add Lessons
                 </Button>
               ) : null}
-              <Button type="button" variant="secondary" onClick={generateInvoice}>
-                {data.lessons.length > 0 ? 'Generate Invoice' : 'No lessons this month'}
-              </Button>
+              {mayInvoiceFor(user, tutorId) ? (
+                <Button type="button" variant="secondary" onClick={generateInvoice}>
+                  {data.lessons.length > 0 ? 'Generate Invoice' : 'No lessons this month'}
+                </Button>
+              ) : null}
             </Actions>
           </>
         )}
