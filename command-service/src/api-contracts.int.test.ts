@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import {
+  agencyDetailsAnswer,
   clientAnswer,
   clientChildrenAnswer,
   clientListAnswer,
+  consultationListAnswer,
   contactAnswer,
   currentUserAnswer,
   engagementAnswer,
@@ -113,6 +115,13 @@ describe('the API contracts: every answer as its schema says, every route in the
       lesson: { engagementId, date: '2025-03-04', duration: 1.5 },
     });
     await ok('/api/invoices/save', { tutorId: tutor.id, year: 2025, month: 3 });
+    await ok('/api/consultations', {
+      client: clientId,
+      child: child.id,
+      date: '2025-03-05',
+      assessment: true,
+      assessmentDetails: { subjects: ['Maths'] },
+    });
   });
   afterAll(async () => {
     await product?.dispose();
@@ -144,6 +153,9 @@ describe('the API contracts: every answer as its schema says, every route in the
       [`/api/invoices/preview?year=2025&month=4&tutorId=${tutor.id}`, invoicePreviewAnswer, ['admin', 'tutor']],
       ['/api/reports/invoiceStatus?year=2025&month=3', invoiceStatusAnswer, ['admin']],
       ['/api/health', healthAnswer, ['admin', 'tutor']],
+      ['/api/consultations', consultationListAnswer, ['admin']],
+      ['/api/consultations?year=2025&month=3', consultationListAnswer, ['admin']],
+      ['/api/agency', agencyDetailsAnswer, ['admin', 'tutor']],
     ];
     const tokens = { admin, tutor: tutor.token };
     for (const [url, schema, callers] of queries) {
