@@ -164,7 +164,16 @@ describe('tutors, activation and password reset in the browser', () => {
     await admin.goto(tutorUrl);
     await admin.getByRole('link', { name: 'Edit Contact' }).click();
     await admin.getByRole('heading', { name: 'Edit Contact' }).waitFor();
+    // The tutor form (POST /api/tutors/tutor), not the family contact form (issue 18, point 5).
+    expect(admin.url()).toContain('/tutor/edit/');
     await expect.poll(() => admin.getByLabel('Postcode').inputValue()).toBe('OX2 6AU');
+    expect(await admin.getByLabel(/date of birth/i).count()).toBe(0);
+    expect(await admin.getByLabel('Username').getAttribute('readonly')).not.toBeNull();
+    await expectAccessible(admin);
+    await screenshot(admin, 'tutor-edit-contact');
+    // A tutor needs no address or phone (a family's contact does).
+    for (const line of [1, 2, 3, 4]) await admin.getByLabel(`Address line ${line}`).fill('');
+    for (const phone of ['#phone-1', '#phone-2']) await admin.locator(phone).fill('');
     await admin.getByLabel('Postcode').fill('OX2 6ZZ');
     await admin.getByRole('button', { name: 'Save' }).click();
     await admin.waitForURL(`**${tutorUrl}`);

@@ -53,6 +53,10 @@ export const routes: RouteObject[] = [
       { path: 'child/new/:id', element: <AddChildPage /> },
       { path: 'tutors', lazy: screen(() => import('../features/tutors/pages/tutors-page'), 'TutorsPage') },
       { path: 'tutor/new', lazy: screen(() => import('../features/tutors/pages/new-tutor-page'), 'NewTutorPage') },
+      {
+        path: 'tutor/edit/:tutorId',
+        lazy: screen(() => import('../features/tutors/pages/edit-tutor-page'), 'EditTutorPage'),
+      },
       { path: 'tutor/:tutorId', lazy: screen(() => import('../features/tutors/pages/tutor-page'), 'TutorPage') },
       { path: 'tutor/terminate/:tutorId', lazy: screen(tutorStatus, 'TerminateTutorPage') },
       { path: 'tutor/reactivate/:tutorId', lazy: screen(tutorStatus, 'ReactivateTutorPage') },

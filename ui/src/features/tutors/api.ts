@@ -32,6 +32,10 @@ export const suggestNames = (names: { firstName: string; lastName: string }) =>
 export const createTutor = (body: NewTutor & Command) =>
   postJson<{ tutor: { id: string } }>('/api/tutors/contact', body);
 
+/** A tutor's Edit Contact: the contact with the tutor form's rules; username and prefix stay. */
+export const saveTutorContact = (body: NewTutor & { tutor: { id: string } } & Command) =>
+  postJson<{ tutor: { id: string } }>('/api/tutors/tutor', body);
+
 export const setTutorActive = (id: string, body: { active: boolean; endDate?: string; startDate?: string } & Command) =>
   postJson<{ tutor: { id: string; active: boolean } }>(`/api/tutors/active/${encodeURIComponent(id)}`, { id, ...body });
 

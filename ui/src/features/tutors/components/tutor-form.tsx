@@ -47,7 +47,9 @@ export function tutorFieldName(field: string): string {
 
 /**
  * New Tutor: the contact, then Username and Invoice Prefix. Leaving Last Name asks the server
- * for a suggestion, which fills both unless the admin has typed their own.
+ * for a suggestion, which fills both unless the admin has typed their own. Without `onSuggest`
+ * it is the tutor's Edit Contact: a tutor keeps the username and prefix first given (shown, not
+ * editable) and the start date is changed by reactivation, so neither is on the form.
  */
 export function TutorForm({
   initial,
@@ -56,10 +58,11 @@ export function TutorForm({
   onCancel,
 }: {
   initial: TutorFormValues;
-  onSuggest: (names: { firstName: string; lastName: string }) => Promise<{ username: string; prefix: string }>;
+  onSuggest?: (names: { firstName: string; lastName: string }) => Promise<{ username: string; prefix: string }>;
   onSave: (tutor: NewTutor, commandId: string) => Promise<void>;
   onCancel: () => void;
 }) {
+  const editing = !onSuggest;
   const [suggested, setSuggested] = useState({ username: '', invoicePrefix: '' });
   const { form, onSubmit, failure } = useCommandForm<TutorFormValues>({
     defaultValues: initial,
@@ -76,7 +79,7 @@ export function TutorForm({
 
   const suggest = async () => {
     const { firstName, lastName, username, invoicePrefix } = getValues();
-    if (!firstName.trim() || !lastName.trim()) return;
+    if (!onSuggest || !firstName.trim() || !lastName.trim()) return;
     try {
       const answer = await onSuggest({ firstName: firstName.trim(), lastName: lastName.trim() });
       // Only fill what the admin has not chosen themselves.
@@ -104,6 +107,7 @@ export function TutorForm({
             id="username"
             label="Username"
             required
+            readOnly={editing}
             autoComplete="off"
             error={errors.username?.message}
             {...register('username', { validate: required('Username is required') })}
@@ -112,12 +116,13 @@ export function TutorForm({
             id="invoicePrefix"
             label="Invoice Prefix"
             required
+            readOnly={editing}
             autoComplete="off"
             error={errors.invoicePrefix?.message}
             {...register('invoicePrefix', { validate: required('Invoice Prefix is required') })}
           />
         </FieldRow>
-        <DateField id="startDate" label="Start Date" {...register('startDate')} />
+        {editing ? null : <DateField id="startDate" label="Start Date" {...register('startDate')} />}
 
         <FormActions failure={failure} submitting={isSubmitting} onCancel={onCancel} />
       </FormPanel>

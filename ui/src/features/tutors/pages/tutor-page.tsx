@@ -71,7 +71,7 @@ function AdminActions({ tutor, onChanged }: { tutor: Tutor; onChanged: () => voi
       <SectionHeading id="admin-heading">Admin</SectionHeading>
       <ButtonRow style={{ marginTop: 0 }}>
         <ButtonLink to={`/engagement/new/${tutor.id}`}>Add Student</ButtonLink>
-        <ButtonLink variant="secondary" to={`/contact/edit/${tutor.contact.id}`}>
+        <ButtonLink variant="secondary" to={`/tutor/edit/${tutor.id}`}>
           Edit Contact
         </ButtonLink>
         {offered.includes('terminate') ? (
