@@ -2,7 +2,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyReply, FastifySchemaCompiler } from 'fastify';
 import fp from 'fastify-plugin';
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { createJsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { invalidInput } from './http-errors';
 
@@ -55,7 +55,8 @@ export const apiDescription = fp(async (app: FastifyInstance, options: { title: 
       },
       security: [{ token: [] }, { bearer: [] }],
     },
-    transform: jsonSchemaTransform,
+    // The front door's catch-alls (the query proxy, the UI's files) are no API routes of their own.
+    transform: createJsonSchemaTransform({ skipList: ['/api', '/api/', '/api/*', '/*'] }),
   });
   app.get(SERVICE_DESCRIPTION_URL, { schema: { hide: true } }, async (_request, reply) =>
     sendDescription(reply, app.swagger()),
