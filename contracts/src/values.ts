@@ -25,11 +25,15 @@ export const FIRST_BOOK_YEAR = 2011;
 /** The last year a list or an invoice can be asked for: next year, by the clock at the time of asking. */
 export const lastBookYear = () => new Date().getUTCFullYear() + 1;
 
-/** A year of the agency's books, 2011 to next year, as a number or as the text of a query string. */
+/**
+ * A year of the agency's books, 2011 to next year (never past the product's calendar), as a number
+ * or as the text of a query string.
+ */
 export const calendarYear = z.coerce
   .number({ error: 'Year is required' })
   .int('Year must be a whole number')
   .min(FIRST_BOOK_YEAR, `Year must be ${FIRST_BOOK_YEAR} or later`)
+  .max(LIMITS.maxYear, { error: `Year must be ${LIMITS.maxYear} or earlier`, abort: true })
   .refine((year) => year <= lastBookYear(), { error: () => `Year must be ${lastBookYear()} or earlier` });
 
 /** A month of a year, 1 to 12, where `year` and `month` appear together (API conventions). */
