@@ -9,8 +9,10 @@ export {
 } from './projection-runner';
 export { projections } from './read-models';
 export {
+  compareWithRebuild,
   ensureReadModels,
   liveReadModelIsCurrent,
+  type ReadModelDifference,
   rebuildProjection,
   rebuildReadModels,
 } from './read-models/read-schema';

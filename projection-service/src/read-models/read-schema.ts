@@ -217,3 +217,60 @@ export async function ensureReadModels(
     return { rebuilt: true };
   });
 }
+
+/** A read-model table whose live rows differ from a rebuild's: how many rows each side has that the other lacks. */
+export type ReadModelDifference = { table: string; onlyLive: number; onlyRebuilt: number };
+
+/**
+ * Builds every read model from position 0 into a scratch schema, catches it up to the head under
+ * the writer lock (so the live one cannot move meanwhile) and compares each table row by row with
+ * the live one (rows as JSON, so column order does not matter); the scratch schema is dropped.
+ */
+export function compareWithRebuild(
+  pool: pg.Pool,
+  store: EventStore,
+  projections: Projection[],
+  onProgress: RebuildProgress = () => {},
+): Promise<RebuildResult & { differences: ReadModelDifference[] }> {
+  // No rebuild lock: the scratch schema's name is its own, and the leader may hold that lock for life.
+  return (async () => {
+    const schema = buildSchemaName('verify');
+    await createSchema(pool, schema, projections, readModelVersion(projections));
+    const result: RebuildResult = { applied: 0, failures: [] };
+    try {
+      result.applied = await catchUp(pool, store, schema, projections, {
+        follow: false,
+        onProgress,
+        onFailure: (failure) => result.failures.push(failure),
+      });
+      const differences = await inTransaction(pool, async (sql) => {
+        await finalCatchUp(sql, store, schema, projections, result, onProgress);
+        const tables = await sql.query<{ tablename: string }>(
+          `select tablename from pg_tables where schemaname = $1
+              and tablename not in ('projection_checkpoints', 'read_model_info') order by tablename`,
+          [schema],
+        );
+        const rowsMissingFrom = async (from: string, other: string) =>
+          Number(
+            (
+              await sql.query(
+                `select count(*) from (select to_jsonb(a) from ${from} a except all select to_jsonb(b) from ${other} b) d`,
+              )
+            ).rows[0].count,
+          );
+        const found: ReadModelDifference[] = [];
+        for (const { tablename } of tables.rows) {
+          const live = `${LIVE_SCHEMA}.${quoteIdent(tablename)}`;
+          const rebuilt = `${quoteIdent(schema)}.${quoteIdent(tablename)}`;
+          const onlyLive = await rowsMissingFrom(live, rebuilt);
+          const onlyRebuilt = await rowsMissingFrom(rebuilt, live);
+          if (onlyLive || onlyRebuilt) found.push({ table: tablename, onlyLive, onlyRebuilt });
+        }
+        return found;
+      });
+      return { ...result, differences };
+    } finally {
+      await pool.query(`drop schema if exists ${quoteIdent(schema)} cascade`).catch(() => {});
+    }
+  })();
+}
