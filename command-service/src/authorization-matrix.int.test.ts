@@ -220,6 +220,11 @@ const RULES: Record<string, Rule> = {
   },
   // The invoices page's notice shows the agency's bank account to everyone signed in.
   'GET /api/agency': { call: () => ({ url: '/api/agency' }), expect: signedIn },
+  'GET /api/history/:streamId': {
+    call: (f) => ({ url: `/api/history/engagement-${f.engagementA}` }),
+    expect: office,
+  },
+  'GET /api/invoices/trace/:id': { call: (f) => ({ url: `/api/invoices/trace/${f.invoiceA}` }), expect: office },
   'GET /api/reports/invoiceStatus': {
     call: () => ({ url: '/api/reports/invoiceStatus?year=2025&month=3' }),
     expect: office,

@@ -68,6 +68,7 @@ export async function startProduct(
   const query = await buildQueryApp({
     databaseUrl: database.url,
     jwtSecret: config.jwtSecret,
+    store,
     timeZone: config.timeZone,
     publicUrl: config.publicUrl,
     logger: serviceLogger(options.logLevel),
