@@ -1,5 +1,6 @@
 import styled from '@emotion/styled';
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
 import { Button } from '../../../components/button';
 import { EmptyRow, Table, TableWrap, Td, Th, TotalsFooter, Tr } from '../../../components/table';
 import { formatDate, formatMoney } from '../../../lib/format';
@@ -114,6 +115,14 @@ function InvoiceLine({
           <DocumentLink href={invoiceDocumentUrl(invoice.id)} target="_blank" rel="noopener">
             {invoice.reference}
           </DocumentLink>
+          {staff ? (
+            <>
+              {' '}
+              <Link to={`/invoice/trace/${invoice.id}`} aria-label={`Trace ${invoice.reference}`}>
+                Trace
+              </Link>
+            </>
+          ) : null}
         </Td>
         <Td>
           {paid ? (
