@@ -1,3 +1,4 @@
+import type { EventStore } from '@agency/platform';
 import {
   apiDescription,
   fieldVisibility,
@@ -7,7 +8,6 @@ import {
   serverLimits,
   sessionToken,
 } from '@agency/platform';
-import type { EventStore } from '@agency/platform';
 import { Sessions } from '@agency/platform/sessions';
 import Fastify, { type FastifyServerOptions, type RouteOptions } from 'fastify';
 import pg from 'pg';
@@ -18,6 +18,7 @@ import { sessionQueries } from './queries/session-queries';
 import { agencyQueries } from './read-models/agency/queries';
 import { clientsQueries } from './read-models/clients/queries';
 import { consultationQueries } from './read-models/consultations/queries';
+import { dashboardQueries } from './read-models/dashboard/queries';
 import { engagementQueries } from './read-models/engagements/queries';
 import { familyInvoiceQueries } from './read-models/family-invoices/queries';
 import { invoiceQueries } from './read-models/invoices/queries';
@@ -76,6 +77,7 @@ export async function buildQueryApp(options: QueryAppOptions) {
   await app.register(agencyQueries, { db });
   await app.register(consultationQueries, { db });
   await app.register(familyInvoiceQueries, { db });
+  await app.register(dashboardQueries, { db, today });
   const audit = { db, store: options.store, timeZone: today.timeZone };
   await app.register(historyQueries, audit);
   await app.register(invoiceTraceQueries, audit);

@@ -1,6 +1,7 @@
 export * from './audit-queries';
 export * from './client-queries';
 export * from './consultation-queries';
+export * from './dashboard-queries';
 export * from './engagement-queries';
 export * from './health-queries';
 export * from './invoice-queries';

@@ -43,7 +43,7 @@ export const routes: RouteObject[] = [
   {
     element: <SignedInShell />,
     children: [
-      { path: 'dashboard', element: <PlaceholderPage title="Dashboard" /> },
+      { path: 'dashboard', lazy: screen(() => import('../features/dashboard/pages/dashboard-page'), 'DashboardPage') },
       { path: 'clients', element: <ClientsPage /> },
       { path: 'client/new', element: <NewClientPage /> },
       { path: 'client/:clientId', element: <ClientPage /> },

@@ -12,7 +12,7 @@ import { useLoader } from '../../../lib/use-loader';
 import { fetchInvoiceStatus, type InvoiceStatusReport, type StatusGroup } from '../api';
 
 // The chart library is large: it loads with this screen only.
-const EarningsChart = lazy(() => import('../components/earnings-chart'));
+const EarningsChart = lazy(() => import('../../../components/earnings-chart'));
 
 const Muted = styled.p(({ theme }) => ({ color: theme.colors.muted }));
 const Group = styled.section({ marginBottom: '1.75rem' });
