@@ -8,6 +8,7 @@ import { ActivatePage } from '../features/session/pages/activate-page';
 import { LoginPage } from '../features/session/pages/login-page';
 import { NewPasswordPage } from '../features/session/pages/new-password-page';
 import { ResetPage } from '../features/session/pages/reset-page';
+import { NotFoundPage } from './not-found-page';
 import { PlaceholderPage } from './placeholder-page';
 import { SignedInShell } from './signed-in-shell';
 
@@ -31,7 +32,6 @@ const placeholders: [path: string, title: string][] = [
   ['workshops/:eventId', 'Workshop'],
   ['workshops/:eventId/:registrationId', 'Registration'],
   ['reports/workshops', 'Workshops Report'],
-  ['resources', 'Resources'],
 ];
 
 export const routes: RouteObject[] = [
@@ -93,7 +93,8 @@ export const routes: RouteObject[] = [
       },
       { path: 'settings', lazy: screen(() => import('../features/settings/pages/settings-page'), 'SettingsPage') },
       ...placeholders.map(([path, title]) => ({ path, element: <PlaceholderPage key={path} title={title} /> })),
-      { path: '*', element: <PlaceholderPage title="Page Not Found" /> },
+      { path: 'resources', lazy: screen(() => import('../features/resources/pages/resources-page'), 'ResourcesPage') },
+      { path: '*', element: <NotFoundPage /> },
     ],
   },
 ];

@@ -8,6 +8,7 @@ import { displayName, type User } from '../lib/current-user';
 import { CatchingUpNotice, HealthBanner } from './health-banner';
 import { type MenuEntry, menu, menuForRole } from './menu';
 import { theme } from './theme';
+import { UserMenu } from './user-menu';
 
 const wideQuery = '(min-width: 64em)';
 const isWide = () => typeof window !== 'undefined' && window.matchMedia?.(wideQuery).matches;
@@ -48,7 +49,8 @@ const Logo = styled(Link)(({ theme }) => ({
 
 const Spacer = styled.div({ flex: 1 });
 
-const UserName = styled.span(({ theme }) => ({ color: theme.colors.muted }));
+/** The dropdown holds Logout too: on a narrow header only it remains. */
+const HeaderLogout = styled.a({ whiteSpace: 'nowrap', '@media (max-width: 37.5em)': { display: 'none' } });
 
 const Sidebar = styled.nav<{ open: boolean }>(({ theme, open }) => ({
   position: 'fixed',
@@ -137,8 +139,8 @@ export function Shell({ user, children }: { user: User; children: ReactNode }) {
         </MenuButton>
         <Logo to="/dashboard">Tutoring Agency</Logo>
         <Spacer />
-        <UserName>{displayName(user)}</UserName>
-        <a
+        <UserMenu name={displayName(user)} onLogout={session.logout} />
+        <HeaderLogout
           href="/login"
           onClick={(event) => {
             event.preventDefault();
@@ -146,7 +148,7 @@ export function Shell({ user, children }: { user: User; children: ReactNode }) {
           }}
         >
           Logout
-        </a>
+        </HeaderLogout>
       </Header>
       <Sidebar id="sidebar" aria-label="Main" open={open}>
         <MenuItems items={items} depth={0} />
