@@ -146,6 +146,11 @@ const RULES: Record<string, Rule> = {
     call: (f) => ({ url: '/api/invoices/confirm', body: { id: f.invoiceA } }),
     expect: ownOrAdmin,
   },
+  // January's invoice is confirmed: A and admins are answered 409 (it stays), the others refused.
+  'POST /api/invoices/withdraw': {
+    call: (f) => ({ url: '/api/invoices/withdraw', body: { id: `${f.tutorA}_2025-01` } }),
+    expect: ownOrAdmin,
+  },
   // ── command service: the proxy to the query service (each query route has its own rule below) ──
   'GET /api': { call: () => ({ url: '/api/users/me' }), expect: signedIn },
   'GET /api/*': { call: () => ({ url: '/api/users/me' }), expect: signedIn },
@@ -207,6 +212,12 @@ const RULES: Record<string, Rule> = {
   'GET /api/invoices/': {
     call: (f) => ({ url: `/api/invoices/?year=2025&month=3&tutorId=${f.tutorA}` }),
     expect: ownScopedOrOffice,
+  },
+  // Everyone's home; a tutor's holds only their own figures.
+  'GET /api/dashboard': { call: () => ({ url: '/api/dashboard' }), expect: ownScopedOrOffice },
+  'GET /api/invoices/preview': {
+    call: (f) => ({ url: `/api/invoices/preview?year=2025&month=3&tutorId=${f.tutorA}` }),
+    expect: ownOrOffice,
   },
   'GET /api/invoices/summary': {
     call: (f) => ({ url: `/api/invoices/summary?year=2025&month=2&tutorId=${f.tutorA}` }),
@@ -322,6 +333,8 @@ describe('authorization matrix: every route of both services × every kind of ca
     });
     // An invoice of A's to confirm and to open: February.
     const { invoice } = await ok('/api/invoices/save', { tutorId: a.id, year: 2025, month: 2 });
+    await ok('/api/invoices/save', { tutorId: a.id, year: 2025, month: 1 });
+    await ok('/api/invoices/confirm', { id: `${a.id}_2025-01` });
     const { consultation } = await ok('/api/consultations', { client: client.id, child: child.id, date: '2025-02-03' });
     fixtures = {
       tutorA: a.id,

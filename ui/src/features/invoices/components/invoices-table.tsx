@@ -20,6 +20,7 @@ const RowButton = styled(Button)({
   whiteSpace: 'nowrap',
 });
 const DocumentLink = styled.a(({ theme }) => ({ color: theme.colors.primary, fontWeight: 600 }));
+const VoidReference = styled.span(({ theme }) => ({ color: theme.colors.muted, textDecoration: 'line-through' }));
 
 /** Spec §2 columns; Tutor and Partner Share for admins and partners, the payment control for admins. */
 export function InvoicesTable({
@@ -111,10 +112,17 @@ function InvoiceLine({
         <Td numeric>{formatMoney(invoice.earnings)}</Td>
         <Td numeric>{formatMoney(invoice.commission)}</Td>
         {staff ? <Td numeric>{formatMoney(invoice.partnerCommission)}</Td> : null}
-        <Td>
-          <DocumentLink href={invoiceDocumentUrl(invoice.id)} target="_blank" rel="noopener">
-            {invoice.reference}
-          </DocumentLink>
+        <Td nowrap>
+          {invoice.void ? (
+            // Withdrawn: the reference stays listed, never reused, and is in no total.
+            <>
+              <VoidReference>{invoice.reference}</VoidReference> (void)
+            </>
+          ) : (
+            <DocumentLink href={invoiceDocumentUrl(invoice.id)} target="_blank" rel="noopener">
+              {invoice.reference}
+            </DocumentLink>
+          )}
           {staff ? (
             <>
               {' '}
@@ -137,7 +145,8 @@ function InvoiceLine({
             <span className="visually-hidden">Not paid</span>
           )}
         </Td>
-        {admin ? (
+        {admin && invoice.void ? <Td /> : null}
+        {admin && !invoice.void ? (
           <Td>
             <RowButton
               type="button"
