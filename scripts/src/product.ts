@@ -73,6 +73,7 @@ export async function startProduct(
     publicUrl: config.publicUrl,
     logger: serviceLogger(options.logLevel),
     onRoute: onRoute && ((route) => onRoute('query', route)),
+    eventsInDatabase: config.eventStore?.kind !== 'esdb',
   });
   const queryUrl = await query.listen({ port: 0, host: '127.0.0.1' });
   const command = await buildCommandApp({
