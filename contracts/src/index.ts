@@ -9,6 +9,7 @@ export * from './commands/invoice-commands';
 export * from './commands/lesson-commands';
 export * from './commands/tutor-commands';
 export * from './commands/user-commands';
+export * from './commands/workshop-commands';
 export * from './errors';
 export * from './events';
 export * from './limits';

@@ -44,6 +44,17 @@ export const LIMITS = {
   maxPaymentTermsDays: 365,
   /** Lessons a day with one student (the spec's 12 hours a day, in hundredths). */
   maxHoursADayWithOneStudent: 12,
+  /** A workshop event: its length in minutes (a day), its places (children), the lines of one invoice. */
+  maxWorkshopMinutes: 1_440,
+  maxWorkshopCapacity: 500,
+  maxChildrenPerBooking: 10,
+  maxRegistrationsPerInvoice: 100,
+  /** A child's allergies and a booking's comments. */
+  maxAllergiesLength: 500,
+  maxCommentsLength: 1_000,
+  /** Public bookings per e-mail address and per client address in an hour. */
+  maxBookingsPerEmailAnHour: 5,
+  maxBookingsPerAddressAnHour: 20,
   /** A request body, in bytes: bigger is 413. */
   maxBodyBytes: 65_536,
   /** Request and connection time-outs of both services, in milliseconds. */

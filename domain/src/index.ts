@@ -11,3 +11,4 @@ export * from './shared/money';
 export * as timesheet from './timesheet/timesheet';
 export * as tutor from './tutor/tutor';
 export * as user from './user/user';
+export * as workshop from './workshop/workshop';

@@ -17,8 +17,9 @@ export type FamilyBilling = z.infer<typeof familyBilling>;
 export const familyInvoiceLine = z.object({ description: z.string(), amountPence: z.number().int().min(0) });
 export type FamilyInvoiceLine = z.infer<typeof familyInvoiceLine>;
 
-/** What a family invoice bills: a consultation now, workshop registrations next. */
-export const billedFor = z.object({ kind: z.enum(['consultation']), id: z.string() });
+/** What a family invoice bills: a consultation, or workshop registrations (the workshop invoice's id). */
+export const billedFor = z.object({ kind: z.enum(['consultation', 'workshops']), id: z.string() });
+export type BilledFor = z.infer<typeof billedFor>;
 
 export const FamilyInvoiceIssued = defineEvent(
   'FamilyInvoiceIssued',
@@ -33,6 +34,8 @@ export const FamilyInvoiceIssued = defineEvent(
     billedFor,
     billing: familyBilling,
     lines: z.array(familyInvoiceLine),
+    /** Taken off the lines' sum (workshop invoices); absent on invoices before discounts. */
+    discountPence: z.number().int().min(0).optional(),
     totalPence: z.number().int().min(0),
   }),
 );

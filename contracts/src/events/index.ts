@@ -9,6 +9,7 @@ import { lessonEvents } from './lesson-events';
 import { tutorEvents } from './tutor-events';
 import { createUpcaster, eventUpcastSteps } from './upcasters';
 import { userEvents } from './user-events';
+import { workshopEvents } from './workshop-events';
 
 export * from './agency-events';
 export * from './client-events';
@@ -22,6 +23,7 @@ export * from './personal-data';
 export * from './tutor-events';
 export * from './upcasters';
 export * from './user-events';
+export * from './workshop-events';
 
 /** Every event type the product records. */
 export const productEvents = [
@@ -34,6 +36,7 @@ export const productEvents = [
   ...agencyEvents,
   ...consultationEvents,
   ...familyInvoiceEvents,
+  ...workshopEvents,
 ] as const;
 /** Any event the product records, `{ type, data }` with `data` typed by its type's schema. */
 export type ProductEvent = EventOf<(typeof productEvents)[number]>;

@@ -85,8 +85,10 @@ export function decide(command: FamilyInvoiceCommand, state: FamilyInvoiceState,
       checkDate(invoice.dueDate, 'dueDate');
       if (invoice.dueDate < invoice.date) refuseInvalid('dueDate', 'Payment cannot be due before the invoice date');
       checkBilling(invoice.billing);
-      const totalPence = checkLines(invoice.lines);
-      return [{ type: 'FamilyInvoiceIssued', data: { ...invoice, totalPence } }];
+      const sum = checkLines(invoice.lines);
+      const discount = checkPence(invoice.discountPence ?? 0, { field: 'discountAmount', label: 'Discount' });
+      if (discount > sum) refuseInvalid('discountAmount', `The discount cannot be more than ${formatPounds(sum)}`);
+      return [{ type: 'FamilyInvoiceIssued', data: { ...invoice, totalPence: sum - discount } }];
     }
     case 'RecordFamilyPayment': {
       if (command.actor.role !== 'admin') throw new DomainError('forbidden', 'Only an admin can record a payment.');

@@ -159,7 +159,7 @@ function remember(event: ProductEvent, context: Context) {
   if (event.type === 'LessonRecorded' || event.type === 'LessonChanged') {
     context.lessons.set(event.data.lesson.lessonId, event.data.lesson);
   }
-  if ('contact' in event.data) context.contacts.set(event.data.contact.id, event.data.contact);
+  if ('contact' in event.data && 'id' in event.data.contact) context.contacts.set(event.data.contact.id, event.data.contact);
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;

@@ -1,0 +1,383 @@
+import {
+  type FamilyInvoiceLine,
+  LIMITS,
+  type RegistrationDetails,
+  type WorkshopEvent,
+  type WorkshopEventDetails,
+} from '@agency/contracts';
+import { displayDate } from '../shared/calendar';
+import { type Decider, DomainError } from '../shared/decider';
+import { checkDate, checkId, checkList, checkPence, checkText } from '../shared/limits';
+import { formatPounds, type Pence } from '../shared/money';
+import type { Actor } from '../timesheet/timesheet';
+
+/**
+ * A workshop event, stream `workshop-event-{id}`, with every registration made on it, so the
+ * capacity (places, one per child) is decided in one stream at its expected revision: two
+ * bookings at the same moment never both take the last place. A booking past the capacity goes on
+ * the waiting list; a moved or deleted registration leaves the event (and its history stays).
+ */
+export type Registration = Omit<RegistrationDetails, 'eventId'>;
+
+export type WorkshopState =
+  | { status: 'none' }
+  | {
+      status: 'scheduled' | 'cancelled';
+      event: WorkshopEventDetails;
+      /** Registrations on the event now, in booking order. */
+      registrations: ReadonlyMap<string, Registration>;
+      /** Registrations that left: deleted, or moved to another event. */
+      gone: ReadonlyMap<string, 'deleted' | 'moved'>;
+    };
+type Live = Exclude<WorkshopState, { status: 'none' }>;
+
+export type NewRegistration = Omit<Registration, 'status' | 'movedFrom' | 'places'>;
+
+export type WorkshopCommand =
+  | { type: 'ScheduleEvent'; event: WorkshopEventDetails; actor: Actor }
+  | { type: 'ChangeEvent'; event: WorkshopEventDetails; actor: Actor }
+  | { type: 'CancelEvent'; actor: Actor }
+  /** `nowLocal`: the agency's date and time now (`YYYY-MM-DDTHH:mm`); nobody books a past event. */
+  | { type: 'Register'; registration: NewRegistration; nowLocal: string }
+  /** `invoicedPricePence`: what its invoice charged, when it is invoiced (the price must not change). */
+  | {
+      type: 'MoveIn';
+      registration: Registration;
+      fromEventId: string;
+      invoicedPricePence: Pence | null;
+      nowLocal: string;
+      actor: Actor;
+    }
+  | { type: 'MoveOut'; registrationId: string; toEventId: string; actor: Actor }
+  | { type: 'Place'; registrationId: string; actor: Actor }
+  | { type: 'DeleteRegistration'; registrationId: string; actor: Actor };
+
+export const initialState = (): WorkshopState => ({ status: 'none' });
+
+const without = <V>(map: ReadonlyMap<string, V>, key: string) => {
+  const copy = new Map(map);
+  copy.delete(key);
+  return copy;
+};
+
+export function evolve(state: WorkshopState, event: WorkshopEvent): WorkshopState {
+  switch (event.type) {
+    case 'WorkshopEventScheduled':
+    case 'WorkshopEventChanged':
+      return state.status === 'none'
+        ? { status: 'scheduled', event: event.data, registrations: new Map(), gone: new Map() }
+        : { ...state, event: event.data };
+    case 'WorkshopEventCancelled':
+      return state.status === 'none' ? state : { ...state, status: 'cancelled' };
+    case 'WorkshopRegistrationMade': {
+      if (state.status === 'none') return state;
+      const { eventId: _event, ...registration } = event.data;
+      return {
+        ...state,
+        registrations: new Map(state.registrations).set(registration.registrationId, registration),
+        gone: without(state.gone, registration.registrationId),
+      };
+    }
+    case 'WorkshopRegistrationPlaced': {
+      const registration = state.status === 'none' ? undefined : state.registrations.get(event.data.registrationId);
+      if (state.status === 'none' || !registration) return state;
+      return {
+        ...state,
+        registrations: new Map(state.registrations).set(registration.registrationId, {
+          ...registration,
+          status: 'registered',
+        }),
+      };
+    }
+    case 'WorkshopRegistrationDeleted':
+    case 'WorkshopRegistrationMovedOut':
+      if (state.status === 'none') return state;
+      return {
+        ...state,
+        registrations: without(state.registrations, event.data.registrationId),
+        gone: new Map(state.gone).set(
+          event.data.registrationId,
+          event.type === 'WorkshopRegistrationDeleted' ? 'deleted' : 'moved',
+        ),
+      };
+    default:
+      return state;
+  }
+}
+
+/** Places taken by registrations that have one (the waiting list takes none). */
+export const placesTaken = (state: Live) =>
+  [...state.registrations.values()].filter((r) => r.status === 'registered').reduce((sum, r) => sum + r.places, 0);
+
+export const placesLeft = (state: Live) => Math.max(state.event.capacity - placesTaken(state), 0);
+
+/** A registration's price: the event's price per child times its children. */
+export const registrationPrice = (event: Pick<WorkshopEventDetails, 'pricePence'>, places: number): Pence =>
+  event.pricePence * places;
+
+/** `2026-07-20T10:00` → `20 Jul 2026 10:00` (the spec's dd MMM yyyy hh:mm). */
+export const displayDateTime = (dateTime: string) => `${displayDate(dateTime.slice(0, 10))} ${dateTime.slice(11, 16)}`;
+
+/** The invoice line of a registration: the workshop, when, and for how many children (no names). */
+export const registrationLine = (event: WorkshopEventDetails, places: number): FamilyInvoiceLine => ({
+  description: `${event.description}, ${displayDateTime(event.dateTime)} (${places} ${places === 1 ? 'child' : 'children'})`,
+  amountPence: registrationPrice(event, places),
+});
+
+const adminOnly = (actor: Actor, what: string) => {
+  if (actor.role !== 'admin') throw new DomainError('forbidden', `Only an admin can ${what}.`);
+};
+
+const invalid = (field: string, message: string): never => {
+  throw new DomainError('invalid', `${message}.`, { [field]: message });
+};
+
+function checkEvent(event: WorkshopEventDetails) {
+  checkId(event.eventId, 'id', 'The event id');
+  checkText(event.description, { field: 'description', label: 'Description', required: true });
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(event.dateTime)) invalid('dateTime', 'Enter a real date and time');
+  checkDate(event.dateTime.slice(0, 10), 'dateTime');
+  const whole = (value: number, field: string, label: string, max: number) => {
+    if (!Number.isSafeInteger(value) || value < 1 || value > max) invalid(field, `${label} must be 1 to ${max}`);
+  };
+  whole(event.durationMinutes, 'durationMinutes', 'Duration', LIMITS.maxWorkshopMinutes);
+  whole(event.capacity, 'capacity', 'Capacity', LIMITS.maxWorkshopCapacity);
+  checkPence(event.pricePence, { field: 'price', label: 'Price' });
+  checkText(event.location, { field: 'location', label: 'Location' });
+}
+
+function checkRegistration(registration: NewRegistration) {
+  checkId(registration.registrationId, 'registrationId', 'The registration id');
+  if (registration.clientId !== null) checkId(registration.clientId, 'clientId', 'The family');
+  const { contact } = registration;
+  for (const name of ['firstName', 'lastName', 'postcode', 'email', 'phone'] as const) {
+    checkText(contact[name], { field: `contact.${name}`, label: name, required: true, max: LIMITS.maxEmailLength });
+  }
+  checkList(contact.address, LIMITS.maxAddressLines, 'contact.address', 'Address lines', (line) =>
+    checkText(line, { field: 'contact.address', label: 'An address line' }),
+  );
+  if (registration.children.length === 0) invalid('children', 'Add at least one child');
+  checkList(registration.children, LIMITS.maxChildrenPerBooking, 'children', 'Children', (child) => {
+    const { firstName, lastName, school, schoolYear, allergies } = child as Registration['children'][number];
+    checkText(firstName, { field: 'children', label: 'First name', required: true });
+    checkText(lastName, { field: 'children', label: 'Last name', required: true });
+    checkText(school, { field: 'children', label: 'School' });
+    checkText(schoolYear, { field: 'children', label: 'Year' });
+    checkText(allergies, { field: 'children', label: 'Allergies', max: LIMITS.maxAllergiesLength });
+  });
+  checkText(registration.comments, { field: 'comments', label: 'Comments', max: LIMITS.maxCommentsLength });
+}
+
+function liveOrRefuse(state: WorkshopState): Live {
+  if (state.status === 'none') throw new DomainError('not_found', 'There is no such event.');
+  return state;
+}
+
+function openOrRefuse(state: WorkshopState, nowLocal: string): Live {
+  const live = liveOrRefuse(state);
+  if (live.status === 'cancelled') throw new DomainError('conflict', 'This event was cancelled.');
+  if (live.event.dateTime <= nowLocal) throw new DomainError('conflict', 'This event has started already.');
+  return live;
+}
+
+function registrationOrRefuse(state: WorkshopState, registrationId: string): Registration {
+  const registration = liveOrRefuse(state).registrations.get(registrationId);
+  if (!registration) throw new DomainError('not_found', 'There is no such registration on this event.');
+  return registration;
+}
+
+export function decide(command: WorkshopCommand, state: WorkshopState, _now: Date): WorkshopEvent[] {
+  switch (command.type) {
+    case 'ScheduleEvent': {
+      adminOnly(command.actor, 'schedule workshops');
+      checkEvent(command.event);
+      if (state.status !== 'none') {
+        if (JSON.stringify(state.event) === JSON.stringify(command.event)) return [];
+        throw new DomainError('conflict', 'This event has been scheduled already.');
+      }
+      return [{ type: 'WorkshopEventScheduled', data: command.event }];
+    }
+    case 'ChangeEvent': {
+      adminOnly(command.actor, 'change workshops');
+      checkEvent(command.event);
+      const live = liveOrRefuse(state);
+      if (live.status === 'cancelled') throw new DomainError('conflict', 'This event was cancelled.');
+      if (command.event.eventId !== live.event.eventId) invalid('id', 'The event id cannot change');
+      const taken = placesTaken(live);
+      if (command.event.capacity < taken) {
+        invalid('capacity', `${taken} places are taken: the capacity cannot be less`);
+      }
+      if (JSON.stringify(live.event) === JSON.stringify(command.event)) return [];
+      return [{ type: 'WorkshopEventChanged', data: command.event }];
+    }
+    case 'CancelEvent': {
+      adminOnly(command.actor, 'cancel workshops');
+      const live = liveOrRefuse(state);
+      if (live.status === 'cancelled') return [];
+      return [{ type: 'WorkshopEventCancelled', data: { eventId: live.event.eventId } }];
+    }
+    case 'Register': {
+      const { registration, nowLocal } = command;
+      // A retried booking finds itself.
+      if (state.status !== 'none' && state.registrations.has(registration.registrationId)) return [];
+      checkRegistration(registration);
+      const live = openOrRefuse(state, nowLocal);
+      const places = registration.children.length;
+      const status = places <= placesLeft(live) ? 'registered' : 'waitlisted';
+      const { eventId } = live.event;
+      return [
+        { type: 'WorkshopRegistrationMade', data: { ...registration, eventId, places, status, movedFrom: null } },
+      ];
+    }
+    case 'MoveIn': {
+      adminOnly(command.actor, 'move registrations');
+      const { registration, fromEventId, invoicedPricePence, nowLocal } = command;
+      if (state.status !== 'none' && state.registrations.has(registration.registrationId)) return [];
+      const live = openOrRefuse(state, nowLocal);
+      if (fromEventId === live.event.eventId) invalid('toEventId', 'Choose another event');
+      if (registration.status === 'registered' && registration.places > placesLeft(live)) {
+        throw new DomainError('conflict', `${live.event.description} has no room for this registration.`);
+      }
+      const price = registrationPrice(live.event, registration.places);
+      if (invoicedPricePence !== null && price !== invoicedPricePence) {
+        throw new DomainError(
+          'conflict',
+          `This registration was invoiced at ${formatPounds(invoicedPricePence)}; at ${live.event.description} it would cost ${formatPounds(price)}. Credit the invoice first.`,
+        );
+      }
+      return [
+        {
+          type: 'WorkshopRegistrationMade',
+          data: { ...registration, eventId: live.event.eventId, movedFrom: fromEventId },
+        },
+      ];
+    }
+    case 'MoveOut': {
+      adminOnly(command.actor, 'move registrations');
+      if (state.status !== 'none' && state.gone.get(command.registrationId) === 'moved') return [];
+      registrationOrRefuse(state, command.registrationId);
+      const { eventId } = liveOrRefuse(state).event;
+      return [
+        {
+          type: 'WorkshopRegistrationMovedOut',
+          data: { eventId, registrationId: command.registrationId, toEventId: command.toEventId },
+        },
+      ];
+    }
+    case 'Place': {
+      adminOnly(command.actor, 'give places');
+      const registration = registrationOrRefuse(state, command.registrationId);
+      if (registration.status === 'registered') return [];
+      const live = liveOrRefuse(state);
+      if (live.status === 'cancelled') throw new DomainError('conflict', 'This event was cancelled.');
+      if (registration.places > placesLeft(live)) {
+        throw new DomainError('conflict', `There is no free place for ${registration.places} more.`);
+      }
+      const { eventId } = live.event;
+      return [{ type: 'WorkshopRegistrationPlaced', data: { eventId, registrationId: registration.registrationId } }];
+    }
+    case 'DeleteRegistration': {
+      adminOnly(command.actor, 'delete registrations');
+      if (state.status !== 'none' && state.gone.get(command.registrationId) === 'deleted') return [];
+      registrationOrRefuse(state, command.registrationId);
+      const { eventId } = liveOrRefuse(state).event;
+      return [{ type: 'WorkshopRegistrationDeleted', data: { eventId, registrationId: command.registrationId } }];
+    }
+    default: {
+      const _never: never = command;
+      return _never;
+    }
+  }
+}
+
+export const workshopDecider: Decider<WorkshopCommand, WorkshopEvent, WorkshopState> = {
+  initialState,
+  evolve,
+  decide,
+};
+
+export const workshopStream = (eventId: string) => `workshop-event-${eventId}`;
+
+/**
+ * The workshop invoices of one e-mail address, stream `workshop-account-{key}`: which
+ * registrations are invoiced (by a family invoice not credited). A registration is on one such
+ * invoice at most; a credited invoice frees its registrations to be invoiced again.
+ */
+export type InvoicedRegistration = { invoiceId: string; eventId: string; pricePence: Pence };
+export type AccountState = { invoiced: ReadonlyMap<string, InvoicedRegistration>; invoices: ReadonlySet<string> };
+
+export type AccountCommand =
+  | {
+      type: 'ConfirmWorkshopInvoice';
+      invoiceId: string;
+      /** Each registration to bill, with its price now; checked by the service to be this e-mail's and on an event. */
+      registrations: { eventId: string; registrationId: string; pricePence: Pence }[];
+      discountPence: Pence;
+      actor: Actor;
+    }
+  | { type: 'NoteCredited'; invoiceId: string };
+
+export const accountDecider: Decider<AccountCommand, WorkshopEvent, AccountState> = {
+  initialState: () => ({ invoiced: new Map(), invoices: new Set() }),
+  evolve: (state, event) => {
+    if (event.type === 'WorkshopInvoiceConfirmed') {
+      const invoiced = new Map(state.invoiced);
+      const { invoiceId } = event.data;
+      for (const { registrationId, eventId, pricePence } of event.data.registrations) {
+        invoiced.set(registrationId, { invoiceId, eventId, pricePence });
+      }
+      return { invoiced, invoices: new Set(state.invoices).add(invoiceId) };
+    }
+    if (event.type === 'WorkshopInvoiceCredited') {
+      const invoiced = new Map([...state.invoiced].filter(([, entry]) => entry.invoiceId !== event.data.invoiceId));
+      return { ...state, invoiced };
+    }
+    return state;
+  },
+  decide: (command, state) => {
+    switch (command.type) {
+      case 'ConfirmWorkshopInvoice': {
+        adminOnly(command.actor, 'issue workshop invoices');
+        if (state.invoices.has(command.invoiceId)) return [];
+        checkId(command.invoiceId, 'invoiceId', 'The invoice id');
+        const { registrations, discountPence } = command;
+        if (registrations.length === 0) invalid('registrationIds', 'Include at least one registration');
+        const ids = new Set(registrations.map((r) => r.registrationId));
+        if (ids.size !== registrations.length) invalid('registrationIds', 'A registration is listed twice');
+        for (const { registrationId } of registrations) {
+          const earlier = state.invoiced.get(registrationId);
+          if (earlier) {
+            throw new DomainError('conflict', 'A registration on this invoice has been invoiced already.', {
+              registrationIds: 'Invoiced already',
+            });
+          }
+        }
+        const sum = registrations.reduce(
+          (total, r) => total + checkPence(r.pricePence, { field: 'price', label: 'Price' }),
+          0,
+        );
+        checkPence(discountPence, { field: 'discountAmount', label: 'Discount' });
+        if (discountPence > sum) {
+          invalid(
+            'discountAmount',
+            `The discount cannot be more than ${formatPounds(sum)}, the included registrations`,
+          );
+        }
+        return [
+          { type: 'WorkshopInvoiceConfirmed', data: { invoiceId: command.invoiceId, registrations, discountPence } },
+        ];
+      }
+      case 'NoteCredited': {
+        const still = [...state.invoiced.values()].some((entry) => entry.invoiceId === command.invoiceId);
+        return still ? [{ type: 'WorkshopInvoiceCredited', data: { invoiceId: command.invoiceId } }] : [];
+      }
+      default: {
+        const _never: never = command;
+        return _never;
+      }
+    }
+  },
+};
+
+/** `key`: a digest of the e-mail address (the service makes it), so no address is in a stream name. */
+export const accountStream = (key: string) => `workshop-account-${key}`;
