@@ -11,6 +11,7 @@ import {
 import { Sessions } from '@agency/platform/sessions';
 import Fastify, { type FastifyServerOptions, type RouteOptions } from 'fastify';
 import pg from 'pg';
+import { asOfRoutes, pastAwarePool } from './audit/as-of';
 import { historyQueries } from './audit/history-queries';
 import { invoiceTraceQueries } from './audit/invoice-trace';
 import { healthQueries } from './queries/health-queries';
@@ -71,9 +72,12 @@ export async function buildQueryApp(options: QueryAppOptions) {
   await app.register(clientsQueries, { db, today });
   await app.register(tutorsQueries, { db });
   await app.register(sessionQueries, { db, sessions });
-  await app.register(lessonQueries, { db });
-  await app.register(engagementQueries, { db });
-  await app.register(invoiceQueries, { db });
+  // The views that can be seen as of a past moment (?asOf=): their queries run on a replay then.
+  app.addHook('onRoute', asOfRoutes({ pool: db, store: options.store, timeZone: today.timeZone }));
+  const pastAware = pastAwarePool(db);
+  await app.register(lessonQueries, { db: pastAware });
+  await app.register(engagementQueries, { db: pastAware });
+  await app.register(invoiceQueries, { db: pastAware });
   await app.register(agencyQueries, { db });
   await app.register(consultationQueries, { db });
   await app.register(familyInvoiceQueries, { db });

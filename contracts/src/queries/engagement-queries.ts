@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { calendarDate } from '../values';
-import { queryId } from './query-values';
+import { asOfQuery, queryId } from './query-values';
 
 export const engagementParams = z.object({ tutorId: queryId, engagementId: queryId });
+/** `?asOf=`: the engagement as it was known at a past moment. */
+export const engagementQuery = asOfQuery;
 export const engagementOnParams = engagementParams.extend({ date: calendarDate });
 
 /** A row of spec §3's history list: rates as fractions, `endDate` null while the period goes on. */

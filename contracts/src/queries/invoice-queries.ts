@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { calendarYear, monthNumber } from '../values';
-import { monthAmounts, queryId } from './query-values';
+import { asOfMoment, monthAmounts, queryId } from './query-values';
 
 /** Blank or `all` means every one: the UI's "all tutors" / "all months" choice. */
 const everyone = (value: unknown) => (value === '' || value === 'all' ? undefined : value);
@@ -10,6 +10,7 @@ export const invoiceListQuery = z.object({
   year: calendarYear,
   month: z.preprocess(everyone, monthNumber.optional()),
   tutorId: z.preprocess(everyone, queryId.min(1).optional()),
+  asOf: asOfMoment,
 });
 export type InvoiceListQuery = z.input<typeof invoiceListQuery>;
 
@@ -89,7 +90,7 @@ export type InvoicePreviewAnswer = z.infer<typeof invoicePreviewAnswer>;
 export const invoiceDocumentParams = z.object({ id: queryId });
 
 /** `GET /api/reports/invoiceStatus?year&month`: admins and partners. */
-export const invoiceStatusQuery = z.object({ year: calendarYear, month: monthNumber });
+export const invoiceStatusQuery = z.object({ year: calendarYear, month: monthNumber, asOf: asOfMoment });
 export type InvoiceStatusQuery = z.infer<typeof invoiceStatusQuery>;
 
 const fullAmounts = monthAmounts.required();

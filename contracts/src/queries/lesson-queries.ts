@@ -1,10 +1,15 @@
 import { z } from 'zod';
 import { timesheetGridAnswer } from '../answers/timesheet-grid';
 import { calendarDate, calendarMonth, calendarYear, monthNumber } from '../values';
-import { queryId } from './query-values';
+import { asOfMoment, queryId } from './query-values';
 
 /** `GET /api/lessons?year&month&tutorId`: a month's lessons, of one tutor or (staff, blank) all. */
-export const lessonListQuery = z.object({ year: calendarYear, month: monthNumber, tutorId: queryId.optional() });
+export const lessonListQuery = z.object({
+  year: calendarYear,
+  month: monthNumber,
+  tutorId: queryId.optional(),
+  asOf: asOfMoment,
+});
 export type LessonListQuery = z.input<typeof lessonListQuery>;
 
 export const lessonView = z.object({

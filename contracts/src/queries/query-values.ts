@@ -17,3 +17,18 @@ export const monthAmounts = z.object({
   commission: z.number(),
   partnerCommission: z.number().optional(),
 });
+
+/**
+ * `asOf=YYYY-MM-DDTHH:mm[:ss]` in the agency's time zone: the view as it was known at that moment,
+ * replayed from the events recorded up to it (never a kept copy). Blank or absent is now.
+ */
+export const asOfMoment = z.preprocess(
+  (value) => (value === '' ? undefined : value),
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, 'Use YYYY-MM-DDTHH:mm')
+    .refine((value) => !Number.isNaN(Date.parse(`${value}Z`)), 'Not a real moment')
+    .optional(),
+);
+/** The query string of a view that can be seen as of a past moment. */
+export const asOfQuery = z.object({ asOf: asOfMoment });

@@ -3,6 +3,7 @@ import {
   engagementOnAnswer,
   engagementOnParams,
   engagementParams,
+  engagementQuery,
   redactForRole,
   type SessionUser,
 } from '@agency/contracts';
@@ -47,7 +48,7 @@ export async function engagementQueries(fastify: FastifyInstance, { db }: { db: 
 
   app.get(
     '/api/tutors/engagement/:tutorId/:engagementId',
-    { schema: { params: engagementParams, response: { 200: engagementAnswer } } },
+    { schema: { params: engagementParams, querystring: engagementQuery, response: { 200: engagementAnswer } } },
     async (request) => {
       const user = request.signedIn;
       const { tutorId, engagementId } = request.params;
