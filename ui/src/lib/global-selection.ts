@@ -56,6 +56,9 @@ export function useGlobalSelection(withTutor: boolean) {
   const addressOf = (next: Selection) => {
     const search = new URLSearchParams({ year: String(next.year), month: String(next.month) });
     if (withTutor && next.tutorId) search.set('tutorId', next.tutorId);
+    // A past view (as of a moment) stays on while the selection changes.
+    const asOf = params.get('asOf');
+    if (asOf) search.set('asOf', asOf);
     return search;
   };
 

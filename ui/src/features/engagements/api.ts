@@ -6,6 +6,7 @@ import type {
   StudentView,
   TutorAnswer,
 } from '@agency/contracts';
+import { withAsOf } from '../../lib/as-of';
 import { getJson, postJson } from '../../lib/http';
 
 /** A history row of spec §3: rates as fractions, `endDate` null while the period goes on. */
@@ -33,9 +34,9 @@ export type EngagementCommand = {
   periodStart?: string;
 };
 
-export const fetchEngagement = (ids: { tutorId: string; engagementId: string }, signal?: AbortSignal) =>
+export const fetchEngagement = (ids: { tutorId: string; engagementId: string; asOf?: string }, signal?: AbortSignal) =>
   getJson<EngagementAnswer>(
-    `/api/tutors/engagement/${encodeURIComponent(ids.tutorId)}/${encodeURIComponent(ids.engagementId)}`,
+    `/api/tutors/engagement/${encodeURIComponent(ids.tutorId)}/${encodeURIComponent(ids.engagementId)}?${withAsOf(new URLSearchParams(), ids.asOf)}`,
     signal,
   ).then((answer) => answer.engagement);
 

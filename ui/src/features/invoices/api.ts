@@ -6,6 +6,7 @@ import type {
   TutorListAnswer,
   TutorListItem,
 } from '@agency/contracts';
+import { withAsOf } from '../../lib/as-of';
 import { getJson, postJson } from '../../lib/http';
 
 export type InvoiceRow = InvoiceRowView;
@@ -38,10 +39,10 @@ export type TutorOption = Pick<TutorListItem, 'id' | 'name'>;
 
 type Command = { commandId: string };
 
-export function fetchInvoices(query: InvoicesQuery, signal?: AbortSignal) {
+export function fetchInvoices(query: InvoicesQuery & { asOf?: string }, signal?: AbortSignal) {
   const search = new URLSearchParams({ year: String(query.year), month: String(query.month) });
   if (query.tutorId) search.set('tutorId', query.tutorId);
-  return getJson<InvoicesList>(`/api/invoices/?${search}`, signal);
+  return getJson<InvoicesList>(`/api/invoices/?${withAsOf(search, query.asOf)}`, signal);
 }
 
 /** Every tutor, past ones too: their old invoices stay reachable. */

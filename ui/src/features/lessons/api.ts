@@ -7,6 +7,7 @@ import type {
   TutorListAnswer,
   TutorListItem,
 } from '@agency/contracts';
+import { withAsOf } from '../../lib/as-of';
 import { getJson, postJson } from '../../lib/http';
 
 export type { GridCell, GridRow };
@@ -36,9 +37,9 @@ export type LessonInput = {
 const weekParams = ({ tutorId, month, from, to }: WeekQuery) =>
   new URLSearchParams({ from, to, month, tutorId }).toString();
 
-export const fetchLessons = ({ year, month, tutorId }: LessonsQuery, signal?: AbortSignal) =>
+export const fetchLessons = ({ year, month, tutorId, asOf }: LessonsQuery & { asOf?: string }, signal?: AbortSignal) =>
   getJson<LessonsMonth>(
-    `/api/lessons?${new URLSearchParams({ year: String(year), month: String(month), tutorId: tutorId ?? '' })}`,
+    `/api/lessons?${withAsOf(new URLSearchParams({ year: String(year), month: String(month), tutorId: tutorId ?? '' }), asOf)}`,
     signal,
   );
 

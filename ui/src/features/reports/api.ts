@@ -1,4 +1,5 @@
 import type { InvoiceStatusAnswer, InvoiceStatusGroupView } from '@agency/contracts';
+import { withAsOf } from '../../lib/as-of';
 import type { CalendarMonth } from '../../lib/calendar-month';
 import { getJson } from '../../lib/http';
 
@@ -8,5 +9,8 @@ export type Amounts = StatusGroup['totals'];
 
 export type InvoiceStatusReport = InvoiceStatusAnswer;
 
-export const fetchInvoiceStatus = ({ year, month }: CalendarMonth, signal?: AbortSignal) =>
-  getJson<InvoiceStatusReport>(`/api/reports/invoiceStatus?year=${year}&month=${month}`, signal);
+export const fetchInvoiceStatus = ({ year, month, asOf }: CalendarMonth & { asOf?: string }, signal?: AbortSignal) =>
+  getJson<InvoiceStatusReport>(
+    `/api/reports/invoiceStatus?${withAsOf(new URLSearchParams({ year: String(year), month: String(month) }), asOf)}`,
+    signal,
+  );

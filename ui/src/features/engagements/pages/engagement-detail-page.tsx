@@ -1,12 +1,14 @@
 import { maySee } from '@agency/contracts/visibility';
 import styled from '@emotion/styled';
 import { Link, useNavigate, useParams } from 'react-router-dom';
+import { AsOfControl } from '../../../components/as-of';
 import { ButtonLink, ButtonRow } from '../../../components/button';
 import { HistoryPanel } from '../../../components/history-panel';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
 import { Panel, SectionHeading } from '../../../components/panel';
 import { Table, TableWrap, Td, Th, Tr } from '../../../components/table';
+import { useAsOf } from '../../../lib/as-of';
 import { useCurrentUser } from '../../../lib/current-user';
 import { formatDate, formatMoney, formatPercent } from '../../../lib/format';
 import { useLoader } from '../../../lib/use-loader';
@@ -22,7 +24,7 @@ const Latest = styled.span(({ theme }) => ({
 
 export const engagementTitle = (engagement: Engagement) => `${engagement.tutor.name} — ${engagement.studentName}`;
 
-export const loadEngagement = (ids: { tutorId: string; engagementId: string }, signal: AbortSignal) =>
+export const loadEngagement = (ids: { tutorId: string; engagementId: string; asOf?: string }, signal: AbortSignal) =>
   fetchEngagement(ids, signal);
 
 const pounds = (rate: number) => `£${formatMoney(rate)}`;
@@ -160,13 +162,15 @@ function EngagementDetail({ engagement }: { engagement: Engagement }) {
 /** engagement/detail/{tutorId}/{engagementId}. */
 export function EngagementDetailPage() {
   const { tutorId = '', engagementId = '' } = useParams();
-  const { state, retry } = useLoader(loadEngagement, { tutorId, engagementId });
+  const { asOf } = useAsOf();
+  const { state, retry } = useLoader(loadEngagement, { tutorId, engagementId, asOf });
   const user = useCurrentUser();
   return (
     <>
       <PageHeading title={state.status === 'loaded' ? engagementTitle(state.data) : 'Engagement'}>
         {user.role === 'tutor' ? null : <Link to={`/tutor/${tutorId}`}>Back to tutor</Link>}
       </PageHeading>
+      <AsOfControl id="engagement" />
       <LoadState state={state} onRetry={retry}>
         {(engagement) => <EngagementDetail engagement={engagement} />}
       </LoadState>

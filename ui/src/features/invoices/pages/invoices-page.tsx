@@ -1,6 +1,8 @@
+import { AsOfControl } from '../../../components/as-of';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
 import { SelectionFilter } from '../../../components/selection-filter';
+import { useAsOf } from '../../../lib/as-of';
 import { monthTitle } from '../../../lib/calendar-month';
 import { isOffice, useCurrentUser } from '../../../lib/current-user';
 import { useGlobalSelection } from '../../../lib/global-selection';
@@ -9,7 +11,7 @@ import { fetchInvoices, fetchTutorOptions, type InvoicesQuery } from '../api';
 import { BankAccountNotice } from '../components/bank-account-notice';
 import { InvoicesTable } from '../components/invoices-table';
 
-const loadInvoices = (query: InvoicesQuery, signal: AbortSignal) => fetchInvoices(query, signal);
+const loadInvoices = (query: InvoicesQuery & { asOf: string }, signal: AbortSignal) => fetchInvoices(query, signal);
 const loadTutors = (staff: boolean, signal: AbortSignal) => (staff ? fetchTutorOptions(signal) : Promise.resolve([]));
 
 /** invoices: the month's invoices with totals; month, year and tutor live in the address. */
@@ -20,7 +22,8 @@ export function InvoicesPage() {
   const tutorId = staff ? selection.tutorId : '';
   const selected = { year: selection.year, month: selection.month };
 
-  const invoices = useLoader(loadInvoices, { ...selected, tutorId: tutorId || undefined });
+  const { asOf } = useAsOf();
+  const invoices = useLoader(loadInvoices, { ...selected, tutorId: tutorId || undefined, asOf });
   const tutors = useLoader(loadTutors, staff);
 
   return (
@@ -33,6 +36,7 @@ export function InvoicesPage() {
         onSelect={select}
         tutors={staff ? (tutors.state.data ?? []) : undefined}
       />
+      <AsOfControl id="invoices" />
       <LoadState state={invoices.state} onRetry={invoices.retry}>
         {(data) => (
           <InvoicesTable

@@ -1,10 +1,12 @@
 import styled from '@emotion/styled';
 import { useNavigate } from 'react-router-dom';
+import { AsOfControl } from '../../../components/as-of';
 import { Button } from '../../../components/button';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
 import { SelectionFilter } from '../../../components/selection-filter';
 import { EmptyRow, Table, TableWrap, Td, Th, TotalsFooter, Tr } from '../../../components/table';
+import { useAsOf } from '../../../lib/as-of';
 import { monthKey, monthTitle } from '../../../lib/calendar-month';
 import { isOffice, useCurrentUser } from '../../../lib/current-user';
 import { formatDate, formatMoney } from '../../../lib/format';
@@ -15,7 +17,7 @@ import { fetchLessons, fetchTutorOptions, type LessonsMonth, type LessonsQuery }
 
 const Actions = styled.div({ display: 'flex', flexWrap: 'wrap', gap: '0.75rem', marginTop: '1rem' });
 
-const loadLessons = (query: LessonsQuery, signal: AbortSignal) => fetchLessons(query, signal);
+const loadLessons = (query: LessonsQuery & { asOf: string }, signal: AbortSignal) => fetchLessons(query, signal);
 const loadTutors = (staff: boolean, signal: AbortSignal) => (staff ? fetchTutorOptions(signal) : Promise.resolve([]));
 
 /** lessons: the month's lessons with totals; the month, year and tutor live in the address. */
@@ -27,7 +29,8 @@ export function LessonsPage() {
   const { year, month } = selected;
   const tutorId = staff ? selected.tutorId : (user.tutorId ?? '');
 
-  const lessons = useLoader(loadLessons, { year, month, tutorId: tutorId || undefined });
+  const { asOf } = useAsOf();
+  const lessons = useLoader(loadLessons, { year, month, tutorId: tutorId || undefined, asOf });
   const tutors = useLoader(loadTutors, staff);
   const title = monthTitle(selected);
   const forTutor = staff && tutorId ? `/${encodeURIComponent(tutorId)}` : '';
@@ -43,22 +46,25 @@ export function LessonsPage() {
         onSelect={select}
         tutors={staff ? (tutors.state.data ?? []) : undefined}
       />
+      <AsOfControl id="lessons" />
       <LoadState state={lessons.state} onRetry={lessons.retry}>
         {(data) => (
           <>
             <LessonsTable data={data} staff={staff} emptyText={emptyText(data, user.role === 'admin', title)} />
-            <Actions>
-              {data.canAddLessons ? (
-                <Button type="button" onClick={addLessons}>
-                  Add Lessons
-                </Button>
-              ) : null}
-              {mayInvoiceFor(user, tutorId) ? (
-                <Button type="button" variant="secondary" onClick={generateInvoice}>
-                  {data.lessons.length > 0 ? 'Generate Invoice' : 'No lessons this month'}
-                </Button>
-              ) : null}
-            </Actions>
+            {asOf ? null : (
+              <Actions>
+                {data.canAddLessons ? (
+                  <Button type="button" onClick={addLessons}>
+                    Add Lessons
+                  </Button>
+                ) : null}
+                {mayInvoiceFor(user, tutorId) ? (
+                  <Button type="button" variant="secondary" onClick={generateInvoice}>
+                    {data.lessons.length > 0 ? 'Generate Invoice' : 'No lessons this month'}
+                  </Button>
+                ) : null}
+              </Actions>
+            )}
           </>
         )}
       </LoadState>

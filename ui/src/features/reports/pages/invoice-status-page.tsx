@@ -1,10 +1,12 @@
 import styled from '@emotion/styled';
 import { lazy, Suspense } from 'react';
+import { AsOfControl } from '../../../components/as-of';
 import { LoadState } from '../../../components/load-state';
 import { MonthFilter } from '../../../components/month-filter';
 import { PageHeading } from '../../../components/page-heading';
 import { Panel, SectionHeading } from '../../../components/panel';
 import { EmptyRow, Table, TableWrap, Td, Th, TotalRow, Tr } from '../../../components/table';
+import { useAsOf } from '../../../lib/as-of';
 import type { CalendarMonth } from '../../../lib/calendar-month';
 import { formatMoney } from '../../../lib/format';
 import { useGlobalSelection } from '../../../lib/global-selection';
@@ -17,7 +19,8 @@ const EarningsChart = lazy(() => import('../../../components/earnings-chart'));
 const Muted = styled.p(({ theme }) => ({ color: theme.colors.muted }));
 const Group = styled.section({ marginBottom: '1.75rem' });
 
-const loadReport = (selected: CalendarMonth, signal: AbortSignal) => fetchInvoiceStatus(selected, signal);
+const loadReport = (selected: CalendarMonth & { asOf: string }, signal: AbortSignal) =>
+  fetchInvoiceStatus(selected, signal);
 
 /**
  * reports/invoices: the month's tutors in the spec's four invoice status groups, with a chart
@@ -27,11 +30,13 @@ const loadReport = (selected: CalendarMonth, signal: AbortSignal) => fetchInvoic
 export function InvoiceStatusPage() {
   const { selection, select } = useGlobalSelection(false);
   const selected = { year: selection.year, month: selection.month };
-  const report = useLoader(loadReport, selected);
+  const { asOf } = useAsOf();
+  const report = useLoader(loadReport, { ...selected, asOf });
   return (
     <>
       <PageHeading title="Invoice Status" />
       <MonthFilter id="report" value={selected} onChange={select} />
+      <AsOfControl id="report" />
       <LoadState state={report.state} onRetry={report.retry}>
         {(data) => <Report report={data} />}
       </LoadState>
