@@ -236,6 +236,7 @@ const RULES: Record<string, Rule> = {
     expect: office,
   },
   'GET /api/invoices/trace/:id': { call: (f) => ({ url: `/api/invoices/trace/${f.invoiceA}` }), expect: office },
+  'GET /api/activity': { call: () => ({ url: '/api/activity?from=2025-01-01&to=2025-01-31' }), expect: adminOrAuditor },
   'GET /api/reports/invoiceStatus': {
     call: () => ({ url: '/api/reports/invoiceStatus?year=2025&month=3' }),
     expect: office,

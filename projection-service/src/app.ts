@@ -11,6 +11,7 @@ import {
 import { Sessions } from '@agency/platform/sessions';
 import Fastify, { type FastifyServerOptions, type RouteOptions } from 'fastify';
 import pg from 'pg';
+import { activityQueries } from './audit/activity-queries';
 import { asOfRoutes, pastAwarePool } from './audit/as-of';
 import { historyQueries } from './audit/history-queries';
 import { invoiceTraceQueries } from './audit/invoice-trace';
@@ -26,6 +27,7 @@ import { invoiceQueries } from './read-models/invoices/queries';
 import { lessonQueries } from './read-models/lessons/queries';
 import { tutorsQueries } from './read-models/tutors/queries';
 import { usersQueries } from './read-models/users/queries';
+import { workshopQueries } from './read-models/workshops/queries';
 
 export type QueryAppOptions = {
   databaseUrl: string;
@@ -81,10 +83,12 @@ export async function buildQueryApp(options: QueryAppOptions) {
   await app.register(agencyQueries, { db });
   await app.register(consultationQueries, { db });
   await app.register(familyInvoiceQueries, { db });
+  await app.register(workshopQueries, { db, today });
   await app.register(dashboardQueries, { db, today });
   const audit = { db, store: options.store, timeZone: today.timeZone };
   await app.register(historyQueries, audit);
   await app.register(invoiceTraceQueries, audit);
+  await app.register(activityQueries, audit);
   await app.register(healthQueries, { db, eventsInDatabase: options.eventsInDatabase });
   return app;
 }

@@ -109,3 +109,35 @@ export const invoiceTraceAnswer = z.object({
   differences: z.array(z.string()),
 });
 export type InvoiceTraceAnswer = z.infer<typeof invoiceTraceAnswer>;
+
+/** `GET /api/activity?from&to[&userId][&format=csv]`: the commands recorded in a period (agency dates, both included). */
+export const activityQuery = z
+  .object({
+    from: calendarDate,
+    to: calendarDate,
+    userId: z.preprocess((value) => (value === '' ? undefined : value), queryId.min(1).optional()),
+    format: z.enum(['json', 'csv']).optional(),
+  })
+  .refine((query) => query.from <= query.to, { message: 'The period must end on or after it starts', path: ['to'] });
+export type ActivityQuery = z.input<typeof activityQuery>;
+
+/** One command: who gave it, when, what its events did in words, and on which entities (streams). */
+export const activityEntryView = z.object({
+  commandId: z.string(),
+  /** When its first event was recorded (ISO 8601, UTC), and the same in agency time. */
+  recordedAt: z.string(),
+  when: z.string(),
+  who: eventAuthorView,
+  streams: z.array(z.string()),
+  what: z.array(z.string()),
+});
+export type ActivityEntryView = z.infer<typeof activityEntryView>;
+
+export const activityAnswer = z.object({
+  from: calendarDate,
+  to: calendarDate,
+  commands: z.array(activityEntryView),
+  /** Everyone who can sign in, for the filter. */
+  users: z.array(z.object({ id: z.string(), name: z.string(), role: z.string() })),
+});
+export type ActivityAnswer = z.infer<typeof activityAnswer>;

@@ -32,7 +32,7 @@ const BATCH = 1000;
  * `$all` is in commit order and an event's recorded time is taken inside its transaction, so a
  * later position may carry a slightly earlier time; past this margin no earlier one can follow.
  */
-const COMMIT_SLACK_MS = 5 * 60_000;
+export const COMMIT_SLACK_MS = 5 * 60_000;
 
 /** `YYYY-MM-DDTHH:mm[:ss]` in `timeZone` as an instant (the first one, in a clock change's repeated hour). */
 export function agencyInstant(local: string, timeZone: string): Date {

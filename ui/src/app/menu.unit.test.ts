@@ -16,6 +16,7 @@ describe('menu by role', () => {
       'Resources',
       'Reports',
       'Settings',
+      'Activity',
     ]);
   });
 

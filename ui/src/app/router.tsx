@@ -79,6 +79,7 @@ export const routes: RouteObject[] = [
         path: 'invoice/trace/:invoiceId',
         lazy: screen(() => import('../features/audit/pages/invoice-trace-page'), 'InvoiceTracePage'),
       },
+      { path: 'activity', lazy: screen(() => import('../features/audit/pages/activity-page'), 'ActivityPage') },
       {
         path: 'reports/invoices',
         lazy: screen(() => import('../features/reports/pages/invoice-status-page'), 'InvoiceStatusPage'),
