@@ -27,7 +27,6 @@ import { invoiceQueries } from './read-models/invoices/queries';
 import { lessonQueries } from './read-models/lessons/queries';
 import { tutorsQueries } from './read-models/tutors/queries';
 import { usersQueries } from './read-models/users/queries';
-import { workshopQueries } from './read-models/workshops/queries';
 
 export type QueryAppOptions = {
   databaseUrl: string;
@@ -83,7 +82,6 @@ export async function buildQueryApp(options: QueryAppOptions) {
   await app.register(agencyQueries, { db });
   await app.register(consultationQueries, { db });
   await app.register(familyInvoiceQueries, { db });
-  await app.register(workshopQueries, { db, today });
   await app.register(dashboardQueries, { db, today });
   const audit = { db, store: options.store, timeZone: today.timeZone };
   await app.register(historyQueries, audit);
