@@ -55,7 +55,7 @@ describe('the rest of the shell (issue 18, point 2)', () => {
 
   it('the header dropdown holds Dashboard and Logout', async () => {
     await admin.goto('/clients');
-    const toggle = admin.getByRole('button', { name: /account menu/ });
+    const toggle = admin.getByRole('button', { name: /\(account\)$/ });
     await toggle.click();
     expect(await toggle.getAttribute('aria-expanded')).toBe('true');
     const dropdown = admin.locator('#user-menu');

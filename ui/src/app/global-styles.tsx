@@ -42,6 +42,8 @@ export function GlobalStyles() {
         h2,
         h3 {
           line-height: 1.25;
+          /* A long name breaks rather than widen a phone's page. */
+          overflow-wrap: anywhere;
         }
       `}
     />

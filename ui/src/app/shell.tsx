@@ -11,6 +11,8 @@ import { theme } from './theme';
 import { UserMenu } from './user-menu';
 
 const wideQuery = '(min-width: 64em)';
+/** A phone held upright: the header keeps the menu's icon, the logo and the account menu. */
+const narrow = '@media (max-width: 37.5em)';
 const isWide = () => typeof window !== 'undefined' && window.matchMedia?.(wideQuery).matches;
 
 const Header = styled.header(({ theme }) => ({
@@ -22,6 +24,7 @@ const Header = styled.header(({ theme }) => ({
   gap: '1rem',
   height: '3.5rem',
   padding: '0 1rem',
+  [narrow]: { gap: '0.5rem', padding: '0 0.75rem' },
   background: theme.colors.surface,
   borderBottom: `1px solid ${theme.colors.border}`,
 }));
@@ -43,6 +46,8 @@ const MenuButton = styled.button(({ theme }) => ({
 const Logo = styled(Link)(({ theme }) => ({
   fontWeight: 700,
   fontSize: '1.15rem',
+  whiteSpace: 'nowrap',
+  [narrow]: { fontSize: '1rem' },
   color: theme.colors.text,
   textDecoration: 'none',
 }));
@@ -50,7 +55,11 @@ const Logo = styled(Link)(({ theme }) => ({
 const Spacer = styled.div({ flex: 1 });
 
 /** The dropdown holds Logout too: on a narrow header only it remains. */
-const HeaderLogout = styled.a({ whiteSpace: 'nowrap', '@media (max-width: 37.5em)': { display: 'none' } });
+const HeaderLogout = styled.a({ whiteSpace: 'nowrap', [narrow]: { display: 'none' } });
+/** The word beside the menu's icon: still its name for screen readers on a phone. */
+const MenuWord = styled.span({
+  [narrow]: { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' },
+});
 
 const Sidebar = styled.nav<{ open: boolean }>(({ theme, open }) => ({
   position: 'fixed',
@@ -85,6 +94,7 @@ const MenuLink = styled(NavLink)<{ depth: number }>(({ theme, depth }) => ({
 const Main = styled.main<{ shifted: boolean }>(({ theme, shifted }) => ({
   padding: '2rem 1.5rem 3rem',
   maxWidth: '80rem',
+  [narrow]: { padding: '1.25rem 0.75rem 2.5rem' },
   [theme.wide]: { marginLeft: shifted ? theme.sidebarWidth : 0, padding: '2rem 2rem 3rem' },
 }));
 
@@ -135,7 +145,7 @@ export function Shell({ user, children }: { user: User; children: ReactNode }) {
           <svg width="18" height="18" viewBox="0 0 18 18" aria-hidden="true" focusable="false">
             <path d="M2 4h14M2 9h14M2 14h14" stroke={theme.colors.text} strokeWidth="2" />
           </svg>
-          Menu
+          <MenuWord>Menu</MenuWord>
         </MenuButton>
         <Logo to="/dashboard">Tutoring Agency</Logo>
         <Spacer />

@@ -9,6 +9,7 @@ const Toggle = styled.button(({ theme }) => ({
   alignItems: 'center',
   gap: '0.35rem',
   maxWidth: '12rem',
+  '@media (max-width: 37.5em)': { maxWidth: '8rem' },
   font: 'inherit',
   color: theme.colors.muted,
   background: 'none',
@@ -47,7 +48,7 @@ export function UserMenu({ name, onLogout }: { name: string; onLogout: () => voi
   const toggle = useRef<HTMLButtonElement>(null);
   const { pathname } = useLocation();
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a navigation closes the menu
+  // A navigation closes the menu.
   useEffect(() => setOpen(false), [pathname]);
 
   useEffect(() => {
@@ -75,7 +76,7 @@ export function UserMenu({ name, onLogout }: { name: string; onLogout: () => voi
         type="button"
         aria-expanded={open}
         aria-controls="user-menu"
-        aria-label={`${name}: account menu`}
+        aria-label={`${name} (account)`}
         onClick={() => setOpen((shown) => !shown)}
       >
         <span>{name}</span>

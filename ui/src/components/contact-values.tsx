@@ -4,11 +4,12 @@ import type { Phone } from '../lib/contact-form-values';
 /** A definition list of facts: labels in the first column, values in the second. */
 export const FactList = styled.dl({
   display: 'grid',
-  gridTemplateColumns: 'max-content 1fr',
+  gridTemplateColumns: 'max-content minmax(0, 1fr)',
   gap: '0.4rem 1.25rem',
   margin: 0,
   '& dt': { fontWeight: 600 },
-  '& dd': { margin: 0 },
+  // A long e-mail address breaks rather than widen a phone's page.
+  '& dd': { margin: 0, overflowWrap: 'anywhere' },
 });
 
 const Line = styled.span({ display: 'block' });

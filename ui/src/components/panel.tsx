@@ -6,6 +6,7 @@ export const Panel = styled.section(({ theme }) => ({
   borderRadius: theme.radius,
   padding: '1.25rem 1.5rem',
   marginBottom: '1.5rem',
+  '@media (max-width: 37.5em)': { padding: '1rem 0.85rem' },
 }));
 
 export const SectionHeading = styled.h2({ fontSize: '1.25rem', margin: '0 0 1rem' });

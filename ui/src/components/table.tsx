@@ -1,7 +1,12 @@
 import styled from '@emotion/styled';
 import { formatMoney } from '../lib/format';
 
+/**
+ * A table's own scroll box: a wide table scrolls inside it, never the page. Positioned, so the
+ * visually hidden texts in it (absolutely positioned) are clipped with it rather than widen the page.
+ */
 export const TableWrap = styled.div(({ theme }) => ({
+  position: 'relative',
   overflowX: 'auto',
   background: theme.colors.surface,
   border: `1px solid ${theme.colors.border}`,

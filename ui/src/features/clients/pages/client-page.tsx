@@ -24,7 +24,7 @@ const Fact = styled.p({ margin: 0 });
 
 const Cards = styled.div({
   display: 'grid',
-  gridTemplateColumns: 'repeat(auto-fill, minmax(18rem, 1fr))',
+  gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 18rem), 1fr))',
   gap: '1rem',
 });
 

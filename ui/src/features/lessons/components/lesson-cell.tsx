@@ -13,14 +13,21 @@ export type CellCalls = {
   reload: () => Promise<GridCell>;
 };
 
-const CellBox = styled.td<{ locked?: boolean; closed?: boolean }>(({ theme, locked, closed }) => ({
+const CellBox = styled('td', { shouldForwardProp: (prop) => !['locked', 'closed', 'inRow'].includes(prop) })<{
+  locked?: boolean;
+  closed?: boolean;
+  inRow?: boolean;
+}>(({ theme, locked, closed, inRow }) => ({
   padding: '0.35rem 0.5rem',
-  borderBottom: `1px solid ${theme.colors.border}`,
-  borderLeft: `1px solid ${theme.colors.border}`,
+  borderBottom: inRow ? undefined : `1px solid ${theme.colors.border}`,
+  borderLeft: inRow ? undefined : `1px solid ${theme.colors.border}`,
   verticalAlign: 'top',
   minWidth: '5.5rem',
   background: closed ? theme.colors.background : locked ? '#eef0f3' : undefined,
   color: locked ? theme.colors.muted : undefined,
+  // In a day's row (phones) duration and amount sit side by side, each half the box.
+  ...(inRow ? { display: 'grid', gridTemplateColumns: '1fr 1fr', gap: '0 0.5rem', alignItems: 'start' } : {}),
+  '& > [role="alert"], & > [role="status"]': inRow ? { gridColumn: '1 / -1' } : {},
 }));
 
 const Value = styled.button(({ theme }) => ({
@@ -76,8 +83,23 @@ const RetryLink = styled.button(({ theme }) => ({
 
 const hours = (duration: number) => `${duration} h`;
 
-/** One date of one student's row: the cell's lifecycle is the timesheet cell machine. */
-export function LessonCell({ cell, studentName, calls }: { cell: GridCell; studentName: string; calls: CellCalls }) {
+/**
+ * One date of one student's row: the cell's lifecycle is the timesheet cell machine. `inRow`
+ * draws it as a box in a day's row (phones) instead of a table cell, with the same machine,
+ * keys and saves.
+ */
+export function LessonCell({
+  cell,
+  studentName,
+  calls,
+  inRow = false,
+}: {
+  cell: GridCell;
+  studentName: string;
+  calls: CellCalls;
+  inRow?: boolean;
+}) {
+  const box = inRow ? ('div' as const) : ('td' as const);
   const callsRef = useRef(calls);
   callsRef.current = calls;
   const machine = useMemo(
@@ -128,7 +150,7 @@ export function LessonCell({ cell, studentName, calls }: { cell: GridCell; stude
 
   if (!shownCell.open && !shownCell.id) {
     return (
-      <CellBox closed>
+      <CellBox as={box} inRow={inRow} closed>
         <span className="visually-hidden">No engagement on this date</span>
       </CellBox>
     );
@@ -136,7 +158,7 @@ export function LessonCell({ cell, studentName, calls }: { cell: GridCell; stude
 
   if (snapshot.matches('locked')) {
     return (
-      <CellBox locked data-state="locked">
+      <CellBox as={box} inRow={inRow} locked data-state="locked">
         <span className="visually-hidden">Locked: </span>
         <Static>{shownCell.id ? hours(shownCell.duration) : ''}</Static>
         <Static>{shownCell.id ? formatMoney(shownCell.amount) : ''}</Static>
@@ -198,7 +220,7 @@ export function LessonCell({ cell, studentName, calls }: { cell: GridCell; stude
   };
 
   return (
-    <CellBox data-state={String(snapshot.value)}>
+    <CellBox as={box} inRow={inRow} data-state={String(snapshot.value)}>
       {field('duration')}
       {field('amount')}
       {snapshot.matches('saving') ? <span className="visually-hidden">Saving…</span> : null}

@@ -11,6 +11,7 @@ import { commandIdsByAction } from '../../../lib/command-id';
 import { useAgencyToday, useCurrentUser } from '../../../lib/current-user';
 import { formatColumnDate, formatDate } from '../../../lib/format';
 import { useLoader } from '../../../lib/use-loader';
+import { useNarrowScreen } from '../../../lib/use-narrow-screen';
 import { fetchTimesheet, type GridCell, saveLesson, type Timesheet, type WeekQuery } from '../api';
 import { type CellCalls, LessonCell } from '../components/lesson-cell';
 
@@ -36,6 +37,19 @@ const Notice = styled.p(({ theme }) => ({
 }));
 const DateTh = styled(Th)({ whiteSpace: 'normal', textAlign: 'right', padding: '0.6rem 0.5rem' });
 const Hint = styled.p(({ theme }) => ({ color: theme.colors.muted, fontSize: '0.9rem' }));
+const Day = styled.section(({ theme }) => ({
+  borderTop: `1px solid ${theme.colors.border}`,
+  padding: '0.5rem 0',
+  '& h3': { fontSize: '1rem', margin: '0 0 0.25rem' },
+}));
+const DayRow = styled.div({
+  display: 'grid',
+  gridTemplateColumns: 'minmax(0, 1fr) minmax(0, 1.4fr)',
+  alignItems: 'center',
+  gap: '0.5rem',
+  '& > span': { overflowWrap: 'anywhere' },
+});
+const NoStudents = styled.p(({ theme }) => ({ color: theme.colors.muted, fontSize: '0.9rem', margin: 0 }));
 
 /** The week shown first: this week when the month is the current one, else the month's first week. */
 const firstWeek = (month: string, today: string): string =>
@@ -114,6 +128,7 @@ function WeekTable({ initial, query }: { initial: Timesheet; query: WeekQuery })
   const [grid, setGrid] = useState(initial);
   // A cell saved again with the same value after an unknown outcome is the same action: same command id.
   const [commandIds] = useState(() => commandIdsByAction());
+  const narrow = useNarrowScreen();
   const callsFor = (engagementId: string, date: string): CellCalls => {
     const pick = (answer: Timesheet) => {
       setGrid(answer);
@@ -139,46 +154,85 @@ function WeekTable({ initial, query }: { initial: Timesheet; query: WeekQuery })
   return (
     <>
       {grid.locked ? <Notice role="status">This month has been invoiced: its lessons are locked.</Notice> : null}
-      <TableWrap>
-        <Table>
-          <caption className="visually-hidden">Lessons of the week by student and date</caption>
-          <thead>
-            <tr>
-              <Th scope="col">Student</Th>
-              {grid.dates.map((date) => (
-                <DateTh scope="col" key={date}>
-                  {formatColumnDate(date)}
-                </DateTh>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {grid.students.length === 0 ? (
+      {narrow ? (
+        <WeekByDay grid={grid} callsFor={callsFor} />
+      ) : (
+        <TableWrap>
+          <Table>
+            <caption className="visually-hidden">Lessons of the week by student and date</caption>
+            <thead>
               <tr>
-                <EmptyRow colSpan={grid.dates.length + 1}>No students have an engagement in this week.</EmptyRow>
+                <Th scope="col">Student</Th>
+                {grid.dates.map((date) => (
+                  <DateTh scope="col" key={date}>
+                    {formatColumnDate(date)}
+                  </DateTh>
+                ))}
               </tr>
-            ) : (
-              grid.students.map((row) => (
-                <tr key={row.engagementId}>
-                  <StudentTh scope="row">{row.studentName}</StudentTh>
-                  {row.lessons.map((cell) => (
-                    <LessonCell
-                      key={cell.date}
-                      cell={cell}
-                      studentName={row.studentName}
-                      calls={callsFor(row.engagementId, cell.date)}
-                    />
-                  ))}
+            </thead>
+            <tbody>
+              {grid.students.length === 0 ? (
+                <tr>
+                  <EmptyRow colSpan={grid.dates.length + 1}>No students have an engagement in this week.</EmptyRow>
                 </tr>
-              ))
-            )}
-          </tbody>
-        </Table>
-      </TableWrap>
+              ) : (
+                grid.students.map((row) => (
+                  <tr key={row.engagementId}>
+                    <StudentTh scope="row">{row.studentName}</StudentTh>
+                    {row.lessons.map((cell) => (
+                      <LessonCell
+                        key={cell.date}
+                        cell={cell}
+                        studentName={row.studentName}
+                        calls={callsFor(row.engagementId, cell.date)}
+                      />
+                    ))}
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </Table>
+        </TableWrap>
+      )}
       <Hint>
         Choose a duration or an amount to change it; Enter, Tab or leaving the cell saves, Escape cancels. A new lesson
         starts as one hour at the student's rate; a duration of 0 removes the lesson.
       </Hint>
     </>
+  );
+}
+
+/**
+ * Below 600 px: the week as one section a day, each student a row (student, duration, amount),
+ * with the grid's cells (machine, keys and saves); a student without an engagement that day is left out.
+ */
+function WeekByDay({
+  grid,
+  callsFor,
+}: {
+  grid: Timesheet;
+  callsFor: (engagementId: string, date: string) => CellCalls;
+}) {
+  return (
+    <div>
+      {grid.dates.map((date) => {
+        const rows = grid.students.flatMap((row) => {
+          const cell = row.lessons.find((lesson) => lesson.date === date);
+          return cell && (cell.open || cell.id) ? [{ row, cell }] : [];
+        });
+        return (
+          <Day key={date} data-testid={`day-${date}`} aria-labelledby={`day-${date}-heading`}>
+            <h3 id={`day-${date}-heading`}>{formatColumnDate(date)}</h3>
+            {rows.length === 0 ? <NoStudents>No students have an engagement on this day.</NoStudents> : null}
+            {rows.map(({ row, cell }) => (
+              <DayRow key={row.engagementId}>
+                <span>{row.studentName}</span>
+                <LessonCell inRow cell={cell} studentName={row.studentName} calls={callsFor(row.engagementId, date)} />
+              </DayRow>
+            ))}
+          </Day>
+        );
+      })}
+    </div>
   );
 }

@@ -1,4 +1,5 @@
 import styled from '@emotion/styled';
+import { FactList } from '../../../components/contact-values';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
 import { Panel, SectionHeading } from '../../../components/panel';
@@ -6,14 +7,6 @@ import { fetchAgencyDetails } from '../../../lib/agency-details';
 import { productVersion } from '../../../lib/product-version';
 import { useLoader } from '../../../lib/use-loader';
 
-const Facts = styled.dl({
-  display: 'grid',
-  gridTemplateColumns: 'max-content 1fr',
-  gap: '0.4rem 1.25rem',
-  margin: 0,
-  '& dt': { fontWeight: 600 },
-  '& dd': { margin: 0, overflowWrap: 'anywhere' },
-});
 const Topics = styled.ul({ margin: 0, paddingLeft: '1.25rem', '& li': { marginBottom: '0.35rem' } });
 const Help = styled.section({ marginTop: '1.25rem', '& h3': { fontSize: '1.05rem', margin: '0 0 0.35rem' } });
 
@@ -53,7 +46,7 @@ export function ResourcesPage() {
         <SectionHeading id="agency-heading">The agency</SectionHeading>
         <LoadState state={agency.state} onRetry={agency.retry}>
           {(details) => (
-            <Facts>
+            <FactList>
               <dt>Name</dt>
               <dd>{details.name}</dd>
               <dt>Address</dt>
@@ -62,16 +55,16 @@ export function ResourcesPage() {
               <dd>{details.email}</dd>
               <dt>Phone</dt>
               <dd>{details.phone}</dd>
-            </Facts>
+            </FactList>
           )}
         </LoadState>
       </Panel>
       <Panel aria-labelledby="product-heading">
         <SectionHeading id="product-heading">About this product</SectionHeading>
-        <Facts>
+        <FactList>
           <dt>Version</dt>
           <dd data-testid="product-version">{productVersion}</dd>
-        </Facts>
+        </FactList>
       </Panel>
       <Panel aria-labelledby="help-heading">
         <SectionHeading id="help-heading">Help</SectionHeading>

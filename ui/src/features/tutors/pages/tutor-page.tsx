@@ -24,7 +24,7 @@ import { offeredActions, tutorLifecycleMachine } from '../machines/tutor-lifecyc
 const Columns = styled.div({
   display: 'grid',
   gap: '1.5rem',
-  gridTemplateColumns: 'repeat(auto-fit, minmax(34rem, 1fr))',
+  gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 34rem), 1fr))',
 });
 const Note = styled.p(({ theme }) => ({ color: theme.colors.muted, margin: '0.75rem 0 0' }));
 const Sent = styled.p(({ theme }) => ({ margin: 0, fontWeight: 600, color: theme.colors.text }));
