@@ -1,5 +1,6 @@
 import { PostgresEventStore } from '@agency/platform';
 import { seedDemoData } from '@agency/scripts/demo-data';
+import { openPersonalData } from '@agency/scripts/personal-data';
 import { startTestProduct, type TestProduct } from '@agency/scripts/testing/test-product';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,11 +42,14 @@ describe('npm run rebuild', () => {
       expect(live[table]?.length, `rows in read.${table}`).toBeGreaterThan(0);
     }
 
-    const store = await PostgresEventStore.connect(product.databaseUrl);
+    // Read as npm run rebuild reads: through the personal-data layer, with a key cache of its own.
+    const personalData = await openPersonalData(product.dataDir, product.databaseUrl);
+    const store = personalData.protect(await PostgresEventStore.connect(product.databaseUrl));
     try {
       await rebuildReadModels(db, store, projections);
     } finally {
       await store.close();
+      await personalData.close();
     }
     expect(await snapshot(db)).toEqual(live);
   });

@@ -25,9 +25,36 @@ export type PersonalData = {
 };
 
 /** The key table (schema `pii`, beside the read models) and the store decorator every process uses. */
-export async function openPersonalData(dataDir: string, databaseUrl: string): Promise<PersonalData> {
+export async function openPersonalData(
+  dataDir: string,
+  databaseUrl: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<PersonalData> {
+  const retentionYears = Number(env.RETENTION_YEARS || 6);
+  if (!Number.isInteger(retentionYears) || retentionYears < 1)
+    throw new Error('RETENTION_YEARS must be a whole number of years');
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 3 });
   pool.on('error', () => {});
-  const vault = await PersonalDataVault.open(pool, { masterKey: personalDataKeyFor(dataDir) });
+  const vault = await PersonalDataVault.open(pool, { masterKey: personalDataKeyFor(dataDir, env), retentionYears });
   return { vault, protect: (store) => new PersonalDataEventStore(store, vault), close: () => pool.end() };
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The retention job: accounting keys whose period has ended are shredded now and then every
+ * 24 hours. Answers the function that stops it.
+ */
+export function startRetentionJob(vault: PersonalDataVault, log: (line: string) => void, clock = () => new Date()) {
+  const run = () =>
+    vault
+      .shredExpiredAccountingKeys(clock())
+      .then((subjects) => {
+        if (subjects.length > 0) log(`Retention ended: shredded ${subjects.length} accounting key(s)`);
+      })
+      .catch((error) => log(`The retention job failed: ${error}`));
+  void run();
+  const timer = setInterval(run, DAY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }

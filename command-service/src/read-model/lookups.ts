@@ -100,6 +100,19 @@ export function readModelLookups(db: pg.Pool) {
     async loginsOfTutor(tutorId: string): Promise<string[]> {
       return (await db.query('select id from read.users where tutor_id = $1', [tutorId])).rows.map((row) => row.id);
     },
+
+    /**
+     * A family is erased only once every engagement of its children has been ended (given an end
+     * date): one still open means the family is still being taught.
+     */
+    async ongoingEngagementsOfFamily(clientId: string): Promise<number> {
+      const row = await first<{ count: string }>(
+        `select count(*) from read.engagements e join read.children c on c.id = e.student_id
+          where c.client_id = $1 and e.end_date is null`,
+        [clientId],
+      );
+      return Number(row?.count ?? 0);
+    },
   };
 }
 

@@ -62,3 +62,14 @@ export const clientActiveBody = z.object({
   id: optionalId,
   active: z.boolean({ error: 'active must be true or false' }),
 });
+
+/**
+ * Erasing a family's (or a tutor's) personal data: why, and an explicit confirmation, since the
+ * erasure cannot be undone.
+ */
+export const erasureBody = z.object({
+  commandId,
+  reason: requiredText('Reason is required'),
+  confirm: z.literal(true, { error: 'Please confirm the erasure: it cannot be undone' }),
+});
+export type ErasureBody = z.infer<typeof erasureBody>;

@@ -41,6 +41,15 @@ export const ChildDetailsChanged = defineEvent(
 );
 export const ClientDeactivated = defineEvent('ClientDeactivated', 1, z.object({ clientId: z.string() }));
 export const ClientReactivated = defineEvent('ClientReactivated', 1, z.object({ clientId: z.string() }));
+/**
+ * The family's personal data was erased (its key destroyed): who did it is the event's metadata,
+ * why is `reason`. Nothing personal, so it reads the same after the erasure.
+ */
+export const ClientErased = defineEvent(
+  'ClientErased',
+  1,
+  z.object({ clientId: z.string(), reason: z.string(), erasedAt: z.iso.datetime() }),
+);
 
 export const clientEvents = [
   ClientRegistered,
@@ -50,6 +59,7 @@ export const clientEvents = [
   ChildDetailsChanged,
   ClientDeactivated,
   ClientReactivated,
+  ClientErased,
 ] as const;
 
 export type ClientEvent = EventOf<(typeof clientEvents)[number]>;

@@ -16,6 +16,11 @@ export type PersonalDataRule = {
   /** The data subject whose key encrypts this event's personal fields. */
   subjectOf: (data: EventData) => string;
   fields: readonly PersonalField[];
+  /**
+   * An accounting copy: its key is kept after the family's erasure until the retention period
+   * (RETENTION_YEARS, 6 by default) has run from this date, then shredded by the daily job.
+   */
+  retainedFrom?: (data: EventData) => string;
 };
 
 const text = (...path: string[]): PersonalField => ({ path, erased: () => ERASED });
@@ -45,6 +50,15 @@ const childFields: PersonalField[] = [
 /** A family's subject id is its client id; a tutor's its tutor id; another login's `user:{id}`. */
 export const familySubject = (clientId: string) => clientId;
 export const tutorSubject = (tutorId: string) => tutorId;
+/** The accounting key of a family's invoice billing details, apart from the family's own key. */
+export const familyBillingSubject = (clientId: string) => `family-invoice-billing:${clientId}`;
+
+/**
+ * A workshop registration's subject: its family when the booking's e-mail is a family's contact,
+ * otherwise the registration itself (a public booking of no known family).
+ */
+export const registrationSubject = (data: EventData) =>
+  typeof data.clientId === 'string' ? familySubject(data.clientId) : `registration:${String(data.registrationId)}`;
 
 const ofFamily = (data: EventData) => familySubject(String(data.clientId));
 const ofTutor = (data: EventData) => tutorSubject(String(data.tutorId));
@@ -63,4 +77,21 @@ export const personalDataRules: Readonly<Record<string, PersonalDataRule>> = {
   TutorActivationEmailSent: { subjectOf: ofTutor, fields: [text('sentTo')] },
   TutorAccountActivated: { subjectOf: ofTutor, fields: [username('username')] },
   UserRegistered: { subjectOf: ofLogin, fields: [text('name'), username('username')] },
+  WorkshopRegistrationMade: {
+    subjectOf: registrationSubject,
+    fields: [
+      ...['firstName', 'lastName', 'postcode', 'email', 'phone'].map((name) => text('contact', name)),
+      { path: ['contact', 'address'], erased: () => [ERASED] },
+      // Names, schools and allergies (health data); `places` stays in clear for the capacity.
+      { path: ['children'], erased: () => [] },
+      text('comments'),
+    ],
+  },
+  FamilyInvoiceIssued: {
+    subjectOf: (data) => familyBillingSubject(String(data.clientId)),
+    fields: [
+      { path: ['billing'], erased: () => ({ name: ERASED, address: [ERASED], postcode: ERASED, email: ERASED }) },
+    ],
+    retainedFrom: (data) => String(data.date),
+  },
 };

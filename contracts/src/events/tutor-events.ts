@@ -58,6 +58,12 @@ export const TutorEngagementEnded = defineEvent(
   1,
   z.object({ tutorId: z.string(), engagementId: z.string(), abandoned: z.boolean().optional() }),
 );
+/** A tutor who has left had their personal data erased (key destroyed); `reason` says why. */
+export const TutorErased = defineEvent(
+  'TutorErased',
+  1,
+  z.object({ tutorId: z.string(), reason: z.string(), erasedAt: z.iso.datetime() }),
+);
 
 export const tutorEvents = [
   TutorRegistered,
@@ -68,6 +74,7 @@ export const tutorEvents = [
   TutorAccountActivated,
   TutorEngagementStarted,
   TutorEngagementEnded,
+  TutorErased,
 ] as const;
 
 export type TutorEvent = EventOf<(typeof tutorEvents)[number]>;

@@ -10,6 +10,8 @@ export type ClientState =
       active: boolean;
       contactIds: ReadonlySet<string>;
       childIds: ReadonlySet<string>;
+      /** The family's personal data was erased: nothing can be recorded for it any more. */
+      erased: boolean;
     };
 
 export type ClientCommand =
@@ -18,7 +20,12 @@ export type ClientCommand =
   | { type: 'ChangeContactDetails'; contact: ContactDetails }
   | { type: 'AddChild'; child: ChildDetails }
   | { type: 'ChangeChildDetails'; child: ChildDetails }
-  | { type: 'SetClientActive'; active: boolean };
+  | { type: 'SetClientActive'; active: boolean }
+  /**
+   * Erase the family's personal data (its key is destroyed by the caller). A family with an
+   * ongoing engagement is refused before this is decided: lessons are still being recorded.
+   */
+  | { type: 'EraseClient'; reason: string; erasedAt: string };
 
 export const initialState = (): ClientState => ({ status: 'none' });
 
@@ -30,6 +37,7 @@ export function evolve(state: ClientState, event: ClientEvent): ClientState {
       active: true,
       contactIds: new Set([event.data.contact.id]),
       childIds: new Set(),
+      erased: false,
     };
   }
   if (state.status !== 'registered') return state;
@@ -42,6 +50,8 @@ export function evolve(state: ClientState, event: ClientEvent): ClientState {
       return { ...state, active: false };
     case 'ClientReactivated':
       return { ...state, active: true };
+    case 'ClientErased':
+      return { ...state, active: false, erased: true };
     case 'ContactDetailsChanged':
     case 'ChildDetailsChanged':
       return state;
@@ -70,6 +80,7 @@ export function decide(command: ClientCommand, state: ClientState, _now: Date): 
   }
   if (state.status === 'none') throw new DomainError('not_found', 'There is no such client.');
   const { clientId } = state;
+  if (state.erased) throw new DomainError('conflict', "This family's personal data was erased.");
   switch (command.type) {
     case 'AddContact':
       checkContact(command.contact);
@@ -90,6 +101,9 @@ export function decide(command: ClientCommand, state: ClientState, _now: Date): 
     case 'SetClientActive':
       if (command.active === state.active) return [];
       return [{ type: command.active ? 'ClientReactivated' : 'ClientDeactivated', data: { clientId } }];
+    case 'EraseClient':
+      checkText(command.reason, { field: 'reason', label: 'Reason', required: true });
+      return [{ type: 'ClientErased', data: { clientId, reason: command.reason, erasedAt: command.erasedAt } }];
     default: {
       const _never: never = command;
       return _never;

@@ -21,6 +21,8 @@ type TutorDetails = {
    * students, decided on this stream so that starts and the termination are serialised.
    */
   engagements: Record<string, string>;
+  /** The tutor's personal data was erased: nothing can be recorded for them any more. */
+  erased: boolean;
 };
 
 export type TutorState = { status: 'none' } | ({ status: 'active' | 'inactive' } & TutorDetails);
@@ -43,7 +45,9 @@ export type TutorCommand =
   /** Puts an engagement on the roster before it is recorded in its own stream. */
   | { type: 'StartTutorEngagement'; engagementId: string; studentId: string }
   /** Takes it off: the engagement ended, or (`abandoned`) it was never recorded. */
-  | { type: 'EndTutorEngagement'; engagementId: string; abandoned?: boolean };
+  | { type: 'EndTutorEngagement'; engagementId: string; abandoned?: boolean }
+  /** Only a tutor who has left (terminated) is erased: a current tutor still teaches and is paid. */
+  | { type: 'EraseTutor'; reason: string; erasedAt: string };
 
 export const initialState = (): TutorState => ({ status: 'none' });
 
@@ -60,12 +64,15 @@ export function evolve(state: TutorState, event: TutorEvent): TutorState {
       endDate: null,
       account: { status: 'notActivated' },
       engagements: {},
+      erased: false,
     };
   }
   if (state.status === 'none') return state;
   switch (event.type) {
     case 'TutorDetailsChanged':
       return state;
+    case 'TutorErased':
+      return { ...state, erased: true };
     case 'TutorTerminated':
       return { ...state, status: 'inactive', endDate: event.data.endDate };
     case 'TutorReactivated':
@@ -147,7 +154,14 @@ export function decide(command: TutorCommand, state: TutorState, now: Date): Tut
   }
   if (state.status === 'none') throw new DomainError('not_found', 'There is no such tutor.');
   const { tutorId } = state;
+  if (state.erased) throw new DomainError('conflict', "This tutor's personal data was erased.");
   switch (command.type) {
+    case 'EraseTutor':
+      if (state.status !== 'inactive') {
+        throw new DomainError('conflict', 'Only a tutor who has left can be erased: terminate the tutor first.');
+      }
+      checkText(command.reason, { field: 'reason', label: 'Reason', required: true });
+      return [{ type: 'TutorErased', data: { tutorId, reason: command.reason, erasedAt: command.erasedAt } }];
     case 'ChangeTutorDetails':
       checkContact(command.contact);
       return [{ type: 'TutorDetailsChanged', data: { tutorId, contact: { ...command.contact, id: state.contactId } } }];

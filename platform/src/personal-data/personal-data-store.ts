@@ -10,7 +10,7 @@ import {
   type RecordedEvent,
   START,
 } from '../event-store/port';
-import { isSealed, type PersonalDataVault } from './vault';
+import { addYears, isSealed, type PersonalDataVault } from './vault';
 
 type Rules = Readonly<Record<string, PersonalDataRule>>;
 
@@ -39,6 +39,7 @@ export async function encryptPersonalFields(
   const rule = rules[type];
   if (!rule) return data;
   const subject = rule.subjectOf(data);
+  if (rule.retainedFrom) await vault.retain(subject, addYears(rule.retainedFrom(data), vault.retentionYears));
   const copy = { ...data };
   for (const field of rule.fields) {
     const parent = parentOf(copy, field.path);

@@ -60,12 +60,23 @@ export class SubjectErased extends Error {
 export type PersonalDataVaultOptions = {
   /** 32 bytes: wraps every data key (DATA_DIR/personal-data-key). */
   masterKey: Buffer;
+  /** How long accounting copies are kept from their date (RETENTION_YEARS; 6 by default). */
+  retentionYears?: number;
 };
+
+/** `date` (YYYY-MM-DD) plus whole years; 29 February becomes 28 February in a common year. */
+export function addYears(date: string, years: number): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const day = Math.min(d, new Date(Date.UTC(y + years, m, 0)).getUTCDate());
+  return `${String(y + years).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
 
 export class PersonalDataVault {
   private readonly byKid = new Map<string, Key>();
   private readonly bySubject = new Map<string, Key>();
+  private readonly retained = new Map<string, string>();
   private readonly masterKey: Buffer;
+  readonly retentionYears: number;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -73,6 +84,7 @@ export class PersonalDataVault {
   ) {
     if (options.masterKey.length !== 32) throw new Error('The personal-data master key must be 32 bytes');
     this.masterKey = options.masterKey;
+    this.retentionYears = options.retentionYears ?? 6;
   }
 
   static async open(pool: pg.Pool, options: PersonalDataVaultOptions) {
@@ -184,12 +196,14 @@ export class PersonalDataVault {
    * the family is erased; a later date extends it, never shortens it.
    */
   async retain(subject: string, retainUntil: string): Promise<void> {
+    if (this.retained.get(subject) === retainUntil) return;
     await this.keyFor(subject, 'accounting');
     await this.pool.query(
       `update pii.subject_keys set kind = 'accounting', retain_until = greatest(retain_until, $2::date)
         where subject_id = $1`,
       [subject, retainUntil],
     );
+    this.retained.set(subject, retainUntil);
   }
 
   /** The retention job: accounting keys whose period has ended are shredded. Answers their subjects. */

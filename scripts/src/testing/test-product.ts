@@ -19,6 +19,8 @@ export type TestProduct = RunningProduct & {
     post: (url: string, payload: object) => ReturnType<Response['json']>;
   };
   dispose: () => Promise<void>;
+  /** Its DATA_DIR (the personal-data master key, the mail outbox). */
+  dataDir: string;
 };
 
 /** The whole product (both services, runner) on its own fresh database, for integration tests. */
@@ -79,6 +81,7 @@ export async function startTestProduct(
   });
   return {
     ...product,
+    dataDir,
     login,
     api,
     dispose: async () => {

@@ -1,4 +1,4 @@
-import type { ClientEvent, ContactDetails } from '@agency/contracts';
+import { type ClientEvent, type ContactDetails, ERASED } from '@agency/contracts';
 import type pg from 'pg';
 import { contactColumns } from '../contact-columns';
 import { defineProjection } from '../projection';
@@ -15,8 +15,8 @@ function insertContact(sql: pg.ClientBase, { clientId, contact }: WithContact) {
 
 export const clientsProjection = defineProjection<ClientEvent>({
   name: 'clients',
-  version: 1,
-  migrations: ['003_clients.sql'],
+  version: 2,
+  migrations: ['003_clients.sql', '013_clients_erasure.sql'],
   handlers: {
     ClientRegistered: async (sql, { data }) => {
       await sql.query('insert into clients (id, start_date) values ($1, $2)', [data.clientId, data.startDate]);
@@ -46,5 +46,18 @@ export const clientsProjection = defineProjection<ClientEvent>({
       ]),
     ClientDeactivated: (sql, { data }) => sql.query('update clients set active = false where id = $1', [data.clientId]),
     ClientReactivated: (sql, { data }) => sql.query('update clients set active = true where id = $1', [data.clientId]),
+    // The same values the family's events read as once its key is destroyed, so a rebuild matches.
+    ClientErased: async (sql, { data: { clientId } }) => {
+      await sql.query('update clients set active = false where id = $1', [clientId]);
+      await sql.query(
+        `update contacts set first_name = $2, last_name = $2, address = $3, postcode = $2, email = $2, phone = '[]', dob = null
+          where client_id = $1`,
+        [clientId, ERASED, JSON.stringify([ERASED])],
+      );
+      await sql.query('update children set first_name = $2, last_name = $2, dob = null where client_id = $1', [
+        clientId,
+        ERASED,
+      ]);
+    },
   },
 });

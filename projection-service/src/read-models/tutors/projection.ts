@@ -1,10 +1,10 @@
-import type { TutorEvent } from '@agency/contracts';
+import { ERASED, type TutorEvent } from '@agency/contracts';
 import { contactColumns } from '../contact-columns';
 import { defineProjection } from '../projection';
 
 export const tutorsProjection = defineProjection<TutorEvent>({
   name: 'tutors',
-  version: 1,
+  version: 2,
   migrations: ['005_tutors.sql'],
   handlers: {
     TutorRegistered: (sql, { data: { tutorId, contact, username, invoicePrefix, startDate } }) =>
@@ -35,5 +35,14 @@ export const tutorsProjection = defineProjection<TutorEvent>({
       ]),
     TutorAccountActivated: (sql, { data: { tutorId, userId } }) =>
       sql.query('update tutors set user_id = $2 where id = $1', [tutorId, userId]),
+    // The same values the tutor's events read as once the key is destroyed, so a rebuild matches.
+    TutorErased: (sql, { data: { tutorId } }) =>
+      sql.query(
+        `update tutors set first_name = $2, last_name = $2, address = $3, postcode = $2, email = $2, phone = '[]',
+                username = 'erased-' || id,
+                activation_sent_to = case when activation_sent_to is null then null else $2 end
+          where id = $1`,
+        [tutorId, ERASED, JSON.stringify([ERASED])],
+      ),
   },
 });

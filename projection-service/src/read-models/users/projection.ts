@@ -1,9 +1,9 @@
-import type { UserEvent } from '@agency/contracts';
+import { ERASED, type TutorEvent, type UserEvent } from '@agency/contracts';
 import { defineProjection } from '../projection';
 
-export const usersProjection = defineProjection<UserEvent>({
+export const usersProjection = defineProjection<UserEvent | TutorEvent>({
   name: 'users',
-  version: 1,
+  version: 2,
   migrations: ['002_users.sql'],
   handlers: {
     UserRegistered: (sql, { data: user }) =>
@@ -20,5 +20,8 @@ export const usersProjection = defineProjection<UserEvent>({
         change.role,
         change.tutorId,
       ]),
+    // An erased tutor's login reads as its events do once the tutor's key is destroyed.
+    TutorErased: (sql, { data: { tutorId } }) =>
+      sql.query(`update users set name = $2, username = 'erased-' || tutor_id where tutor_id = $1`, [tutorId, ERASED]),
   },
 });
