@@ -14,6 +14,7 @@ import pg from 'pg';
 import type { ProductConfig } from './config';
 import { openDatabase } from './database';
 import { openEventStore } from './event-store-choice';
+import { openPersonalData, startRetentionJob } from './personal-data';
 
 export type RunningProduct = {
   url: string;
@@ -44,11 +45,16 @@ export async function startProduct(
   const log = options.log ?? ((line: string) => console.log(line));
   const onRoute = options.onRoute;
   const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  // Personal fields are encrypted per data subject in whichever store holds the events.
+  const personalData = await openPersonalData(config.dataDir, database.url);
   // A PostgreSQL store restored or moved from another cluster must be rebased before any projection reads it.
-  const store = await openEventStore(config.eventStore, database.url, { log }).catch(async (error) => {
-    await database.stop().catch(() => {});
-    throw error;
-  });
+  const store = personalData.protect(
+    await openEventStore(config.eventStore, database.url, { log }).catch(async (error) => {
+      await personalData.close().catch(() => {});
+      await database.stop().catch(() => {});
+      throw error;
+    }),
+  );
   const projectionPool = new pg.Pool({ connectionString: database.url, max: 5 });
   projectionPool.on('error', () => {});
   await ensureReadModels(projectionPool, store, projections);
@@ -89,6 +95,8 @@ export async function startProduct(
     publicUrl: config.publicUrl,
     logger: serviceLogger(options.logLevel),
     onRoute: onRoute && ((route) => onRoute('command', route)),
+    personalData: personalData.vault,
+    outboxDir: join(config.dataDir, 'outbox'),
     mailer: createMailer({
       smtpUrl: config.smtpUrl,
       outboxDir: join(config.dataDir, 'outbox'),
@@ -96,6 +104,7 @@ export async function startProduct(
       log,
     }),
   });
+  const stopRetention = startRetentionJob(personalData.vault, log);
   await command.app.listen({ port: config.port, host: config.host });
   const address = command.app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -121,11 +130,13 @@ export async function startProduct(
   const stop = () => {
     // Each step runs even if an earlier one failed: Ctrl-C may already have stopped PostgreSQL.
     const steps = [
+      async () => stopRetention(),
       () => command.app.close(),
       () => query.close(),
       () => leadership.stop(),
       async () => runner.stop(),
       () => store.close(),
+      () => personalData.close(),
       () => projectionPool.end(),
       () => database.stop(),
     ];

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { configFromEnvironment } from './config';
 import { openDatabase } from './database';
 import { openEventStore } from './event-store-choice';
+import { openPersonalData } from './personal-data';
 
 // `npm run rebuild`: every read model, built into a fresh schema and swapped in.
 // `npm run rebuild -- --projection NAME`: one projection's tables, from position 0, beside the
@@ -22,7 +23,9 @@ const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: conf
 // From EVENT_STORE's store (PostgreSQL by default, or EventStoreDB with EVENT_STORE=esdb); a
 // PostgreSQL store's positions are checked first: from another cluster they would build read
 // models that new events never reach.
-const store = await openEventStore(config.eventStore, database.url);
+// Read through the personal-data layer, as the live runner reads: an erased subject reads as "Erased".
+const personalData = await openPersonalData(config.dataDir, database.url);
+const store = personalData.protect(await openEventStore(config.eventStore, database.url));
 const pool = new pg.Pool({ connectionString: database.url });
 pool.on('error', () => {});
 
@@ -66,6 +69,7 @@ try {
   }
 } finally {
   await store.close();
+  await personalData.close();
   await pool.end();
   await database.stop();
 }

@@ -1,11 +1,18 @@
-import type { FamilyInvoiceEvent } from '@agency/contracts';
+import { type ClientEvent, ERASED, type FamilyInvoiceEvent } from '@agency/contracts';
 import { defineProjection } from '../projection';
 
-export const familyInvoicesProjection = defineProjection<FamilyInvoiceEvent>({
+export const familyInvoicesProjection = defineProjection<FamilyInvoiceEvent | ClientEvent>({
   name: 'family-invoices',
   version: 1,
   migrations: ['022_family_invoices.sql'],
   handlers: {
+    // Operations no longer see an erased family's billing details; the accounting copy stays in
+    // the events under its own key until its retention ends (docs/personal-data.md).
+    ClientErased: (sql, { data: { clientId } }) =>
+      sql.query('update family_invoices set billing = $2 where client_id = $1', [
+        clientId,
+        JSON.stringify({ name: ERASED, address: [ERASED], postcode: ERASED, email: ERASED }),
+      ]),
     FamilyInvoiceIssued: (sql, { data: invoice }) =>
       sql.query(
         `insert into family_invoices (id, reference, date, due_date, client_id, billed_kind, billed_id, billing, lines,
