@@ -102,6 +102,14 @@ const RULES: Record<string, Rule> = {
     call: (f) => ({ url: `/api/clients/active/${f.clientA}`, body: {} }),
     expect: adminOnly,
   },
+  'POST /api/clients/erase/:id': {
+    call: (f) => ({ url: `/api/clients/erase/${f.clientA}`, body: {} }),
+    expect: adminOnly,
+  },
+  'POST /api/tutors/erase/:id': {
+    call: (f) => ({ url: `/api/tutors/erase/${f.spareTutor}`, body: {} }),
+    expect: adminOnly,
+  },
   'POST /api/tutors/suggest': { call: () => ({ url: '/api/tutors/suggest', body: {} }), expect: adminOnly },
   'POST /api/tutors/contact': { call: () => ({ url: '/api/tutors/contact', body: {} }), expect: adminOnly },
   'POST /api/tutors/tutor': { call: () => ({ url: '/api/tutors/tutor', body: {} }), expect: adminOnly },
