@@ -40,6 +40,7 @@ export function AsOfControl({ id }: { /** Prefix of the control's id, unique on 
         <Input
           id={`${id}-as-of`}
           type="datetime-local"
+          step={1}
           value={asOf}
           onChange={(event) => setAsOf(event.target.value)}
           aria-describedby={`${id}-as-of-hint`}

@@ -1,0 +1,115 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminApi, contactFor } from './support/api';
+import { expectAccessible, launchChromium, screenshot } from './support/chromium';
+import { logIn } from './support/session';
+
+/** A moment as the As of picker takes it: `YYYY-MM-DDTHH:mm:ss` in the agency's time zone. */
+function agencyMoment(instant: Date) {
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone: process.env.TZ || 'Europe/London',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(instant);
+  const part = (type: string) => parts.find((found) => found.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')}T${part('hour')}:${part('minute')}:${part('second')}`;
+}
+
+describe('an auditor in the browser (issue 16)', () => {
+  let browser: Browser;
+  const stamp = Date.now() % 100000;
+  const username = `auditor${stamp}`;
+  const ids = { tutor: '', engagement: '', reference: '' };
+  let before = '';
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    const admin = await adminApi();
+    const { tutor } = await admin.post('/api/tutors/contact', {
+      contact: contactFor('Ada', `Ledger${stamp}`),
+      tutor: { username: `aledger${stamp}`, invoicePrefix: `AL${stamp}`, startDate: '2024-01-01' },
+    });
+    ids.tutor = tutor.id;
+    const family = await admin.post('/api/clients/contact', contactFor('Fern', `Sums${stamp}`));
+    const { child } = await admin.post(`/api/clients/child/${family.client.id}`, {
+      firstName: 'Rowan',
+      lastName: `Sums${stamp}`,
+      dob: '2014-02-02',
+    });
+    const terms = { tutorId: tutor.id, commissionPct: 25, partnerPct: 10, subjects: ['Maths'] };
+    const { engagement } = await admin.post('/api/tutors/engagement', {
+      ...terms,
+      studentId: child.id,
+      rate: 30,
+      startDate: '2025-01-06',
+    });
+    ids.engagement = engagement.id;
+    await admin.post(`/api/lessons/lesson?from=2025-02-10&to=2025-02-10&month=2025-02&tutorId=${tutor.id}`, {
+      tutorId: tutor.id,
+      lesson: { engagementId: engagement.id, date: '2025-02-10', duration: 1.5 },
+    });
+    const { invoice } = await admin.post('/api/invoices/save', { tutorId: tutor.id, year: 2025, month: 2 });
+    ids.reference = invoice.reference;
+    // A moment after all that was recorded (the next whole second), and a rate change after it.
+    const next = Math.ceil((Date.now() + 1) / 1000) * 1000;
+    before = agencyMoment(new Date(next));
+    while (Date.now() <= next) await new Promise((resolve) => setTimeout(resolve, 50));
+    await admin.post('/api/tutors/engagement', {
+      ...terms,
+      id: engagement.id,
+      change: 'rates',
+      rate: 45,
+      startDate: '2025-03-01',
+    });
+    await admin.post('/api/users', { username, password: 'auditor-password', role: 'auditor', name: 'Ada Auditor' });
+  });
+  afterAll(() => browser?.close());
+
+  it('traces an invoice item to its lesson and the rate period that priced it', async () => {
+    const page = await logIn(browser, username, 'auditor-password');
+    await page.goto(`/invoices?year=2025&month=2&tutorId=${ids.tutor}`);
+    await page.getByRole('heading', { name: 'Invoices' }).waitFor();
+    await page.getByRole('link', { name: `Trace ${ids.reference}` }).click();
+    const lesson = page.getByRole('article', { name: 'Lesson on 10 Feb 2025' });
+    await lesson.waitFor();
+    expect(await lesson.textContent()).toContain('1.5 h at £30.00 = £45.00');
+    const period = lesson.getByLabel('Period in force');
+    expect(await period.textContent()).toContain('£30.00');
+    expect(await period.textContent()).toMatch(/Set by.*Engagement started on 06 Jan 2025/);
+    await expectAccessible(page);
+    await screenshot(page, 'invoice-trace-as-auditor');
+  });
+
+  it('opens the engagement as of a past moment, then back to now', async () => {
+    const page = await logIn(browser, username, 'auditor-password');
+    await page.goto(`/engagement/detail/${ids.tutor}/${ids.engagement}`);
+    const terms = page.getByRole('region', { name: 'Engagement', exact: true });
+    await expect.poll(() => terms.textContent()).toContain('£45.00');
+    await page.getByLabel('As of').fill(before);
+    await page.getByTestId('as-of-banner').waitFor();
+    expect(page.url()).toContain(`asOf=${encodeURIComponent(before)}`);
+    await expect.poll(() => terms.textContent()).not.toContain('£45.00');
+    expect(await terms.textContent()).toContain('£30.00');
+    await expectAccessible(page);
+    await screenshot(page, 'engagement-as-of');
+    await page.getByRole('button', { name: 'Back to now' }).click();
+    await expect.poll(() => terms.textContent()).toContain('£45.00');
+    expect(await page.getByTestId('as-of-banner').count()).toBe(0);
+  });
+
+  it('reads the activity log, with a CSV download', async () => {
+    const page = await logIn(browser, username, 'auditor-password');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Activity' }).click();
+    await page.getByRole('heading', { name: 'Activity' }).waitFor();
+    await expect.poll(() => page.getByRole('cell', { name: /Rate changed from £30.00 to £45.00/ }).count()).toBe(1);
+    const csv = await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href');
+    expect(csv).toMatch(/^\/api\/activity\?from=\d{4}-\d{2}-\d{2}&to=\d{4}-\d{2}-\d{2}&format=csv$/);
+    await expectAccessible(page);
+    await screenshot(page, 'activity');
+  });
+});
