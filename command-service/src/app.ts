@@ -12,6 +12,7 @@ import {
   serverLimits,
   sessionToken,
 } from '@agency/platform';
+import type { PersonalDataVault } from '@agency/platform/personal-data';
 import { SESSIONS_SCHEMA, Sessions } from '@agency/platform/sessions';
 import fastifyHttpProxy from '@fastify/http-proxy';
 import fastifyStatic from '@fastify/static';
@@ -28,9 +29,11 @@ import { userRoutes } from './auth/user-routes';
 import { clientRoutes } from './clients/client-routes';
 import { engagementRoutes } from './engagements/engagement-routes';
 import { putEarlierEngagementsOnRosters } from './engagements/roster';
+import { erasureRoutes } from './erasure/erasure-routes';
 import { invoiceRoutes } from './invoices/invoice-routes';
 import { INVOICE_SCHEMA } from './invoices/invoice-schema';
 import { lessonRoutes } from './lessons/lesson-routes';
+import { refuseErasedRecipients } from './mail/erased-recipients';
 import { createMailer, type Mailer } from './mail/mailer';
 import { type CommandDependencies, createCommandContext } from './pipeline/command-pipeline';
 import { ProcessedCommands } from './pipeline/idempotency';
@@ -68,6 +71,8 @@ export type CommandAppOptions = {
    * reads the whole route table.
    */
   onRoute?: (route: RouteOptions) => void;
+  /** The data subjects' keys: with it, families and tutors who have left can be erased. */
+  personalData?: PersonalDataVault;
 };
 
 /**
@@ -135,13 +140,12 @@ export async function buildCommandApp(options: CommandAppOptions) {
   await app.register(sessionRoutes, { deps, db, sessions });
   const timeZone = options.timeZone ?? 'Europe/London';
   const publicUrl = options.publicUrl ?? 'http://localhost:3000';
-  const mailer =
+  const outboxDir = options.outboxDir ?? join(tmpdir(), 'agency-outbox');
+  // No route can mail an erased subject: its address reads "Erased", which is refused here.
+  const mailer = refuseErasedRecipients(
     options.mailer ??
-    createMailer({
-      outboxDir: options.outboxDir ?? join(tmpdir(), 'agency-outbox'),
-      from: 'Tutoring Agency <no-reply@localhost>',
-      log: (line) => app.log.info(line),
-    });
+      createMailer({ outboxDir, from: 'Tutoring Agency <no-reply@localhost>', log: (line) => app.log.info(line) }),
+  );
   await app.register(activationRoutes, { accounts, db, deps });
   await app.register(passwordResetRoutes, {
     accounts,
@@ -156,6 +160,9 @@ export async function buildCommandApp(options: CommandAppOptions) {
   await app.register(engagementRoutes, { deps, db });
   await app.register(lessonRoutes, { deps });
   await app.register(invoiceRoutes, { deps, db, timeZone });
+  if (options.personalData) {
+    await app.register(erasureRoutes, { deps, db, vault: options.personalData, outboxDir });
+  }
   // The whole API (these routes and the query service's) at /api/docs, ahead of the query proxy.
   await app.register(apiDocs, { upstream: options.queryUrl, title: 'Tutoring agency API' });
   await app.register(fastifyHttpProxy, {
