@@ -18,6 +18,7 @@ import fastifyHttpProxy from '@fastify/http-proxy';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyServerOptions, type RouteOptions } from 'fastify';
 import pg from 'pg';
+import { agencyRoutes, seedAgencyDetails } from './agency/agency-routes';
 import { Accounts } from './auth/accounts';
 import { activationRoutes } from './auth/activation-routes';
 import { authRoutes } from './auth/auth-routes';
@@ -27,8 +28,11 @@ import { type ResetLimits, ResetThrottle } from './auth/reset-throttle';
 import { sessionRoutes } from './auth/session-routes';
 import { userRoutes } from './auth/user-routes';
 import { clientRoutes } from './clients/client-routes';
+import { consultationRoutes } from './consultations/consultation-routes';
 import { engagementRoutes } from './engagements/engagement-routes';
 import { putEarlierEngagementsOnRosters } from './engagements/roster';
+import { familyInvoiceRoutes } from './family-invoices/family-invoice-routes';
+import { familyInvoicing } from './family-invoices/family-invoicing';
 import { erasureRoutes } from './erasure/erasure-routes';
 import { invoiceRoutes } from './invoices/invoice-routes';
 import { INVOICE_SCHEMA } from './invoices/invoice-schema';
@@ -110,6 +114,8 @@ export async function buildCommandApp(options: CommandAppOptions) {
   };
   // Tutors keep a roster of their ongoing engagements; those started before it are added once.
   await putEarlierEngagementsOnRosters(deps, db);
+  // The agency's own details are events: the first start of a store records them as they shipped.
+  await seedAgencyDetails(deps);
   const accounts = new Accounts(db);
   app.addHook('onClose', async () => {
     await projections.stop();
@@ -160,6 +166,10 @@ export async function buildCommandApp(options: CommandAppOptions) {
   await app.register(engagementRoutes, { deps, db });
   await app.register(lessonRoutes, { deps });
   await app.register(invoiceRoutes, { deps, db, timeZone });
+  await app.register(agencyRoutes, { deps });
+  const invoicing = familyInvoicing({ mailer, timeZone, log: app.log });
+  await app.register(consultationRoutes, { deps, invoicing });
+  await app.register(familyInvoiceRoutes, { deps });
   if (options.personalData) {
     await app.register(erasureRoutes, { deps, db, vault: options.personalData, outboxDir });
   }
