@@ -1,0 +1,277 @@
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { configFromEnvironment } from '@agency/scripts/config';
+import { openDatabase } from '@agency/scripts/database';
+import { startProduct } from '@agency/scripts/product';
+import pg from 'pg';
+
+/**
+ * `npm run bench`: every figure of issue 17 against the scale store (DATA_DIR, default
+ * .data-scale; seeded by `npm run seed:scale` first when it is empty), printed as one table:
+ * figure, measured value, target, and a ratio where a baseline is measured in the same run.
+ * Figures only: nothing here passes or fails.
+ */
+process.env.DATA_DIR ||= '.data-scale';
+const ROOT = join(import.meta.dirname, '../..');
+const config = configFromEnvironment();
+const run = promisify(execFile);
+type Line = { figure: string; value: string; target: string; ratio?: string };
+const table: Line[] = [];
+const say = (line: string) => console.error(`· ${line}`);
+
+/** A script of ours as a child process (node + tsx), its peak RSS sampled from /proc. */
+function script(path: string, args: string[] = [], env: NodeJS.ProcessEnv = {}) {
+  return new Promise<{ seconds: number; peakRssMb: number; output: string }>((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, ['--import', 'tsx', path, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    let peak = 0;
+    const sample = setInterval(() => {
+      try {
+        const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0);
+        peak = Math.max(peak, kb);
+      } catch {}
+    }, 100);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearInterval(sample);
+      if (code !== 0) reject(new Error(`${path} exited with ${code}:\n${output}`));
+      else resolve({ seconds: (performance.now() - started) / 1000, peakRssMb: peak / 1024, output });
+    });
+  });
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? 0;
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+/** `workers` loops sharing `total` calls; answers each call's duration (ms) and the wall time (s). */
+async function load(total: number, workers: number, call: (worker: number, n: number) => Promise<void>) {
+  const durations: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: workers }, async (_, worker) => {
+      for (let n = next++; n < total; n = next++) {
+        const t = performance.now();
+        await call(worker, n);
+        durations.push(performance.now() - t);
+      }
+    }),
+  );
+  return { sorted: durations.sort((a, b) => a - b), seconds: (performance.now() - started) / 1000 };
+}
+
+const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+const db = new pg.Pool({ connectionString: database.url, max: 4 });
+try {
+  const count = async () =>
+    Number((await db.query(`select count(*) from es.events`).catch(() => ({ rows: [{ count: 0 }] }))).rows[0].count);
+  if ((await count()) === 0) {
+    say(`${config.dataDir} is empty: seeding it (npm run seed:scale)`);
+    const seeded = await script('scripts/src/seed-scale.ts');
+    table.push({
+      figure: 'seed:scale (events, time)',
+      value: `${await count()} in ${seeded.seconds.toFixed(0)} s`,
+      target: '≥ 1,000,000 in < 120 s',
+    });
+  }
+  const events = await count();
+  say(`${events} events in ${config.dataDir}`);
+
+  // The ceiling: the same rows copied into an empty table of the same shape, inside the server.
+  say('COPY ceiling');
+  const file = join(await mkdtemp(join(tmpdir(), 'agency-bench-')), 'events.copy');
+  await db.query(`drop table if exists public.bench_copy; create unlogged table public.bench_copy (like es.events)`);
+  await db.query(`copy (select * from es.events) to '${file}'`);
+  const copyStarted = performance.now();
+  await db.query(`copy public.bench_copy from '${file}'`);
+  const copyRate = events / ((performance.now() - copyStarted) / 1000);
+  await db.query(`drop table public.bench_copy`);
+  await rm(join(file, '..'), { recursive: true, force: true });
+
+  say('full rebuild (npm run rebuild)');
+  const rebuild = await script('scripts/src/rebuild.ts');
+  const rebuildRate = events / rebuild.seconds;
+  table.push({
+    figure: 'full rebuild of every read model',
+    value: `${rebuildRate.toFixed(0)} events/s (${rebuild.seconds.toFixed(1)} s)`,
+    target: '≥ 30,000 events/s',
+    ratio: `${(rebuildRate / copyRate).toFixed(2)}× COPY (${copyRate.toFixed(0)} rows/s)`,
+  });
+  table.push({
+    figure: 'peak RSS of the rebuild process',
+    value: `${rebuild.peakRssMb.toFixed(0)} MB`,
+    target: '≤ 400 MB',
+  });
+
+  say('starting the product on the scale store');
+  const product = await startProduct({ ...config, port: 0 }, { log: () => {} });
+  try {
+    const admin = (
+      await db.query(
+        `select data->>'userId' as id, data->>'username' as username from es.events
+          where event_type = 'UserRegistered' and data->>'role' = 'admin' order by global_position limit 1`,
+      )
+    ).rows[0] as { id: string; username: string };
+    const token = await product.command.signSession({
+      id: admin.id,
+      username: admin.username,
+      role: 'admin',
+    });
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const get = async (path: string) => {
+      const response = await fetch(`${product.url}${path}`, { headers });
+      if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`);
+      await response.arrayBuffer();
+    };
+
+    // Commands: 8 writers, each saving lessons of its own tutor's engagement today.
+    const today = new Date().toISOString().slice(0, 10);
+    const month = today.slice(0, 7);
+    const writers = (
+      await db.query(
+        `select distinct on (data->>'tutorId') data->>'tutorId' as "tutorId", data->>'engagementId' as "engagementId"
+           from es.events e where event_type = 'EngagementStarted' and data->>'startDate' <= $1
+            and not exists (select 1 from es.events x where x.stream_id = e.stream_id and x.event_type = 'EngagementTerminated')
+          limit 8`,
+        [today],
+      )
+    ).rows as { tutorId: string; engagementId: string }[];
+    const lessonIds = new Map<number, string>();
+    const save = async (worker: number, n: number) => {
+      const { tutorId, engagementId } = writers[worker % writers.length] as (typeof writers)[number];
+      const id = lessonIds.get(worker);
+      const response = await fetch(`${product.url}/api/lessons/lesson`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          commandId: crypto.randomUUID(),
+          tutorId,
+          lesson: { ...(id ? { id } : {}), engagementId, date: today, duration: n % 2 === 0 ? 1.5 : 1 },
+        }),
+      });
+      const body = (await response.json()) as { lesson?: { id: string } | null };
+      if (!response.ok) throw new Error(`save: ${response.status} ${JSON.stringify(body)}`);
+      if (body.lesson) lessonIds.set(worker, body.lesson.id);
+      else lessonIds.delete(worker);
+    };
+    say('commands: 8 concurrent writers');
+    await load(16, writers.length, save);
+    const commands = await load(800, writers.length, save);
+    table.push({
+      figure: `lesson save, answered once projected (${writers.length} writers)`,
+      value: `p50 ${ms(percentile(commands.sorted, 0.5))}, p99 ${ms(percentile(commands.sorted, 0.99))}`,
+      target: 'p99 < 50 ms',
+    });
+    table.push({ figure: 'commands/s (8 writers)', value: `${(800 / commands.seconds).toFixed(0)}`, target: '≥ 500' });
+
+    const [year, monthNumber] = [Number(month.slice(0, 4)), Number(month.slice(5, 7))];
+    const past = new Date(Date.UTC(year, monthNumber - 2, 1));
+    const [pastYear, pastMonth] = [past.getUTCFullYear(), past.getUTCMonth() + 1];
+    const oneTutor = writers[0] as (typeof writers)[number];
+    const queries: [string, string][] = [
+      ['lessons month, one tutor', `/api/lessons?year=${pastYear}&month=${pastMonth}&tutorId=${oneTutor.tutorId}`],
+      ['lessons month, all tutors', `/api/lessons?year=${pastYear}&month=${pastMonth}`],
+      ['invoices month', `/api/invoices?year=${pastYear}&month=${pastMonth}`],
+      ['invoice status report', `/api/reports/invoiceStatus?year=${pastYear}&month=${pastMonth}`],
+      ['clients list', '/api/clients'],
+      ['tutor detail', `/api/tutors/${oneTutor.tutorId}`],
+      ['engagement detail with history', `/api/tutors/engagement/${oneTutor.tutorId}/${oneTutor.engagementId}`],
+    ];
+    for (const [label, path] of queries) {
+      say(`query: ${label}`);
+      await load(16, 16, () => get(path));
+      const answered = await load(320, 16, () => get(path));
+      table.push({
+        figure: `${label} (16 readers)`,
+        value: `p50 ${ms(percentile(answered.sorted, 0.5))}, p99 ${ms(percentile(answered.sorted, 0.99))}`,
+        target: 'p99 < 20 ms',
+      });
+    }
+
+    // Lighthouse on two screens, signed in by the session cookie.
+    for (const [label, path] of [
+      ['clients list', '/clients'],
+      ['lessons month, all tutors', `/lessons?year=${pastYear}&month=${pastMonth}`],
+    ] as const) {
+      say(`lighthouse: ${label}`);
+      const profile = await mkdtemp(join(tmpdir(), 'agency-lighthouse-'));
+      try {
+        // The lighthouse package from node_modules when installed, else through npx.
+        const local = join(ROOT, 'node_modules/.bin/lighthouse');
+        const [command, first] = existsSync(local) ? [local, []] : ['npx', ['--yes', 'lighthouse@12']];
+        const { stdout } = await run(
+          command,
+          [
+            ...first,
+            `${product.url}${path}`,
+            '--output=json',
+            '--quiet',
+            '--only-categories=performance,accessibility',
+            `--extra-headers=${JSON.stringify({ Cookie: `token=${token}` })}`,
+            `--chrome-flags=--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync --user-data-dir=${profile}`,
+          ],
+          { env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium' }, maxBuffer: 64 << 20 },
+        );
+        const report = JSON.parse(stdout) as { categories: Record<string, { score: number | null }> };
+        const score = (name: string) => Math.round((report.categories[name]?.score ?? 0) * 100);
+        table.push({
+          figure: `Lighthouse ${label}`,
+          value: `performance ${score('performance')}, accessibility ${score('accessibility')}`,
+          target: '≥ 95, 100',
+        });
+      } catch (error) {
+        table.push({
+          figure: `Lighthouse ${label}`,
+          value: `not measured: ${String(error).split('\n')[0]}`,
+          target: '≥ 95, 100',
+        });
+      } finally {
+        await rm(profile, { recursive: true, force: true });
+      }
+    }
+  } finally {
+    await product.stop();
+  }
+
+  // Appends vs raw INSERT: bench/src/store.bench.ts, on its own scratch database.
+  say('appends vs raw INSERT (bench/src/store.bench.ts)');
+  const store = await script('bench/src/store.bench.ts');
+  const ratio = /single appends, concurrency 8\s+([\d.]+)/.exec(store.output)?.[1];
+  const appends = /appendToStream, 1 event, concurrency 8\s+(\d+)/.exec(store.output)?.[1];
+  table.push({
+    figure: 'appends, concurrency 8',
+    value: `${appends ?? '?'} events/s`,
+    target: '≥ 0.9× raw INSERT',
+    ratio: `${ratio ?? '?'}× raw INSERT`,
+  });
+} finally {
+  await db.end();
+  await database.stop();
+}
+
+const widths = [0, 1, 2].map((i) =>
+  Math.max(...table.map((line) => [line.figure, line.value, line.target][i]!.length), 10),
+);
+console.log(`\nBenchmarks (${config.dataDir}, ${new Date().toISOString()}; shared 2-core machine, noisy)\n`);
+console.log(`${'figure'.padEnd(widths[0]!)}  ${'measured'.padEnd(widths[1]!)}  ${'target'.padEnd(widths[2]!)}  ratio`);
+for (const line of table) {
+  console.log(
+    `${line.figure.padEnd(widths[0]!)}  ${line.value.padEnd(widths[1]!)}  ${line.target.padEnd(widths[2]!)}  ${line.ratio ?? ''}`,
+  );
+}
