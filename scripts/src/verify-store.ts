@@ -1,5 +1,15 @@
 import { eventCatalogue } from '@agency/contracts';
-import { client, type Decider, engagement, invoice, timesheet, tutor, user } from '@agency/domain';
+import {
+  client,
+  type Decider,
+  engagement,
+  familyInvoice,
+  formatPounds,
+  invoice,
+  timesheet,
+  tutor,
+  user,
+} from '@agency/domain';
 import type { EventStore, Position, RecordedEvent } from '@agency/platform';
 import { compareWithRebuild, projections } from '@agency/projection-service';
 import { traceInvoice } from '@agency/projection-service/audit/invoice-trace';
@@ -16,6 +26,9 @@ const DECIDERS: [prefix: string, decider: AnyDecider][] = [
   ['timesheet-', timesheet.timesheetDecider],
   ['invoice-', invoice.invoiceDecider],
   ['user-', user.userDecider],
+  // The numbering stream first: it shares the family invoices' prefix.
+  [familyInvoice.sequenceStream(), familyInvoice.sequenceDecider],
+  ['family-invoice-', familyInvoice.familyInvoiceDecider],
 ];
 
 export type VerifyProgress = { phase: 'events' | 'invoices' | 'read models'; done: number; total: number };
@@ -24,6 +37,7 @@ export type VerifyReport = {
   events: number;
   streams: number;
   invoices: number;
+  familyInvoices: number;
   /** Every difference found, in words; empty when everything agrees. */
   differences: string[];
 };
@@ -40,7 +54,7 @@ async function readEverything(store: EventStore): Promise<RecordedEvent[]> {
 }
 
 /** Every event's payload against its schema, and every stream folded through its decider's `evolve`. */
-function replayStreams(events: readonly RecordedEvent[], differences: string[]) {
+function replayStreams(events: readonly RecordedEvent[], differences: string[]): Map<string, unknown> {
   const states = new Map<string, unknown>();
   for (const event of events) {
     const definition = eventCatalogue.get(event.type);
@@ -56,7 +70,56 @@ function replayStreams(events: readonly RecordedEvent[], differences: string[]) 
       differences.push(`${event.streamId}@${event.revision}: ${event.type} cannot be replayed (${String(error)})`);
     }
   }
-  return states.size;
+  return states;
+}
+
+type IssuedFamilyInvoice = Extract<familyInvoice.FamilyInvoiceState, { status: 'issued' }>;
+
+/**
+ * Every family invoice folded from its events against its own lines, discount, payments and credit
+ * note, and against its read-model row (what was paid, whether credited).
+ */
+async function checkFamilyInvoices(readDb: pg.Pool, states: Map<string, unknown>, differences: string[]) {
+  const issued = [...states]
+    .filter(([streamId]) => streamId.startsWith('family-invoice-') && streamId !== familyInvoice.sequenceStream())
+    .map(([, state]) => state as familyInvoice.FamilyInvoiceState)
+    .filter((state): state is IssuedFamilyInvoice => state.status === 'issued');
+  const rows = await readDb.query<{
+    id: string;
+    total_pence: string;
+    paid_pence: string;
+    credit_note_id: string | null;
+  }>('select id, total_pence, paid_pence, credit_note_id from family_invoices');
+  const live = new Map(rows.rows.map((row) => [row.id, row]));
+  for (const { invoice: issuedInvoice, paidPence, creditNote } of issued) {
+    const name = `Family invoice ${issuedInvoice.reference}`;
+    const lines = issuedInvoice.lines.reduce((sum, line) => sum + line.amountPence, 0);
+    const expected = lines - (issuedInvoice.discountPence ?? 0);
+    if (issuedInvoice.totalPence !== expected)
+      differences.push(
+        `${name}: total ${formatPounds(issuedInvoice.totalPence)}, its lines less discount ${formatPounds(expected)}`,
+      );
+    if (paidPence > issuedInvoice.totalPence)
+      differences.push(
+        `${name}: payments of ${formatPounds(paidPence)} exceed its total ${formatPounds(issuedInvoice.totalPence)}`,
+      );
+    const row = live.get(issuedInvoice.invoiceId);
+    if (!row) {
+      differences.push(`${name} is not in the family invoices read model`);
+      continue;
+    }
+    if (Number(row.total_pence) !== issuedInvoice.totalPence)
+      differences.push(
+        `${name}: total ${formatPounds(Number(row.total_pence))} in the read model, ${formatPounds(issuedInvoice.totalPence)} issued`,
+      );
+    if (Number(row.paid_pence) !== paidPence)
+      differences.push(
+        `${name}: paid ${formatPounds(Number(row.paid_pence))} in the read model, ${formatPounds(paidPence)} by its payments`,
+      );
+    if ((row.credit_note_id ?? null) !== (creditNote?.creditNoteId ?? null))
+      differences.push(`${name}: its credit note in the read model differs from the one issued`);
+  }
+  return issued.length;
 }
 
 /**
@@ -74,7 +137,7 @@ export async function verifyProduct(
 ): Promise<VerifyReport> {
   const differences: string[] = [];
   const events = await readEverything(store);
-  const streams = replayStreams(events, differences);
+  const states = replayStreams(events, differences);
   onProgress({ phase: 'events', done: events.length, total: events.length });
 
   const generated = events.filter((event) => event.type === 'InvoiceGenerated');
@@ -86,6 +149,7 @@ export async function verifyProduct(
       for (const difference of trace.differences) differences.push(`Invoice ${trace.invoice.reference}: ${difference}`);
     onProgress({ phase: 'invoices', done: index + 1, total: generated.length });
   }
+  const familyInvoices = await checkFamilyInvoices(readDb, states, differences);
 
   const rebuilt = await compareWithRebuild(pool, store, projections, (done) =>
     onProgress({ phase: 'read models', done: Math.min(done, events.length), total: events.length }),
@@ -98,5 +162,5 @@ export async function verifyProduct(
     differences.push(
       `Read model table ${table}: ${onlyLive} live row(s) not in a rebuild, ${onlyRebuilt} rebuilt row(s) not live`,
     );
-  return { events: events.length, streams, invoices: generated.length, differences };
+  return { events: events.length, streams: states.size, invoices: generated.length, familyInvoices, differences };
 }

@@ -48,6 +48,17 @@ describe('npm run verify: everything recomputed from the events agrees, until a 
       lesson: { engagementId: engagement.id, date: '2025-02-11', duration: 1.25 },
     });
     await api.post('/api/invoices/save', { tutorId: tutor.id, year: 2025, month: 2 });
+    // A consultation's family invoice, part paid.
+    const { consultation } = await api.post('/api/consultations', {
+      client: client.id,
+      child: child.id,
+      date: '2025-02-03',
+    });
+    await api.post('/api/family-invoices/payment', {
+      invoiceId: consultation.invoiceId,
+      date: '2025-02-20',
+      amount: 40,
+    });
     personalData = await openPersonalData(product.dataDir, product.databaseUrl);
     store = personalData.protect(await openEventStore(undefined, product.databaseUrl));
     pool = new pg.Pool({ connectionString: product.databaseUrl });
@@ -66,6 +77,7 @@ describe('npm run verify: everything recomputed from the events agrees, until a 
     const report = await verifyProduct(pool, readDb, store, 'Europe/London', (step) => phases.add(step.phase));
     expect(report.differences).toEqual([]);
     expect(report.invoices).toBe(1);
+    expect(report.familyInvoices).toBe(1);
     expect(report.events).toBeGreaterThan(5);
     expect([...phases]).toEqual(['events', 'invoices', 'read models']);
   });
@@ -75,6 +87,16 @@ describe('npm run verify: everything recomputed from the events agrees, until a 
     const report = await verifyProduct(pool, readDb, store, 'Europe/London');
     expect(report.differences).toEqual([
       'Read model table invoices: 1 live row(s) not in a rebuild, 1 rebuilt row(s) not live',
+    ]);
+    await pool.query('update read.invoices set earnings_pence = earnings_pence - 100');
+  });
+
+  it('checks each family invoice against its lines, payments and credit note, and names a wrong paid amount', async () => {
+    await pool.query('update read.family_invoices set paid_pence = paid_pence + 500');
+    const report = await verifyProduct(pool, readDb, store, 'Europe/London');
+    expect(report.differences).toEqual([
+      expect.stringMatching(/^Family invoice \S+: paid £45\.00 in the read model, £40\.00 by its payments$/),
+      'Read model table family_invoices: 1 live row(s) not in a rebuild, 1 rebuilt row(s) not live',
     ]);
   });
 });

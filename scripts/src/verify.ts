@@ -35,7 +35,7 @@ try {
   const report = await verifyProduct(pool, readDb, store, config.timeZone, progress);
   bar.stop();
   console.log(
-    `Replayed ${report.events} events in ${report.streams} streams, recomputed ${report.invoices} invoices, compared every read model with a rebuild.`,
+    `Replayed ${report.events} events in ${report.streams} streams, recomputed ${report.invoices} invoices, checked ${report.familyInvoices} family invoices, compared every read model with a rebuild.`,
   );
   if (report.differences.length === 0) {
     console.log('Everything agrees.');
