@@ -10,10 +10,13 @@ import type { Role } from './roles';
  * A field is named by its key, wherever it sits in the answer: the rule is applied to the whole
  * JSON answer, so a new route or a new nested field is hidden by default.
  */
+/** Health data (a child's allergies) and dates of birth: the office's admins (and auditors) only. */
+const ADMINS_ONLY: readonly RegExp[] = [/^allergies$/i, /^dob$/];
+
 const HIDDEN_FROM: Record<Role, readonly RegExp[]> = {
   admin: [],
-  partner: [],
-  tutor: [/partner/i],
+  partner: [...ADMINS_ONLY],
+  tutor: [/partner/i, ...ADMINS_ONLY],
   auditor: [],
 };
 

@@ -9,10 +9,21 @@ const answer = {
 };
 
 describe('redactForRole: which fields a role may see', () => {
-  it('shows admins and partners every field, the answer itself', () => {
+  it('shows admins every field, the answer itself, and partners every field but health data and birth dates', () => {
     expect(redactForRole('admin', answer)).toBe(answer);
-    expect(redactForRole('partner', answer)).toBe(answer);
+    expect(redactForRole('partner', answer)).toEqual(JSON.parse(JSON.stringify(answer)));
     expect(maySee('partner', 'partnerCommission')).toBe(true);
+  });
+
+  it('shows allergies and dates of birth to admins and auditors only', () => {
+    const child = { firstName: 'Ann', allergies: 'Nuts', dob: '2015-01-02', school: 'St Mary' };
+    for (const role of ['partner', 'tutor'] as const) {
+      expect(redactForRole(role, { children: [child] })).toEqual({
+        children: [{ firstName: 'Ann', school: 'St Mary' }],
+      });
+    }
+    expect(redactForRole('admin', { children: [child] })).toEqual({ children: [child] });
+    expect(redactForRole('auditor', { children: [child] })).toEqual({ children: [child] });
   });
 
   it('shows a tutor no partner field at any depth, in any spelling, and leaves the answer untouched', () => {

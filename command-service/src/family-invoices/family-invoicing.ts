@@ -1,4 +1,4 @@
-import type { AgencyDetails, FamilyInvoiceLine } from '@agency/contracts';
+import type { AgencyDetails, BilledFor, FamilyBilling, FamilyInvoiceLine } from '@agency/contracts';
 import { addDays, agency, client, displayDate, familyInvoice, formatPounds, todayIn } from '@agency/domain';
 import { HttpError } from '@agency/platform';
 import { renderFamilyDocument } from '@agency/platform/documents/family-invoice-document';
@@ -92,15 +92,21 @@ export function familyInvoicing({
       input: {
         invoiceId: string;
         clientId: string;
-        billedFor: { kind: 'consultation'; id: string };
+        billedFor: BilledFor;
         lines: FamilyInvoiceLine[];
+        discountPence?: number;
+        /** Whom to bill when no family is known (a public workshop booking); otherwise the family's first contact. */
+        billing?: FamilyBilling;
       },
     ) {
       const { run, load, now } = context;
       const stream = familyInvoiceStream(input.invoiceId);
       const before = await load(stream, familyInvoiceDecider);
       const details = await agencyDetails(load);
-      const family = await load(client.clientStream(input.clientId), familyInvoice.familyBillingView);
+      const { billing: given, ...invoice } = input;
+      const family = given
+        ? { billing: given }
+        : await load(client.clientStream(input.clientId), familyInvoice.familyBillingView);
       if (!family)
         throw new HttpError(400, 'invalid_input', 'There is no such client.', { client: 'There is no such client' });
       const date = todayIn(timeZone, now);
@@ -108,7 +114,7 @@ export function familyInvoicing({
       const issued = await run(stream, familyInvoiceDecider, {
         type: 'IssueFamilyInvoice',
         invoice: {
-          ...input,
+          ...invoice,
           reference: familyInvoice.familyInvoiceReference(details.familyInvoicePrefix, number),
           date,
           dueDate: addDays(date, details.paymentTermsDays),

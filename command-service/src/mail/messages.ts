@@ -89,3 +89,14 @@ export function familyDocumentMessage(input: {
     attachments: [{ filename: `${input.reference}.pdf`, content: input.pdf, contentType: 'application/pdf' }],
   };
 }
+
+/** A workshop booking's news for the parent: booked, on the waiting list, given a place, or cancelled. */
+export function workshopMessage(input: {
+  to: string;
+  name: string;
+  subject: string;
+  paragraphs: string[];
+}): MailMessage {
+  const lines = [`Dear ${input.name},`, ...input.paragraphs];
+  return { to: input.to, subject: input.subject, text: `${lines.join('\n\n')}\n`, html: layout(lines), links: [] };
+}

@@ -26,7 +26,8 @@ export const studentView = z.object({
   clientId: z.string(),
   firstName: z.string(),
   lastName: z.string(),
-  dob: z.string(),
+  /** Admins (and auditors) only (visibility.ts). */
+  dob: z.string().optional(),
   name: z.string(),
 });
 export type StudentView = z.infer<typeof studentView>;
@@ -44,11 +45,18 @@ export const contactView = z.object({
   postcode: z.string(),
   email: z.string(),
   phone: z.array(phoneNumber),
-  dob: z.string().nullable(),
+  /** Admins (and auditors) only (visibility.ts). */
+  dob: z.string().nullable().optional(),
 });
 export type ContactView = z.infer<typeof contactView>;
 
-export const childView = z.object({ id: z.string(), firstName: z.string(), lastName: z.string(), dob: z.string() });
+/** `dob`: admins (and auditors) only (visibility.ts). */
+export const childView = z.object({
+  id: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  dob: z.string().optional(),
+});
 export type ChildView = z.infer<typeof childView>;
 
 export const clientView = z.object({

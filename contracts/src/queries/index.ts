@@ -9,3 +9,4 @@ export * from './lesson-queries';
 export * from './query-values';
 export * from './tutor-queries';
 export * from './user-queries';
+export * from './workshop-queries';

@@ -3,6 +3,12 @@ export function todayIn(timeZone: string, now: Date): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
 }
 
+/** The date and time now (`YYYY-MM-DDTHH:mm`) in the agency's time zone. */
+export function nowLocalIn(timeZone: string, now: Date): string {
+  const time = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  return `${todayIn(timeZone, now)}T${time.format(now)}`;
+}
+
 const SHORT_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** The spec's dd MMM yyyy: 2026-03-05 → '05 Mar 2026'. */

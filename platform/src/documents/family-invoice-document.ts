@@ -53,7 +53,12 @@ export function renderFamilyDocument(data: FamilyDocumentData, agency: AgencyDet
     lines: [name, ...address, postcode, email],
   });
   y = drawLines(doc, y, data.lines, 'Nothing to invoice');
-  const totals = [{ label: invoice ? 'Total' : 'Total credited', pence: data.totalPence, bold: true }];
+  // A discount (workshop invoices) is what the lines add up to beyond the total.
+  const discountPence = data.lines.reduce((sum, line) => sum + line.amountPence, 0) - data.totalPence;
+  const totals = [
+    ...(discountPence > 0 ? [{ label: 'Discount', pence: -discountPence, bold: false }] : []),
+    { label: invoice ? 'Total' : 'Total credited', pence: data.totalPence, bold: true },
+  ];
   const owed = data.creditedBy ? 0 : data.totalPence - data.paidPence;
   if (invoice && data.paidPence > 0) totals.push({ label: 'Paid', pence: data.paidPence, bold: false });
   if (invoice && data.paidPence > 0) totals.push({ label: 'Balance due', pence: owed, bold: true });

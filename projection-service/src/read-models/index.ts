@@ -8,6 +8,7 @@ import { lessonsProjection } from './lessons/projection';
 import type { Projection } from './projection';
 import { tutorsProjection } from './tutors/projection';
 import { usersProjection } from './users/projection';
+import { workshopsProjection } from './workshops/projection';
 
 export const projections: Projection[] = [
   usersProjection,
@@ -19,4 +20,5 @@ export const projections: Projection[] = [
   agencyProjection,
   consultationsProjection,
   familyInvoicesProjection,
+  workshopsProjection,
 ];

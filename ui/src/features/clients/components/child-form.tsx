@@ -6,7 +6,7 @@ import { useCommandForm } from '../../../lib/use-command-form';
 import { required } from '../../../lib/validation';
 import type { Child } from '../api';
 
-export type ChildFormValues = Omit<Child, 'id'>;
+export type ChildFormValues = Omit<Child, 'id' | 'dob'> & { dob: string };
 
 export function ChildForm({
   initial,

@@ -42,7 +42,7 @@ export function EditChildPage() {
           child ? (
             <ChildForm
               key={child.id}
-              initial={{ firstName: child.firstName, lastName: child.lastName, dob: child.dob.slice(0, 10) }}
+              initial={{ firstName: child.firstName, lastName: child.lastName, dob: (child.dob ?? '').slice(0, 10) }}
               onSave={async (values, commandId) => {
                 await saveChild({ ...values, id: child.id, clientId: child.clientId, commandId });
                 navigate(`/client/${child.clientId}`);

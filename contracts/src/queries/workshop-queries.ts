@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { calendarDate } from '../values';
+import { queryId, yesFlag } from './query-values';
+
+/** `GET /api/events?includePast=Y|N`: upcoming events (every event with `Y`), soonest first. */
+export const eventListQuery = z.object({ includePast: yesFlag });
+
+export const eventView = z.object({
+  id: z.string(),
+  description: z.string(),
+  /** `YYYY-MM-DDTHH:mm`, agency time. */
+  dateTime: z.string(),
+  durationMinutes: z.number(),
+  price: z.number(),
+  capacity: z.number(),
+  location: z.string(),
+  cancelled: z.boolean(),
+  /** Registrations with a place; their children take `placesTaken`. */
+  count: z.number(),
+  placesTaken: z.number(),
+  placesLeft: z.number(),
+  unInvoiced: z.number(),
+  unpaid: z.number(),
+  waitlisted: z.number(),
+});
+export type EventView = z.infer<typeof eventView>;
+export const eventListAnswer = z.object({ events: z.array(eventView) });
+
+export const eventParams = z.object({ eventId: queryId });
+export const registrationParams = z.object({ eventId: queryId, registrationId: queryId });
+
+const childView = z.object({
+  firstName: z.string(),
+  lastName: z.string(),
+  school: z.string(),
+  schoolYear: z.string(),
+  /** Health data: admins (and auditors) only (visibility.ts). */
+  allergies: z.string().optional(),
+});
+export const registrationView = z.object({
+  id: z.string(),
+  eventId: z.string(),
+  clientId: z.string().nullable(),
+  status: z.enum(['registered', 'waitlisted']),
+  contact: z.object({
+    firstName: z.string(),
+    lastName: z.string(),
+    address: z.array(z.string()),
+    postcode: z.string(),
+    email: z.string(),
+    phone: z.string(),
+  }),
+  children: z.array(childView),
+  comments: z.string(),
+  price: z.number(),
+  invoiceId: z.string().nullable(),
+  invoiceRef: z.string().nullable(),
+  paid: z.boolean(),
+});
+export type RegistrationView = z.infer<typeof registrationView>;
+
+/** `GET /api/events/registrations/{eventId}`: the event and its registrations (waiting list last). */
+export const eventRegistrationsAnswer = z.object({ event: eventView, registrations: z.array(registrationView) });
+export type EventRegistrationsAnswer = z.infer<typeof eventRegistrationsAnswer>;
+
+/** `GET /api/events/registrations/{eventId}/{registrationId}`: with the family's other events. */
+export const registrationAnswer = z.object({
+  event: eventView,
+  registration: registrationView.extend({
+    deleted: z.boolean(),
+    other: z.array(z.object({ eventId: z.string(), event: z.string(), date: z.string() })),
+  }),
+});
+export type RegistrationAnswer = z.infer<typeof registrationAnswer>;
+
+/** `GET /api/events/alternatives/{eventId}`: upcoming, not cancelled, with room. */
+export const alternativesAnswer = z.object({ events: z.array(eventView) });
+
+/** The draft of a workshop invoice: every not-yet-invoiced registration of that e-mail, included. */
+export const workshopInvoiceDraftQuery = z.object({ email: z.string().max(254) });
+export const workshopInvoiceDraft = z.object({
+  email: z.string(),
+  registrations: z.array(
+    z.object({
+      id: z.string(),
+      eventId: z.string(),
+      event: z.string(),
+      date: z.string(),
+      children: z.array(z.string()),
+      price: z.number(),
+      included: z.boolean(),
+    }),
+  ),
+  discount: z.number(),
+  total: z.number(),
+});
+export type WorkshopInvoiceDraft = z.infer<typeof workshopInvoiceDraft>;
+
+/** `GET /api/reports/workshops?from&to`: per event, its registrations (upcoming by default). */
+export const workshopsReportQuery = z.object({ from: calendarDate.optional(), to: calendarDate.optional() });
+export const workshopsReportAnswer = z.object({
+  groups: z.array(z.object({ event: eventView, registrations: z.array(registrationView) })),
+});
+export type WorkshopsReportAnswer = z.infer<typeof workshopsReportAnswer>;
+
+/** `GET /api/public/events`: what the booking page shows, no personal data. */
+export const publicEventView = eventView.pick({
+  id: true,
+  description: true,
+  dateTime: true,
+  durationMinutes: true,
+  price: true,
+  location: true,
+  placesLeft: true,
+});
+export const publicEventsAnswer = z.object({ events: z.array(publicEventView) });
+export type PublicEventView = z.infer<typeof publicEventView>;

@@ -1,0 +1,36 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+export type Delivered = { to: string[]; raw: string };
+
+/** A real SMTP server on loopback that keeps every message it is given, for tests of the e-mails. */
+export async function startLoopbackSmtp() {
+  const inbox: Delivered[] = [];
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const { port } = smtp.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    inbox,
+    close: () => new Promise<void>((resolve) => smtp.close(() => resolve())),
+  };
+}
+
+/** The PDF attached to a raw message (base64 in its own MIME part). */
+export function attachedPdf(raw: string): Buffer {
+  const part = /Content-Type: application\/pdf[\s\S]*?\r?\n\r?\n([A-Za-z0-9+/=\r\n]+)/.exec(raw);
+  if (!part?.[1]) throw new Error('no PDF attached');
+  return Buffer.from(part[1].replace(/\s/g, ''), 'base64');
+}
