@@ -1,7 +1,8 @@
 import pg from 'pg';
+import { ADVISORY_LOCKS } from './advisory-locks';
 
 /** The session-level advisory lock whose holder runs the live projections. */
-export const PROJECTION_LEADER_LOCK = 7412003;
+export const PROJECTION_LEADER_LOCK = ADVISORY_LOCKS.projectionLeader;
 
 export type LeadershipOptions = {
   /** How often a follower tries for the lock, and the leader checks its lock session is alive. */

@@ -1,13 +1,14 @@
 import { comparePositions, type EventStore, type Position, type RecordedEvent, START } from '@agency/platform';
 import type pg from 'pg';
 import { bufferTime, concatMap, defer, filter, from, retry, type Subscription, switchMap } from 'rxjs';
+import { ADVISORY_LOCKS } from './advisory-locks';
 import { handlerFor, type Projection } from './read-models/projection';
 
 export const LIVE_SCHEMA = 'read';
 /** Notified (empty payload) whenever a live projection's checkpoint or failure changes. */
 export const CHECKPOINT_CHANNEL = 'projection_checkpoint';
 /** Held by whoever writes read models, so a rebuild's swap never interleaves with a live batch. */
-export const WRITER_LOCK = 7412002;
+export const WRITER_LOCK = ADVISORY_LOCKS.writer;
 
 export const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
 export const formatPosition = (position: Position) => `${position.commit}/${position.prepare}`;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_LOGIN_LIMITS } from '@agency/command-service';
 import { PostgresEventStore } from '@agency/platform';
-import { projections, rebuildReadModels } from '@agency/projection-service';
+import { PROJECTION_LEADER_LOCK, projections, rebuildReadModels } from '@agency/projection-service';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPersonalData } from './personal-data';
@@ -114,7 +114,7 @@ describe('several instances of the product on one database', () => {
       Number(
         (
           await admin.query(
-            "select count(*) from pg_locks where locktype = 'advisory' and granted and objid = 7412003 and classid = 0",
+            `select count(*) from pg_locks where locktype = 'advisory' and granted and objid = ${PROJECTION_LEADER_LOCK} and classid = 0`,
           )
         ).rows[0].count,
       );

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EventStore } from '@agency/platform';
 import type pg from 'pg';
+import { ADVISORY_LOCKS } from '../advisory-locks';
 import {
   type AppliedFailure,
   catchUp,
@@ -15,7 +16,7 @@ import { migrations, RUNNER_MIGRATION, readModelVersion } from './migrations';
 import type { Projection } from './projection';
 
 /** Held for a whole rebuild, so two instances (or a start and `npm run rebuild`) never build at once. */
-const REBUILD_LOCK = 7412003;
+const REBUILD_LOCK = ADVISORY_LOCKS.rebuild;
 
 const buildSchemaName = (what: string) => `read_build_${what}_${Date.now()}_${randomBytes(3).toString('hex')}`;
 
