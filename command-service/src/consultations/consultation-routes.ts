@@ -1,5 +1,5 @@
 import { consultationBody, consultationCancelBody } from '@agency/contracts';
-import { client, consultation, toPence, toPounds } from '@agency/domain';
+import { client, consultation, toPence, toPounds, tutor } from '@agency/domain';
 import type { FastifyInstance } from 'fastify';
 import type { FamilyInvoicing } from '../family-invoices/family-invoicing';
 import { type CommandContext, type CommandDependencies, commandRoute } from '../pipeline/command-pipeline';
@@ -61,10 +61,12 @@ export async function consultationRoutes(
           ? { subjects: body.assessmentDetails?.subjects ?? [], tutorId: body.assessmentDetails?.tutorId ?? null }
           : null,
       };
+      const assessor = details.assessment?.tutorId;
       const command = {
         consultation: details,
         invoiceId: newId(),
         family: family.status === 'registered' ? { childIds: family.childIds } : null,
+        assessorKnown: !assessor || (await load(tutor.tutorStream(assessor), tutor.tutorDecider)).status !== 'none',
         actor: { role: user.role, tutorId: user.tutorId },
       };
       const saved = await run(

@@ -195,6 +195,9 @@ describe('consultations and family invoices (real PostgreSQL, real SMTP on loopb
     expect(bad.json().error.fields.amount).toMatch(/cannot be more than £100,000/);
     const subjects = await record({ assessment: true, assessmentDetails: { subjects: ['Astrology'] } });
     expect(subjects.statusCode).toBe(400);
+    const assessor = await record({ assessment: true, assessmentDetails: { subjects: ['Maths'], tutorId: 'nobody' } });
+    expect(assessor.statusCode).toBe(400);
+    expect(assessor.json().error.fields['assessmentDetails.tutorId']).toBe('There is no such tutor');
     expect(await countEvents()).toBe(before);
   });
 

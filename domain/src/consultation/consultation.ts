@@ -25,12 +25,15 @@ export type ConsultationState =
 /** The family as its own stream tells it: whether it exists, and its children. */
 export type Family = { childIds: ReadonlySet<string> } | null;
 
+/** Whether the tutor named as the assessor exists (by their own stream); true when none is named. */
+type Checks = { family: Family; assessorKnown: boolean };
+
 type Details = Omit<ConsultationDetails, 'invoiceId'>;
 
 export type ConsultationCommand =
-  | { type: 'RecordConsultation'; consultation: Details; invoiceId: string; family: Family; actor: Actor }
+  | ({ type: 'RecordConsultation'; consultation: Details; invoiceId: string; actor: Actor } & Checks)
   /** `invoiceId`: the id a new invoice gets if the change alters what the current one says. */
-  | { type: 'ChangeConsultation'; consultation: Details; invoiceId: string; family: Family; actor: Actor }
+  | ({ type: 'ChangeConsultation'; consultation: Details; invoiceId: string; actor: Actor } & Checks)
   | { type: 'CancelConsultation'; actor: Actor };
 
 export const initialState = (): ConsultationState => ({ status: 'none' });
@@ -75,12 +78,17 @@ function checkAssessment(assessment: AssessmentDetails | null) {
   if (assessment.tutorId !== null) checkId(assessment.tutorId, 'assessmentDetails.tutorId', 'The tutor');
 }
 
-function checkDetails(consultation: Details, family: Family, actor: Actor) {
+function checkDetails(consultation: Details, { family, assessorKnown }: Checks, actor: Actor) {
   if (actor.role !== 'admin') throw new DomainError('forbidden', 'Only an admin can record consultations.');
   checkId(consultation.consultationId, 'id', 'The consultation id');
   checkDate(consultation.date, 'date');
   checkPence(consultation.amountPence, { field: 'amount', label: 'Amount' });
   checkAssessment(consultation.assessment);
+  if (!assessorKnown) {
+    throw new DomainError('invalid', 'There is no such tutor.', {
+      'assessmentDetails.tutorId': 'There is no such tutor',
+    });
+  }
   if (family === null) {
     throw new DomainError('invalid', 'There is no such client.', { client: 'There is no such client' });
   }
@@ -97,14 +105,14 @@ const same = (a: Details, b: Details) =>
 export function decide(command: ConsultationCommand, state: ConsultationState, _now: Date): ConsultationEvent[] {
   switch (command.type) {
     case 'RecordConsultation': {
-      const { consultation, invoiceId, family, actor } = command;
-      checkDetails(consultation, family, actor);
+      const { consultation, invoiceId, actor } = command;
+      checkDetails(consultation, command, actor);
       if (state.status !== 'none') throw new DomainError('conflict', 'This consultation has been recorded already.');
       return [{ type: 'ConsultationRecorded', data: { ...consultation, invoiceId } }];
     }
     case 'ChangeConsultation': {
-      const { consultation, family, actor } = command;
-      checkDetails(consultation, family, actor);
+      const { consultation, actor } = command;
+      checkDetails(consultation, command, actor);
       if (state.status === 'none') throw new DomainError('not_found', 'There is no such consultation.');
       if (state.status === 'cancelled') {
         throw new DomainError('conflict', 'This consultation was cancelled, so it cannot be changed.');

@@ -23,6 +23,7 @@ const record = (
   consultation: details,
   invoiceId: 'inv-1',
   family,
+  assessorKnown: true,
   actor: admin,
   ...over,
 });
@@ -34,6 +35,7 @@ const change = (
   consultation,
   invoiceId: 'inv-2',
   family: over.family === undefined ? family : over.family,
+  assessorKnown: true,
   actor: over.actor ?? admin,
 });
 const recorded: ConsultationEvent = { type: 'ConsultationRecorded', data: { ...details, invoiceId: 'inv-1' } };
@@ -81,6 +83,14 @@ describe('recording a consultation', () => {
     given([])
       .when(record({ consultation: { ...details, date: '2101-01-01' } }))
       .thenRefused('invalid');
+  });
+
+  it('refuses an assessor who is not a tutor', () => {
+    given([])
+      .when(
+        record({ consultation: { ...details, assessment: { subjects: [], tutorId: 'nobody' } }, assessorKnown: false }),
+      )
+      .thenRefused('invalid', /no such tutor/);
   });
 
   it('refuses subjects not on the list', () => {
