@@ -15,6 +15,8 @@ export interface Loader<P, R> {
   load(params: P): void;
   /** Loads again with the last parameters. */
   retry(): void;
+  /** Loads again with the last parameters, keeping what is shown until the answer comes (no Loading…). */
+  refresh(): void;
   /** Drops the request in flight (its answer is ignored); the state stays as it is. */
   cancel(): void;
   dispose(): void;
@@ -48,7 +50,7 @@ function fetchOnce<P, R>(fetcher: Fetcher<P, R>, params: P): Observable<R> {
  * (`switchMap`), so a slow earlier answer never overwrites a newer one.
  */
 export function createLoader<P, R>(fetcher: Fetcher<P, R>): Loader<P, R> {
-  const requests = new Subject<{ params: P } | null>();
+  const requests = new Subject<{ params: P; quiet?: boolean } | null>();
   const state = new BehaviorSubject<LoaderState<R>>({ status: 'loading' });
   let last: { params: P } | undefined;
 
@@ -60,7 +62,10 @@ export function createLoader<P, R>(fetcher: Fetcher<P, R>): Loader<P, R> {
           : fetchOnce(fetcher, request.params).pipe(
               map((data): LoaderState<R> => ({ status: 'loaded', data })),
               catchError((error: unknown) => of<LoaderState<R>>({ status: 'failed', error: toFailure(error) })),
-              startWith<LoaderState<R>>({ status: 'loading' }),
+              // A quiet refresh keeps the shown data until the new answer replaces it.
+              request.quiet
+                ? (answer: Observable<LoaderState<R>>) => answer
+                : startWith<LoaderState<R>>({ status: 'loading' }),
             ),
       ),
     )
@@ -75,6 +80,9 @@ export function createLoader<P, R>(fetcher: Fetcher<P, R>): Loader<P, R> {
     },
     retry() {
       if (last) requests.next(last);
+    },
+    refresh() {
+      if (last) requests.next({ ...last, quiet: true });
     },
     cancel() {
       requests.next(null);

@@ -8,7 +8,7 @@ import { createLoader, type Fetcher, type LoaderState } from './loader';
 export function useLoader<P, R>(
   fetcher: Fetcher<P, R>,
   params: P,
-): { state: LoaderState<R>; retry: () => void; reload: () => void } {
+): { state: LoaderState<R>; retry: () => void; reload: () => void; refresh: () => void } {
   const fetcherRef = useRef(fetcher);
   fetcherRef.current = fetcher;
   const [loader] = useState(() => createLoader<P, R>((p, signal) => fetcherRef.current(p, signal)));
@@ -31,5 +31,6 @@ export function useLoader<P, R>(
   }, [loader, key]);
 
   const retry = useCallback(() => loader.retry(), [loader]);
-  return { state, retry, reload: retry };
+  const refresh = useCallback(() => loader.refresh(), [loader]);
+  return { state, retry, reload: retry, refresh };
 }

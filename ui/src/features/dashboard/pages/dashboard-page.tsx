@@ -8,6 +8,7 @@ import { Panel, SectionHeading } from '../../../components/panel';
 import { Table, TableWrap, Td, Th } from '../../../components/table';
 import { useCurrentUser } from '../../../lib/current-user';
 import { formatDate, formatMoney } from '../../../lib/format';
+import { useLiveRefresh } from '../../../lib/live-updates';
 import { useLoader } from '../../../lib/use-loader';
 import { type Dashboard, type DashboardInvoice, type DashboardMonth, fetchDashboard } from '../api';
 
@@ -33,7 +34,8 @@ const selectionOf = (year: number, month: number, tutorId?: string) => {
 
 /** dashboard (the logo's target): what needs attention, by role. */
 export function DashboardPage() {
-  const { state, retry } = useLoader(loadDashboard, null);
+  const { state, retry, refresh } = useLoader(loadDashboard, null);
+  useLiveRefresh(['lessons', 'invoices', 'tutors', 'engagements', 'family-invoices'], refresh);
   const user = useCurrentUser();
   return (
     <>

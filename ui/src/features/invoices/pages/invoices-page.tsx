@@ -6,6 +6,7 @@ import { useAsOf } from '../../../lib/as-of';
 import { monthTitle } from '../../../lib/calendar-month';
 import { isOffice, useCurrentUser } from '../../../lib/current-user';
 import { useGlobalSelection } from '../../../lib/global-selection';
+import { useLiveRefresh } from '../../../lib/live-updates';
 import { useLoader } from '../../../lib/use-loader';
 import { fetchInvoices, fetchTutorOptions, type InvoicesQuery } from '../api';
 import { BankAccountNotice } from '../components/bank-account-notice';
@@ -24,6 +25,7 @@ export function InvoicesPage() {
 
   const { asOf } = useAsOf();
   const invoices = useLoader(loadInvoices, { ...selected, tutorId: tutorId || undefined, asOf });
+  useLiveRefresh(['invoices'], invoices.refresh);
   const tutors = useLoader(loadTutors, staff);
 
   return (

@@ -11,6 +11,7 @@ import { monthKey, monthTitle } from '../../../lib/calendar-month';
 import { isOffice, useCurrentUser } from '../../../lib/current-user';
 import { formatDate, formatMoney } from '../../../lib/format';
 import { useGlobalSelection } from '../../../lib/global-selection';
+import { useLiveRefresh } from '../../../lib/live-updates';
 import { mayInvoiceFor } from '../../../lib/may-invoice';
 import { useLoader } from '../../../lib/use-loader';
 import { fetchLessons, fetchTutorOptions, type LessonsMonth, type LessonsQuery } from '../api';
@@ -31,6 +32,7 @@ export function LessonsPage() {
 
   const { asOf } = useAsOf();
   const lessons = useLoader(loadLessons, { year, month, tutorId: tutorId || undefined, asOf });
+  useLiveRefresh(['lessons'], lessons.refresh);
   const tutors = useLoader(loadTutors, staff);
   const title = monthTitle(selected);
   const forTutor = staff && tutorId ? `/${encodeURIComponent(tutorId)}` : '';

@@ -10,6 +10,7 @@ import { useAsOf } from '../../../lib/as-of';
 import type { CalendarMonth } from '../../../lib/calendar-month';
 import { formatMoney } from '../../../lib/format';
 import { useGlobalSelection } from '../../../lib/global-selection';
+import { useLiveRefresh } from '../../../lib/live-updates';
 import { useLoader } from '../../../lib/use-loader';
 import { fetchInvoiceStatus, type InvoiceStatusReport, type StatusGroup } from '../api';
 
@@ -32,6 +33,7 @@ export function InvoiceStatusPage() {
   const selected = { year: selection.year, month: selection.month };
   const { asOf } = useAsOf();
   const report = useLoader(loadReport, { ...selected, asOf });
+  useLiveRefresh(['lessons', 'invoices', 'tutors'], report.refresh);
   return (
     <>
       <PageHeading title="Invoice Status" />
