@@ -108,6 +108,10 @@ function describe(event: ProductEvent, context: Context): string {
     }
     case 'InvoiceConfirmed':
       return 'Invoice confirmed';
+    case 'InvoiceWithdrawn':
+      return `Invoice ${event.data.reference} withdrawn before confirmation: the reference is void and never used again`;
+    case 'TimesheetMonthUnlocked':
+      return `Month ${event.data.month} unlocked: its invoice was withdrawn`;
     case 'InvoicePaymentRecorded':
       return `Payment of ${formatPounds(event.data.amountPence)} recorded, paid on ${displayDate(event.data.date)}`;
     case 'ClientRegistered':
@@ -159,7 +163,8 @@ function remember(event: ProductEvent, context: Context) {
   if (event.type === 'LessonRecorded' || event.type === 'LessonChanged') {
     context.lessons.set(event.data.lesson.lessonId, event.data.lesson);
   }
-  if ('contact' in event.data && 'id' in event.data.contact) context.contacts.set(event.data.contact.id, event.data.contact);
+  if ('contact' in event.data && 'id' in event.data.contact)
+    context.contacts.set(event.data.contact.id, event.data.contact);
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;

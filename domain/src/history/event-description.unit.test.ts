@@ -79,6 +79,19 @@ describe('an event in words', () => {
     ]);
   });
 
+  it('shows a withdrawn invoice as void, and its month unlocked', () => {
+    const key = { invoiceId: 't1_2026-10', tutorId: 't1', month: '2026-10' };
+    expect(
+      describeStream([
+        { type: 'InvoiceWithdrawn', data: { ...key, reference: 'JS0012' } },
+        { type: 'TimesheetMonthUnlocked', data: key },
+      ]),
+    ).toEqual([
+      'Invoice JS0012 withdrawn before confirmation: the reference is void and never used again',
+      'Month 2026-10 unlocked: its invoice was withdrawn',
+    ]);
+  });
+
   it('names an event it has no words for by its type, and survives a payload it cannot read', () => {
     expect(describeStream([{ type: 'ConsultationBooked', data: { id: 'c1' } }])).toEqual(['Consultation booked']);
     expect(describeStream([{ type: 'LessonChanged', data: {} }])).toEqual(['Lesson changed']);
