@@ -190,6 +190,8 @@ const RULES: Record<string, Rule> = {
     call: (f) => ({ url: `/api/clients/${f.clientA}/children` }),
     expect: ownOrOffice,
   },
+  // A subject-access export (every personal field of a family): admins only, auditors refused too.
+  'GET /api/clients/:id/export': { call: (f) => ({ url: `/api/clients/${f.clientA}/export` }), expect: adminOnly },
   'GET /api/contacts/:id': { call: (f) => ({ url: `/api/contacts/${f.contactA}` }), expect: ownOrOffice },
   'GET /api/tutors': { call: () => ({ url: '/api/tutors?includeInactive=Y' }), expect: office },
   'GET /api/tutors/:id': { call: (f) => ({ url: `/api/tutors/${f.tutorA}` }), expect: ownOrOffice },

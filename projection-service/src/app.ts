@@ -27,6 +27,7 @@ import { invoiceQueries } from './read-models/invoices/queries';
 import { lessonQueries } from './read-models/lessons/queries';
 import { tutorsQueries } from './read-models/tutors/queries';
 import { usersQueries } from './read-models/users/queries';
+import { exportQueries } from './subject-access/export-queries';
 
 export type QueryAppOptions = {
   databaseUrl: string;
@@ -87,6 +88,8 @@ export async function buildQueryApp(options: QueryAppOptions) {
   await app.register(historyQueries, audit);
   await app.register(invoiceTraceQueries, audit);
   await app.register(activityQueries, audit);
+  // A family's subject-access export: read models and its streams through the decrypting store.
+  await app.register(exportQueries, audit);
   await app.register(healthQueries, { db, eventsInDatabase: options.eventsInDatabase });
   return app;
 }
