@@ -99,6 +99,30 @@ async function applyToProjection(
   from: Position,
   events: RecordedEvent[],
 ): Promise<Outcome> {
+  if (projection.applyBatch) {
+    const fresh = events.filter((event) => comparePositions(event.position, from) > 0);
+    if (fresh.length === 0) return { position: from };
+    await sql.query('savepoint projection');
+    try {
+      await projection.applyBatch(sql, fresh);
+      await sql.query('release savepoint projection');
+      return { position: (fresh.at(-1) as RecordedEvent).position };
+    } catch {
+      // Undone; event by event below finds the event at fault and applies those before it.
+      await sql.query('rollback to savepoint projection');
+      await sql.query('release savepoint projection');
+      return applyOneByOne(sql, projection, from, events);
+    }
+  }
+  return applyOneByOne(sql, projection, from, events);
+}
+
+async function applyOneByOne(
+  sql: pg.ClientBase,
+  projection: Projection,
+  from: Position,
+  events: RecordedEvent[],
+): Promise<Outcome> {
   let position = from;
   let current: RecordedEvent | undefined;
   await sql.query('savepoint projection');
@@ -117,7 +141,7 @@ async function applyToProjection(
     if (!current) throw error;
     const failing = current;
     const before = events.filter((event) => comparePositions(event.position, failing.position) < 0);
-    const again = before.length > 0 ? await applyToProjection(sql, projection, from, before) : { position: from };
+    const again = before.length > 0 ? await applyOneByOne(sql, projection, from, before) : { position: from };
     return { position: again.position, failed: again.failed ?? { event: failing, error } };
   }
 }

@@ -15,7 +15,15 @@ export type Projection = {
   /** The read-model migrations (file names) that create this projection's tables, and no other's. */
   migrations?: string[];
   handlers: Record<string, ProjectionHandler>;
+  /**
+   * Optional: the handlers' effects for a run of events at once, set-based (one statement per
+   * table and batch instead of one per event), for catch-up and rebuilds. When it throws, the
+   * runner applies the run event by event, which stops exactly at the event at fault.
+   */
+  applyBatch?: BatchHandler;
 };
+
+export type BatchHandler = (sql: pg.ClientBase, events: RecordedEvent[]) => Promise<unknown>;
 
 type AnyEvent = { type: string; data: unknown };
 
@@ -39,6 +47,7 @@ export function defineProjection<E extends AnyEvent = ProductEvent>(definition: 
   version: number;
   migrations: string[];
   handlers: TypedHandlers<E>;
+  applyBatch?: BatchHandler;
 }): Projection {
   // The one place the payload type is asserted: the store hands the runner events upcast to the
   // current version of their type's contract, and the runner calls a handler only for its type.

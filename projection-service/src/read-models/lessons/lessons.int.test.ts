@@ -68,4 +68,27 @@ describe('lessons read model', () => {
       { month, invoice_id: `${tutorId}_2026-03` },
     ]);
   });
+
+  it('applies a batch set-based with the same outcome as event by event: re-recorded, removed, unlocked', async () => {
+    const tutorId = randomUUID();
+    const streamId = `timesheet-${tutorId}-2026-04`;
+    const month = '2026-04';
+    const again = lesson({ date: '2026-04-06' });
+    const gone = lesson({ date: '2026-04-07' });
+    const invoiceId = `${tutorId}_2026-04`;
+    await bed.given(
+      { streamId, type: 'LessonRecorded', data: { tutorId, month, lesson: again } },
+      { streamId, type: 'LessonRemoved', data: { tutorId, month, lessonId: again.lessonId } },
+      { streamId, type: 'LessonRecorded', data: { tutorId, month, lesson: { ...again, duration: 100 } } },
+      { streamId, type: 'LessonRecorded', data: { tutorId, month, lesson: gone } },
+      { streamId, type: 'LessonChanged', data: { tutorId, month, lesson: { ...gone, duration: 200 } } },
+      { streamId, type: 'LessonRemoved', data: { tutorId, month, lessonId: gone.lessonId } },
+      { streamId, type: 'TimesheetMonthLocked', data: { tutorId, month, invoiceId } },
+      { streamId, type: 'TimesheetMonthUnlocked', data: { tutorId, month, invoiceId } },
+    );
+    expect(
+      await bed.rows('select id, duration_hundredths::int as duration from lessons where tutor_id = $1', [tutorId]),
+    ).toEqual([{ id: again.lessonId, duration: 100 }]);
+    expect(await bed.rows('select 1 from locked_months where tutor_id = $1', [tutorId])).toEqual([]);
+  });
 });
