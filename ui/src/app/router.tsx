@@ -9,7 +9,6 @@ import { LoginPage } from '../features/session/pages/login-page';
 import { NewPasswordPage } from '../features/session/pages/new-password-page';
 import { ResetPage } from '../features/session/pages/reset-page';
 import { NotFoundPage } from './not-found-page';
-import { PlaceholderPage } from './placeholder-page';
 import { SignedInShell } from './signed-in-shell';
 
 /**
@@ -25,20 +24,20 @@ const tutorStatus = () => import('../features/tutors/pages/tutor-status-pages');
 const lessonsGrid = () => import('../features/lessons/pages/add-lessons-page');
 const invoiceConfirmation = () => import('../features/invoices/pages/invoice-confirmation-page');
 
-/** Screens of the spec's route table not built yet: path → heading. */
-const placeholders: [path: string, title: string][] = [
-  ['workshops', 'Workshops'],
-  ['workshops/invoice', 'Workshop Invoice'],
-  ['workshops/:eventId', 'Workshop'],
-  ['workshops/:eventId/:registrationId', 'Registration'],
-  ['reports/workshops', 'Workshops Report'],
-];
+const workshops = () => import('../features/workshops/pages/event-form-page');
+const booking = {
+  list: () => import('../features/booking/pages/book-page'),
+  form: () => import('../features/booking/pages/book-event-page'),
+};
 
 export const routes: RouteObject[] = [
   { path: '/login', element: <LoginPage /> },
   { path: '/reset', element: <ResetPage /> },
   { path: '/reset/:token', element: <NewPasswordPage /> },
   { path: '/activate/:code', element: <ActivatePage /> },
+  // The public booking pages: open to everyone (issue 15).
+  { path: '/book', lazy: screen(booking.list, 'BookPage') },
+  { path: '/book/:eventId', lazy: screen(booking.form, 'BookEventPage') },
   { path: '/', element: <Navigate to="/clients" replace /> },
   {
     element: <SignedInShell />,
@@ -93,7 +92,25 @@ export const routes: RouteObject[] = [
         lazy: screen(() => import('../features/consultations/pages/new-consultation-page'), 'NewConsultationPage'),
       },
       { path: 'settings', lazy: screen(() => import('../features/settings/pages/settings-page'), 'SettingsPage') },
-      ...placeholders.map(([path, title]) => ({ path, element: <PlaceholderPage key={path} title={title} /> })),
+      { path: 'workshops', lazy: screen(() => import('../features/workshops/pages/workshops-page'), 'WorkshopsPage') },
+      { path: 'workshops/new', lazy: screen(workshops, 'NewEventPage') },
+      { path: 'workshops/edit/:eventId', lazy: screen(workshops, 'EditEventPage') },
+      {
+        path: 'workshops/invoice',
+        lazy: screen(() => import('../features/workshops/pages/workshop-invoice-page'), 'WorkshopInvoicePage'),
+      },
+      {
+        path: 'workshops/:eventId',
+        lazy: screen(() => import('../features/workshops/pages/event-registrations-page'), 'EventRegistrationsPage'),
+      },
+      {
+        path: 'workshops/:eventId/:registrationId',
+        lazy: screen(() => import('../features/workshops/pages/registration-page'), 'RegistrationPage'),
+      },
+      {
+        path: 'reports/workshops',
+        lazy: screen(() => import('../features/workshops/pages/workshops-report-page'), 'WorkshopsReportPage'),
+      },
       { path: 'resources', lazy: screen(() => import('../features/resources/pages/resources-page'), 'ResourcesPage') },
       { path: '*', element: <NotFoundPage /> },
     ],

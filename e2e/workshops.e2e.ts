@@ -1,0 +1,112 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { expectAccessible, launchChromium, screenshot } from './support/chromium';
+import { logInAsAdmin } from './support/session';
+
+describe('workshops in the browser: an admin schedules, a parent books without logging in, the admin invoices', () => {
+  let browser: Browser;
+  let admin: Page;
+  let parent: Page;
+  const stamp = Date.now() % 100000;
+  const description = `Robot building ${stamp}`;
+  const email = `parent${stamp}@example.com`;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    admin = await logInAsAdmin(browser);
+    const context = await browser.newContext({ baseURL: inject('baseUrl'), viewport: { width: 1280, height: 900 } });
+    parent = await context.newPage();
+  });
+  afterAll(() => browser?.close());
+
+  it('an admin creates an event from the workshops list', async () => {
+    await admin.getByRole('link', { name: 'Workshops' }).first().click();
+    await admin.getByRole('heading', { name: 'Workshops' }).waitFor();
+    await admin.getByLabel('Include Past Events').waitFor();
+    await expectAccessible(admin);
+    await admin.getByRole('link', { name: 'New Event' }).click();
+    await admin.getByRole('heading', { name: 'New Workshop Event' }).waitFor();
+    await admin.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => admin.getByText('Description is required').count()).toBeGreaterThan(0);
+    await admin.getByLabel('Description').fill(description);
+    await admin.getByLabel('Date and Start Time').fill('2099-07-20T10:00');
+    await admin.getByLabel('Price per Child (£)').fill('40');
+    await admin.getByLabel('Capacity (children)').fill('5');
+    await admin.getByLabel('Location').fill('Village hall');
+    await expectAccessible(admin);
+    await screenshot(admin, 'workshop-event-new');
+    await admin.getByRole('button', { name: 'Save' }).click();
+    await admin.getByRole('heading', { name: `${description}, 20 Jul 2099 10:00` }).waitFor();
+    await expectAccessible(admin);
+  });
+
+  it('a parent books two children on the public page, without logging in', async () => {
+    await parent.goto('/book');
+    await parent.getByRole('heading', { name: 'Book a Workshop' }).waitFor();
+    await expectAccessible(parent);
+    await parent.getByRole('link', { name: description }).click();
+    await parent.getByRole('heading', { name: `Book: ${description}` }).waitFor();
+    await parent.getByRole('button', { name: 'Book' }).click();
+    await expect.poll(() => parent.getByText('First name is required').count()).toBeGreaterThan(0);
+    await parent.getByLabel('First Name').first().fill('Jo');
+    await parent.getByLabel('Last Name').first().fill('Parker');
+    await parent.getByLabel('Address line 1').fill('1 High Street');
+    await parent.getByLabel('Postcode').fill('OX1 1AA');
+    await parent.getByLabel('Email').fill(email);
+    await parent.getByLabel('Phone 1', { exact: true }).fill('07700 900000');
+    await parent.locator('#child-0-firstName').fill('Ann');
+    await parent.locator('#child-0-lastName').fill('Parker');
+    await parent.locator('#child-0-allergies').fill('Peanuts');
+    await parent.getByRole('button', { name: 'Add Another Child' }).click();
+    await parent.locator('#child-1-firstName').fill('Ben');
+    await parent.locator('#child-1-lastName').fill('Parker');
+    await expectAccessible(parent);
+    await screenshot(parent, 'workshop-booking');
+    await parent.getByRole('button', { name: 'Book' }).click();
+    await parent.getByText('your booking is confirmed').waitFor();
+    await expectAccessible(parent);
+  });
+
+  it('the admin sees the registration with its allergies and issues its invoice with a discount', async () => {
+    await admin.reload();
+    const row = admin.getByRole('row').filter({ hasText: 'Ann Parker' });
+    await expect.poll(() => row.count()).toBe(1);
+    expect(await row.innerText()).toContain('Peanuts');
+    await expectAccessible(admin);
+    await screenshot(admin, 'workshop-registrations');
+    await row.getByRole('link').click();
+    await admin.getByRole('heading', { name: /^Registration:/ }).waitFor();
+    await admin.getByText('Not invoiced').waitFor();
+    await expectAccessible(admin);
+    await admin.getByRole('button', { name: 'Create Invoice' }).click();
+    await admin.getByRole('heading', { name: 'Workshop Invoice' }).waitFor();
+    await expect.poll(() => admin.getByTestId('invoice-total').innerText()).toBe('80.00');
+    await admin.getByLabel('Discount (£)').fill('1a5');
+    await expect.poll(() => admin.getByLabel('Discount (£)').inputValue()).toBe('15');
+    await expect.poll(() => admin.getByTestId('invoice-total').innerText()).toBe('65.00');
+    await admin.getByLabel('Discount (£)').fill('500');
+    await expect.poll(() => admin.getByTestId('invoice-total').innerText()).toBe('0.00');
+    await admin.getByLabel('Discount (£)').fill('10');
+    await expectAccessible(admin);
+    await screenshot(admin, 'workshop-invoice');
+    await admin.getByRole('button', { name: 'Confirm' }).click();
+    const issued = admin.getByRole('status').filter({ hasText: 'issued for £70.00' });
+    await issued.waitFor();
+    const reference = await issued.getByRole('link').innerText();
+    expect(reference).toMatch(/^[A-Z]+\d{5}$/);
+    await admin.goBack();
+    await admin.getByText(reference).waitFor();
+    expect(await admin.getByRole('button', { name: 'Create Invoice' }).isDisabled()).toBe(true);
+  });
+
+  it('the workshops report shows the register for the day', async () => {
+    await admin.goto('/reports/workshops');
+    await admin.getByRole('heading', { name: 'Workshops Report' }).waitFor();
+    await admin.getByLabel('From', { exact: true }).fill('2099-07-20');
+    await admin.getByLabel('To', { exact: true }).fill('2099-07-20');
+    await admin.getByRole('heading', { name: `${description}, 20 Jul 2099 10:00` }).waitFor();
+    expect(await admin.getByRole('row').filter({ hasText: 'Ben Parker' }).count()).toBe(1);
+    await expectAccessible(admin);
+    await screenshot(admin, 'workshops-report');
+  });
+});

@@ -1,0 +1,67 @@
+import type {
+  EventRegistrationsAnswer,
+  EventView,
+  RegistrationAnswer,
+  WorkshopInvoiceDraft,
+  WorkshopsReportAnswer,
+} from '@agency/contracts';
+import { getJson, postJson } from '../../lib/http';
+
+export type WorkshopEvent = EventView;
+export type Registration = EventRegistrationsAnswer['registrations'][number];
+export type RegistrationDetails = RegistrationAnswer['registration'];
+export type InvoiceDraft = WorkshopInvoiceDraft;
+export type ReportGroup = WorkshopsReportAnswer['groups'][number];
+
+export type EventInput = {
+  id?: string;
+  description: string;
+  dateTime: string;
+  durationMinutes: string;
+  price: string;
+  capacity: string;
+  location: string;
+};
+
+const at = (id: string) => encodeURIComponent(id);
+
+export const fetchEvents = (includePast: boolean, signal?: AbortSignal) =>
+  getJson<{ events: WorkshopEvent[] }>(`/api/events?includePast=${includePast ? 'Y' : 'N'}`, signal).then(
+    (answer) => answer.events,
+  );
+
+export const fetchRegistrations = (eventId: string, signal?: AbortSignal) =>
+  getJson<EventRegistrationsAnswer>(`/api/events/registrations/${at(eventId)}`, signal);
+
+export const fetchRegistration = (ids: { eventId: string; registrationId: string }, signal?: AbortSignal) =>
+  getJson<RegistrationAnswer>(`/api/events/registrations/${at(ids.eventId)}/${at(ids.registrationId)}`, signal);
+
+export const fetchAlternatives = (eventId: string, signal?: AbortSignal) =>
+  getJson<{ events: WorkshopEvent[] }>(`/api/events/alternatives/${at(eventId)}`, signal).then(
+    (answer) => answer.events,
+  );
+
+export const fetchWorkshopsReport = (range: { from: string; to: string }, signal?: AbortSignal) => {
+  const query = new URLSearchParams(Object.entries(range).filter(([, value]) => value !== ''));
+  return getJson<WorkshopsReportAnswer>(`/api/reports/workshops?${query}`, signal).then((answer) => answer.groups);
+};
+
+export const saveEvent = (body: EventInput & { commandId: string }) =>
+  postJson<{ event: WorkshopEvent }>('/api/events', body).then((answer) => answer.event);
+
+export const cancelEvent = (id: string, commandId: string) => postJson('/api/events/cancel', { id, commandId });
+
+type RegistrationRef = { eventId: string; registrationId: string; commandId: string };
+export const deleteRegistration = (body: RegistrationRef) => postJson('/api/events/delete', body);
+export const placeRegistration = (body: RegistrationRef) => postJson('/api/events/place', body);
+export const moveRegistration = (body: {
+  fromEventId: string;
+  registrationId: string;
+  toEventId: string;
+  commandId: string;
+}) => postJson('/api/events/move', body);
+
+export const createInvoice = (email: string) => postJson<InvoiceDraft>('/api/events/createInvoice', { email });
+
+export const confirmInvoice = (body: { registrationIds: string[]; discountAmount: number; commandId: string }) =>
+  postJson<{ invoice: { id: string; reference: string; total: number } }>('/api/events/confirmInvoice', body);

@@ -1,0 +1,60 @@
+import { useNavigate, useParams } from 'react-router-dom';
+import { ErrorAlert } from '../../../components/alert';
+import { Button, ButtonLink, ButtonRow } from '../../../components/button';
+import { LoadState } from '../../../components/load-state';
+import { PageHeading } from '../../../components/page-heading';
+import { useCommandId } from '../../../lib/command-id';
+import { useCurrentUser } from '../../../lib/current-user';
+import { formatDateTime, formatMoney } from '../../../lib/format';
+import { useLoader } from '../../../lib/use-loader';
+import { cancelEvent, fetchRegistrations } from '../api';
+import { RegistrationsTable } from '../components/registrations-table';
+import { useAction } from '../use-action';
+
+const loadRegistrations = (eventId: string, signal: AbortSignal) => fetchRegistrations(eventId, signal);
+
+/** workshops/{eventId}: the event (dd MMM yyyy hh:mm) and its registrations; a row opens one. */
+export function EventRegistrationsPage() {
+  const { eventId = '' } = useParams();
+  const navigate = useNavigate();
+  const { state, retry } = useLoader(loadRegistrations, eventId);
+  const admin = useCurrentUser().role === 'admin';
+  const commandId = useCommandId();
+  const cancel = useAction(async () => {
+    if (!window.confirm('Cancel this event? The parents are e-mailed and invoices credited.')) return;
+    await cancelEvent(eventId, commandId.current());
+    retry();
+  }, commandId);
+  return (
+    <LoadState state={state} onRetry={retry}>
+      {({ event, registrations }) => (
+        <>
+          <PageHeading title={`${event.description}, ${formatDateTime(event.dateTime)}`}>
+            {admin && !event.cancelled ? (
+              <>
+                <ButtonLink to={`/workshops/edit/${event.id}`} variant="secondary">
+                  Edit Event
+                </ButtonLink>
+                <Button type="button" variant="secondary" onClick={cancel.run} disabled={cancel.busy}>
+                  Cancel Event
+                </Button>
+              </>
+            ) : null}
+          </PageHeading>
+          <p>
+            {event.cancelled ? 'Cancelled. ' : ''}£{formatMoney(event.price)} a child · {event.placesTaken} of{' '}
+            {event.capacity} places taken{event.waitlisted > 0 ? ` · ${event.waitlisted} on the waiting list` : ''}
+            {event.location ? ` · ${event.location}` : ''}
+          </p>
+          {cancel.failure ? <ErrorAlert>{cancel.failure}</ErrorAlert> : null}
+          <RegistrationsTable registrations={registrations} caption="Registrations" billing />
+          <ButtonRow>
+            <Button type="button" variant="secondary" onClick={() => navigate('/workshops')}>
+              Back to Workshops
+            </Button>
+          </ButtonRow>
+        </>
+      )}
+    </LoadState>
+  );
+}

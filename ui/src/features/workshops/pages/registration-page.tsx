@@ -1,0 +1,162 @@
+import styled from '@emotion/styled';
+import { useNavigate, useParams } from 'react-router-dom';
+import { ErrorAlert } from '../../../components/alert';
+import { Button, ButtonRow } from '../../../components/button';
+import { LoadState } from '../../../components/load-state';
+import { PageHeading } from '../../../components/page-heading';
+import { Panel, SectionHeading } from '../../../components/panel';
+import { useCommandId } from '../../../lib/command-id';
+import { useCurrentUser } from '../../../lib/current-user';
+import { formatDateTime } from '../../../lib/format';
+import { useLoader } from '../../../lib/use-loader';
+import {
+  deleteRegistration,
+  fetchAlternatives,
+  fetchRegistration,
+  moveRegistration,
+  placeRegistration,
+  type RegistrationDetails,
+} from '../api';
+import { useAction } from '../use-action';
+
+const Facts = styled.dl({ display: 'grid', gridTemplateColumns: 'max-content 1fr', gap: '0.35rem 1rem', margin: 0 });
+const Allergy = styled.strong(({ theme }) => ({ color: theme.colors.danger }));
+
+const loadRegistration = (ids: { eventId: string; registrationId: string }, signal: AbortSignal) =>
+  fetchRegistration(ids, signal);
+const loadAlternatives = (eventId: string, signal: AbortSignal) => fetchAlternatives(eventId, signal);
+
+function Details({ registration }: { registration: RegistrationDetails }) {
+  const { contact } = registration;
+  return (
+    <Panel aria-label="Parent">
+      <Facts>
+        <dt>Parent</dt>
+        <dd>
+          {contact.firstName} {contact.lastName}
+        </dd>
+        <dt>Address</dt>
+        <dd>{contact.address.join(', ')}</dd>
+        <dt>Postcode</dt>
+        <dd>{contact.postcode}</dd>
+        <dt>Email</dt>
+        <dd>{contact.email}</dd>
+        <dt>Phone</dt>
+        <dd>{contact.phone}</dd>
+        {registration.comments ? (
+          <>
+            <dt>Note</dt>
+            <dd>{registration.comments}</dd>
+          </>
+        ) : null}
+        <dt>Invoice Reference</dt>
+        <dd>{registration.invoiceRef ?? 'Not invoiced'}</dd>
+        <dt>Status</dt>
+        <dd>
+          {registration.deleted ? 'Deleted' : registration.status === 'waitlisted' ? 'Waiting list' : 'Registered'}
+        </dd>
+      </Facts>
+      <SectionHeading>Children</SectionHeading>
+      <ul>
+        {registration.children.map((child, index) => (
+          <li key={`${child.firstName}-${index}`}>
+            {child.firstName} {child.lastName}
+            {child.school ? `, ${child.school}` : ''}
+            {child.schoolYear ? `, year ${child.schoolYear}` : ''}
+            {child.allergies ? (
+              <>
+                {' '}
+                — allergies: <Allergy>{child.allergies}</Allergy>
+              </>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      <SectionHeading>Other Events</SectionHeading>
+      {registration.other.length === 0 ? (
+        <p>None</p>
+      ) : (
+        <ul>
+          {registration.other.map((other) => (
+            <li key={other.eventId}>
+              {other.event}, {formatDateTime(other.date)}
+            </li>
+          ))}
+        </ul>
+      )}
+    </Panel>
+  );
+}
+
+/**
+ * workshops/{eventId}/{registrationId}: the registration, Create Invoice (disabled once invoiced),
+ * Move to … (upcoming events with room), Delete (then back), and Give a Place from the waiting list.
+ */
+export function RegistrationPage() {
+  const { eventId = '', registrationId = '' } = useParams();
+  const navigate = useNavigate();
+  const admin = useCurrentUser().role === 'admin';
+  const { state, retry } = useLoader(loadRegistration, { eventId, registrationId });
+  const alternatives = useLoader(loadAlternatives, eventId);
+  const commandId = useCommandId();
+  const remove = useAction(async () => {
+    await deleteRegistration({ eventId, registrationId, commandId: commandId.current() });
+    navigate(-1);
+  }, commandId);
+  const move = useAction(async (toEventId: string) => {
+    await moveRegistration({ fromEventId: eventId, registrationId, toEventId, commandId: commandId.current() });
+    navigate(`/workshops/${toEventId}/${registrationId}`, { replace: true });
+  }, commandId);
+  const place = useAction(async () => {
+    await placeRegistration({ eventId, registrationId, commandId: commandId.current() });
+    retry();
+  }, commandId);
+  const failure = remove.failure ?? move.failure ?? place.failure;
+  return (
+    <LoadState state={state} onRetry={retry}>
+      {({ event, registration }) => (
+        <>
+          <PageHeading title={`Registration: ${event.description}, ${formatDateTime(event.dateTime)}`} />
+          <Details registration={registration} />
+          {failure ? <ErrorAlert>{failure}</ErrorAlert> : null}
+          {admin && !registration.deleted ? (
+            <>
+              <ButtonRow>
+                <Button
+                  type="button"
+                  disabled={registration.invoiceRef !== null}
+                  onClick={() => navigate(`/workshops/invoice?email=${encodeURIComponent(registration.contact.email)}`)}
+                >
+                  Create Invoice
+                </Button>
+                {registration.status === 'waitlisted' ? (
+                  <Button type="button" variant="secondary" disabled={place.busy} onClick={() => place.run()}>
+                    Give a Place
+                  </Button>
+                ) : null}
+                <Button type="button" variant="secondary" disabled={remove.busy} onClick={() => remove.run()}>
+                  Delete
+                </Button>
+              </ButtonRow>
+              <SectionHeading>Move to …</SectionHeading>
+              <ButtonRow>
+                {(alternatives.state.data ?? []).map((other) => (
+                  <Button
+                    key={other.id}
+                    type="button"
+                    variant="secondary"
+                    disabled={move.busy}
+                    onClick={() => move.run(other.id)}
+                  >
+                    {other.description}, {formatDateTime(other.dateTime)}
+                  </Button>
+                ))}
+                {alternatives.state.data?.length === 0 ? <p>No other upcoming event has room.</p> : null}
+              </ButtonRow>
+            </>
+          ) : null}
+        </>
+      )}
+    </LoadState>
+  );
+}
