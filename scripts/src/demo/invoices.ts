@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { todayIn } from '@agency/domain';
 import type { RunningProduct } from '../product';
+import { getAs, postAs } from './demo-requests';
 
 type Invoice = { id: string; commission: number; confirmed: boolean };
 
@@ -23,21 +23,8 @@ function stepFor(monthsBack: number, tutorIndex: number): Step {
  * the lessons are seeded: an invoice is made from the month's lessons as they are then.
  */
 export async function seedInvoices(product: RunningProduct, token: string, timeZone = 'Europe/London') {
-  const { app } = product.command;
-  const headers = { authorization: `Bearer ${token}` };
-  const post = async <T>(url: string, payload: Record<string, unknown>): Promise<T> => {
-    const response = await app.inject({
-      method: 'POST',
-      url,
-      headers,
-      payload: { commandId: randomUUID(), ...payload },
-    });
-    if (response.statusCode !== 200) throw new Error(`${url} answered ${response.statusCode}: ${response.body}`);
-    return response.json() as T;
-  };
-  const listed = await app.inject({ method: 'GET', url: '/api/tutors?includeInactive=N', headers });
-  if (listed.statusCode !== 200) throw new Error(`Could not list tutors: ${listed.body}`);
-  const tutors = (listed.json() as { tutors: { id: string }[] }).tutors;
+  const post = postAs(product, token);
+  const { tutors } = await getAs(product, token)<{ tutors: { id: string }[] }>('/api/tutors?includeInactive=N');
 
   const today = todayIn(timeZone, new Date());
   const counts: Record<Step, number> = { none: 0, generated: 0, confirmed: 0, paid: 0, 'part-paid': 0 };
