@@ -3,6 +3,7 @@ import { seedConsultations } from './demo/consultations';
 import { seedEngagements } from './demo/engagements';
 import { seedInvoices } from './demo/invoices';
 import { seedLessons } from './demo/lessons';
+import { seedWorkshops } from './demo/workshops';
 import type { RunningProduct } from './product';
 
 const SURNAMES = [
@@ -192,7 +193,8 @@ export async function seedDemoData(product: RunningProduct, families = 36): Prom
   const lessons = await seedLessons(product, token);
   const invoices = await seedInvoices(product, token);
   const consultations = await seedConsultations(product, token);
-  return `${families} families with ${children} children; ${tutors}; ${engagements}; ${lessons}; ${invoices}; ${consultations}`;
+  const workshops = await seedWorkshops(product, token);
+  return `${families} families with ${children} children; ${tutors}; ${engagements}; ${lessons}; ${invoices}; ${consultations}; ${workshops}`;
 }
 
 const TUTORS: { first: string; last: string; town: string; terminated?: boolean; partner?: boolean }[] = [
