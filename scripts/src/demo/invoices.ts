@@ -3,6 +3,14 @@ import type { RunningProduct } from '../product';
 import { getAs, postAs } from './demo-requests';
 
 type Invoice = { id: string; commission: number; confirmed: boolean };
+type Taught = { startDate: string; endDate: string | null };
+type TutorDetail = { tutor: { currentStudents: Taught[]; formerStudents: Taught[] } };
+
+/** Only a month in which the tutor had an engagement can be invoiced (the product refuses the rest). */
+const taughtIn = (detail: TutorDetail, first: string, last: string) =>
+  [...detail.tutor.currentStudents, ...detail.tutor.formerStudents].some(
+    (student) => student.startDate <= last && (student.endDate === null || student.endDate >= first),
+  );
 
 /** What happens to a tutor's invoice for a month: nothing yet, generated, confirmed, or paid (in full or in part). */
 type Step = 'none' | 'generated' | 'confirmed' | 'paid' | 'part-paid';
@@ -24,7 +32,10 @@ function stepFor(monthsBack: number, tutorIndex: number): Step {
  */
 export async function seedInvoices(product: RunningProduct, token: string, timeZone = 'Europe/London') {
   const post = postAs(product, token);
-  const { tutors } = await getAs(product, token)<{ tutors: { id: string }[] }>('/api/tutors?includeInactive=N');
+  const get = getAs(product, token);
+  const { tutors } = await get<{ tutors: { id: string }[] }>('/api/tutors?includeInactive=N');
+  const details = new Map<string, TutorDetail>();
+  for (const tutor of tutors) details.set(tutor.id, await get<TutorDetail>(`/api/tutors/${tutor.id}`));
 
   const today = todayIn(timeZone, new Date());
   const counts: Record<Step, number> = { none: 0, generated: 0, confirmed: 0, paid: 0, 'part-paid': 0 };
@@ -33,9 +44,10 @@ export async function seedInvoices(product: RunningProduct, token: string, timeZ
     first.setUTCMonth(first.getUTCMonth() - monthsBack);
     const year = first.getUTCFullYear();
     const month = first.getUTCMonth() + 1;
+    const last = new Date(Date.UTC(year, month, 0)).toISOString().slice(0, 10);
     for (const [index, tutor] of tutors.entries()) {
       let step = stepFor(monthsBack, index);
-      if (step === 'none') {
+      if (step === 'none' || !taughtIn(details.get(tutor.id)!, first.toISOString().slice(0, 10), last)) {
         counts.none++;
         continue;
       }
