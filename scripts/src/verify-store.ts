@@ -9,6 +9,7 @@ import {
   timesheet,
   tutor,
   user,
+  workshop,
 } from '@agency/domain';
 import type { EventStore, Position, RecordedEvent } from '@agency/platform';
 import { compareWithRebuild, projections } from '@agency/projection-service';
@@ -29,6 +30,8 @@ const DECIDERS: [prefix: string, decider: AnyDecider][] = [
   // The numbering stream first: it shares the family invoices' prefix.
   [familyInvoice.sequenceStream(), familyInvoice.sequenceDecider],
   ['family-invoice-', familyInvoice.familyInvoiceDecider],
+  [workshop.workshopStream(''), workshop.workshopDecider],
+  [workshop.accountStream(''), workshop.accountDecider],
 ];
 
 export type VerifyProgress = { phase: 'events' | 'invoices' | 'read models'; done: number; total: number };
