@@ -26,11 +26,18 @@ export async function rebaseStore(pool: pg.Pool, options: { force?: boolean } = 
   const dropped: string[] = [];
   const { events, transactions } = await rebaseEventStore(pool, {
     alsoInTransaction: async (sql) => {
-      for (const { nspname } of (await sql.query<{ nspname: string }>(READ_MODEL_SCHEMAS)).rows) {
-        await sql.query(`drop schema "${nspname.replaceAll('"', '""')}" cascade`);
-        dropped.push(nspname);
-      }
+      dropped.push(...(await dropReadModels(sql)));
     },
   });
   return { rebased: true, events, transactions, newest: positions.newest, next: positions.next, dropped };
+}
+
+/** Drops the read models (live, and a rebuild's copies): the next start rebuilds them. Answers the schemas dropped. */
+export async function dropReadModels(sql: Pick<pg.PoolClient, 'query'>): Promise<string[]> {
+  const dropped: string[] = [];
+  for (const { nspname } of (await sql.query<{ nspname: string }>(READ_MODEL_SCHEMAS)).rows) {
+    await sql.query(`drop schema "${nspname.replaceAll('"', '""')}" cascade`);
+    dropped.push(nspname);
+  }
+  return dropped;
 }
