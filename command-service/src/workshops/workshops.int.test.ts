@@ -153,6 +153,10 @@ describe('workshops: events, public bookings, registrations and workshop invoice
       `select data::text as data from es.events where event_type = 'WorkshopRegistrationMade'`,
     );
     expect(stored.rows.map((row) => row.data).join()).not.toContain('Peanuts');
+    // Once the family is erased its booking reads as erased; the places and the money stay.
+    await ok(`/api/clients/erase/${client.id}`, { reason: 'Asked by the family', confirm: true });
+    const erased = (await get(`/api/events/registrations/${event.id}/${id}`)).registration;
+    expect(erased).toMatchObject({ contact: { firstName: 'Erased', email: 'Erased' }, children: [], price: 40 });
   });
 
   it('refuses a bad booking with the contact form messages, answers a honeypot with nothing written, and limits an address', async () => {

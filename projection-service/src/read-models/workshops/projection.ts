@@ -1,4 +1,4 @@
-import type { WorkshopEvent, WorkshopEventDetails } from '@agency/contracts';
+import { type ClientEvent, ERASED, type WorkshopEvent, type WorkshopEventDetails } from '@agency/contracts';
 import type pg from 'pg';
 import { defineProjection } from '../projection';
 
@@ -21,11 +21,29 @@ const setStatus = (sql: pg.ClientBase, eventId: string, registrationId: string, 
     movedTo ?? null,
   ]);
 
-export const workshopsProjection = defineProjection<WorkshopEvent>({
+export const workshopsProjection = defineProjection<WorkshopEvent | ClientEvent>({
   name: 'workshops',
   version: 1,
   migrations: ['030_workshops.sql'],
   handlers: {
+    // An erased family's bookings read as their shredded events do, so a rebuild makes the same rows.
+    ClientErased: (sql, { data: { clientId } }) =>
+      sql.query(
+        `update workshop_registrations set contact = $2, email = lower($3), children = '[]', comments = $3
+          where client_id = $1`,
+        [
+          clientId,
+          JSON.stringify({
+            firstName: ERASED,
+            lastName: ERASED,
+            address: [ERASED],
+            postcode: ERASED,
+            email: ERASED,
+            phone: ERASED,
+          }),
+          ERASED,
+        ],
+      ),
     WorkshopEventScheduled: (sql, { data }) => upsertEvent(sql, data),
     WorkshopEventChanged: (sql, { data }) => upsertEvent(sql, data),
     WorkshopEventCancelled: (sql, { data }) =>
