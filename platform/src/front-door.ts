@@ -99,6 +99,21 @@ const REDACTED_PATHS = [
   '*.resetToken',
   '*.authorization',
   '*.cookie',
+  // Personal data (docs/personal-data.md), should a body or a payload ever be logged.
+  '*.email',
+  '*.phone',
+  '*.firstName',
+  '*.lastName',
+  '*.address',
+  '*.postcode',
+  '*.dob',
+  '*.allergies',
+  '*.*.email',
+  '*.*.phone',
+  '*.*.firstName',
+  '*.*.lastName',
+  '*.*.dob',
+  '*.*.allergies',
 ];
 
 /**

@@ -188,4 +188,35 @@ describe('structured log', () => {
       expect(log).not.toContain(secret);
     }
   });
+
+  it('never writes a person’s name, e-mail, phone, address, date of birth or allergies from a logged body', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const app = Fastify({ logger: { ...serviceLogger('info'), stream } });
+    app.post('/api/clients/contact', async (request) => {
+      request.log.warn({ body: request.body }, 'a careless handler');
+      return { ok: true };
+    });
+    const personal = {
+      firstName: 'PERSONAL-1',
+      lastName: 'PERSONAL-2',
+      email: 'personal-3@example.com',
+      phone: [{ number: 'PERSONAL-4' }],
+      address: ['PERSONAL-5'],
+      postcode: 'PERSONAL-6',
+      dob: 'PERSONAL-7',
+      child: { firstName: 'PERSONAL-8', allergies: 'PERSONAL-9' },
+    };
+    await app.inject({ method: 'POST', url: '/api/clients/contact', payload: { ...personal, clientId: 'c-1' } });
+    await app.close();
+    const log = lines.join('');
+    expect(log).toContain('a careless handler');
+    expect(log).toContain('"clientId":"c-1"');
+    expect(log).not.toMatch(/PERSONAL-|personal-3/);
+  });
 });

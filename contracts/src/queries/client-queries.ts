@@ -26,8 +26,8 @@ export const studentView = z.object({
   clientId: z.string(),
   firstName: z.string(),
   lastName: z.string(),
-  /** Admins (and auditors) only (visibility.ts). */
-  dob: z.string().optional(),
+  /** Admins (and auditors) only (visibility.ts); null once the family is erased. */
+  dob: z.string().nullable().optional(),
   name: z.string(),
 });
 export type StudentView = z.infer<typeof studentView>;
@@ -50,12 +50,12 @@ export const contactView = z.object({
 });
 export type ContactView = z.infer<typeof contactView>;
 
-/** `dob`: admins (and auditors) only (visibility.ts). */
+/** `dob`: admins (and auditors) only (visibility.ts); null once the family is erased. */
 export const childView = z.object({
   id: z.string(),
   firstName: z.string(),
   lastName: z.string(),
-  dob: z.string().optional(),
+  dob: z.string().nullable().optional(),
 });
 export type ChildView = z.infer<typeof childView>;
 
