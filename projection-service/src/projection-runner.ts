@@ -241,6 +241,9 @@ export async function catchUpStep(
   return { read: events.length, failures };
 }
 
+/** Events per catch-up transaction: set-based projections (applyBatch) write each batch at once. */
+export const CATCH_UP_BATCH = 5000;
+
 /** Repeats `catchUpStep`, one transaction per batch, until the projections are at the head. */
 export async function catchUp(
   pool: pg.Pool,
@@ -253,11 +256,14 @@ export async function catchUp(
     onProgress?: (read: number) => void;
     onFailure?: (failure: AppliedFailure) => void;
     stopped?: () => boolean;
+    /** Events per transaction: large, since a catch-up (or a rebuild) is mostly behind by many. */
+    limit?: number;
   },
 ): Promise<number> {
   let read = 0;
+  const batched = { limit: CATCH_UP_BATCH, ...options };
   for (;;) {
-    const step = await inTransaction(pool, (sql) => catchUpStep(sql, store, schema, projections, options));
+    const step = await inTransaction(pool, (sql) => catchUpStep(sql, store, schema, projections, batched));
     for (const failure of step.failures) options.onFailure?.(failure);
     if (step.read === 0 || options.stopped?.()) return read;
     read += step.read;
