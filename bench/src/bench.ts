@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -20,8 +20,15 @@ const ROOT = join(import.meta.dirname, '../..');
 const config = configFromEnvironment();
 const run = promisify(execFile);
 type Line = { figure: string; value: string; target: string; ratio?: string };
-const table: Line[] = [];
 const say = (line: string) => console.error(`· ${line}`);
+/** The figures so far; each is also said as it is measured, so a later failure loses none. */
+const table = {
+  lines: [] as Line[],
+  push(line: Line) {
+    this.lines.push(line);
+    say(`${line.figure}: ${line.value} (target ${line.target})${line.ratio ? `, ${line.ratio}` : ''}`);
+  },
+};
 
 /** A script of ours as a child process (node + tsx), its peak RSS sampled from /proc. */
 function script(path: string, args: string[] = [], env: NodeJS.ProcessEnv = {}) {
@@ -95,14 +102,17 @@ try {
 
   // The ceiling: the same rows copied into an empty table of the same shape, inside the server.
   say('COPY ceiling');
-  const file = join(await mkdtemp(join(tmpdir(), 'agency-bench-')), 'events.copy');
+  // The server (another OS user) writes and reads the file: the folder is open to it.
+  const folder = await mkdtemp(join(tmpdir(), 'agency-bench-'));
+  await chmod(folder, 0o777);
+  const file = join(folder, 'events.copy');
   await db.query(`drop table if exists public.bench_copy; create unlogged table public.bench_copy (like es.events)`);
   await db.query(`copy (select * from es.events) to '${file}'`);
   const copyStarted = performance.now();
   await db.query(`copy public.bench_copy from '${file}'`);
   const copyRate = events / ((performance.now() - copyStarted) / 1000);
   await db.query(`drop table public.bench_copy`);
-  await rm(join(file, '..'), { recursive: true, force: true });
+  await rm(folder, { recursive: true, force: true });
 
   say('full rebuild (npm run rebuild)');
   const rebuild = await script('scripts/src/rebuild.ts');
@@ -120,7 +130,8 @@ try {
   });
 
   say('starting the product on the scale store');
-  const product = await startProduct({ ...config, port: 0 }, { log: () => {} });
+  // On this very database (a second openDatabase in this process would start another server).
+  const product = await startProduct({ ...config, port: 0, databaseUrl: database.url }, { log: () => {} });
   try {
     const admin = (
       await db.query(
@@ -266,11 +277,11 @@ try {
 }
 
 const widths = [0, 1, 2].map((i) =>
-  Math.max(...table.map((line) => [line.figure, line.value, line.target][i]!.length), 10),
+  Math.max(...table.lines.map((line) => [line.figure, line.value, line.target][i]!.length), 10),
 );
 console.log(`\nBenchmarks (${config.dataDir}, ${new Date().toISOString()}; shared 2-core machine, noisy)\n`);
 console.log(`${'figure'.padEnd(widths[0]!)}  ${'measured'.padEnd(widths[1]!)}  ${'target'.padEnd(widths[2]!)}  ratio`);
-for (const line of table) {
+for (const line of table.lines) {
   console.log(
     `${line.figure.padEnd(widths[0]!)}  ${line.value.padEnd(widths[1]!)}  ${line.target.padEnd(widths[2]!)}  ${line.ratio ?? ''}`,
   );
