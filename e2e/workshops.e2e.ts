@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { adminApi } from './support/api';
 import { expectAccessible, launchChromium, screenshot } from './support/chromium';
 import { logInAsAdmin } from './support/session';
 
@@ -10,8 +11,29 @@ describe('workshops in the browser: an admin schedules, a parent books without l
   const stamp = Date.now() % 100000;
   const description = `Robot building ${stamp}`;
   const email = `parent${stamp}@example.com`;
+  const other = `Robot building (Saturday) ${stamp}`;
 
   beforeAll(async () => {
+    // Another event to move to, and an earlier booking of the same family there, to exclude.
+    const api = await adminApi();
+    const { event } = await api.post('/api/events', {
+      description: other,
+      dateTime: '2099-07-25T10:00',
+      durationMinutes: 120,
+      price: 40,
+      capacity: 10,
+    });
+    await api.post(`/api/public/events/${event.id}/registrations`, {
+      contact: {
+        firstName: 'Jo',
+        lastName: 'Parker',
+        address: ['1 High Street'],
+        postcode: 'OX1 1AA',
+        email,
+        phone: '07700 900000',
+      },
+      children: [{ firstName: 'Cat', lastName: 'Parker' }],
+    });
     browser = await launchChromium();
     admin = await logInAsAdmin(browser);
     const context = await browser.newContext({ baseURL: inject('baseUrl'), viewport: { width: 1280, height: 900 } });
@@ -67,7 +89,7 @@ describe('workshops in the browser: an admin schedules, a parent books without l
     await expectAccessible(parent);
   });
 
-  it('the admin sees the registration with its allergies and issues its invoice with a discount', async () => {
+  it('the admin sees the registration with its allergies, moves it, invoices it with a discount and an excluded line, and records a payment', async () => {
     await admin.reload();
     const row = admin.getByRole('row').filter({ hasText: 'Ann Parker' });
     await expect.poll(() => row.count()).toBe(1);
@@ -78,8 +100,13 @@ describe('workshops in the browser: an admin schedules, a parent books without l
     await admin.getByRole('heading', { name: /^Registration:/ }).waitFor();
     await admin.getByText('Not invoiced').waitFor();
     await expectAccessible(admin);
+    await admin.getByRole('button', { name: `${other}, 25 Jul 2099 10:00` }).click();
+    await admin.getByRole('heading', { name: `Registration: ${other}, 25 Jul 2099 10:00` }).waitFor();
     await admin.getByRole('button', { name: 'Create Invoice' }).click();
     await admin.getByRole('heading', { name: 'Workshop Invoice' }).waitFor();
+    await expect.poll(() => admin.getByTestId('invoice-total').innerText()).toBe('120.00');
+    await admin.getByRole('checkbox', { name: /for Cat$/ }).uncheck();
+    expect(await admin.locator('s', { hasText: 'Cat' }).count()).toBe(1);
     await expect.poll(() => admin.getByTestId('invoice-total').innerText()).toBe('80.00');
     await admin.getByLabel('Discount (£)').fill('1a5');
     await expect.poll(() => admin.getByLabel('Discount (£)').inputValue()).toBe('15');
@@ -95,16 +122,21 @@ describe('workshops in the browser: an admin schedules, a parent books without l
     const reference = await issued.getByRole('link').innerText();
     expect(reference).toMatch(/^[A-Z]+\d{5}$/);
     await admin.goBack();
-    await admin.getByText(reference).waitFor();
+    await admin.getByRole('link', { name: reference }).waitFor();
     expect(await admin.getByRole('button', { name: 'Create Invoice' }).isDisabled()).toBe(true);
+    await admin.getByLabel('Amount Paid (£)').fill('70');
+    await admin.getByRole('button', { name: 'Record Payment' }).click();
+    await admin.getByText('(paid)').waitFor();
+    await expectAccessible(admin);
+    await screenshot(admin, 'workshop-registration');
   });
 
   it('the workshops report shows the register for the day', async () => {
     await admin.goto('/reports/workshops');
     await admin.getByRole('heading', { name: 'Workshops Report' }).waitFor();
-    await admin.getByLabel('From', { exact: true }).fill('2099-07-20');
-    await admin.getByLabel('To', { exact: true }).fill('2099-07-20');
-    await admin.getByRole('heading', { name: `${description}, 20 Jul 2099 10:00` }).waitFor();
+    await admin.getByLabel('From', { exact: true }).fill('2099-07-25');
+    await admin.getByLabel('To', { exact: true }).fill('2099-07-25');
+    await admin.getByRole('heading', { name: `${other}, 25 Jul 2099 10:00` }).waitFor();
     expect(await admin.getByRole('row').filter({ hasText: 'Ben Parker' }).count()).toBe(1);
     await expectAccessible(admin);
     await screenshot(admin, 'workshops-report');

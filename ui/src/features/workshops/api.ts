@@ -65,3 +65,10 @@ export const createInvoice = (email: string) => postJson<InvoiceDraft>('/api/eve
 
 export const confirmInvoice = (body: { registrationIds: string[]; discountAmount: number; commandId: string }) =>
   postJson<{ invoice: { id: string; reference: string; total: number } }>('/api/events/confirmInvoice', body);
+
+/** Money a family paid against a workshop invoice (a family invoice: part payments too). */
+export const recordPayment = (body: { invoiceId: string; date: string; amount: string; commandId: string }) =>
+  postJson('/api/family-invoices/payment', body);
+
+/** An invoice's PDF, opened in a new tab with the session cookie. */
+export const invoiceDocumentUrl = (id: string) => `/api/family-invoices/doc/${encodeURIComponent(id)}`;

@@ -13,10 +13,12 @@ import {
   deleteRegistration,
   fetchAlternatives,
   fetchRegistration,
+  invoiceDocumentUrl,
   moveRegistration,
   placeRegistration,
   type RegistrationDetails,
 } from '../api';
+import { PaymentForm } from '../components/payment-form';
 import { useAction } from '../use-action';
 
 const Facts = styled.dl({ display: 'grid', gridTemplateColumns: 'max-content 1fr', gap: '0.35rem 1rem', margin: 0 });
@@ -50,7 +52,16 @@ function Details({ registration }: { registration: RegistrationDetails }) {
           </>
         ) : null}
         <dt>Invoice Reference</dt>
-        <dd>{registration.invoiceRef ?? 'Not invoiced'}</dd>
+        <dd>
+          {registration.invoiceId && registration.invoiceRef ? (
+            <a href={invoiceDocumentUrl(registration.invoiceId)} target="_blank" rel="noopener">
+              {registration.invoiceRef}
+            </a>
+          ) : (
+            'Not invoiced'
+          )}
+          {registration.paid ? ' (paid)' : ''}
+        </dd>
         <dt>Status</dt>
         <dd>
           {registration.deleted ? 'Deleted' : registration.status === 'waitlisted' ? 'Waiting list' : 'Registered'}
@@ -138,6 +149,9 @@ export function RegistrationPage() {
                   Delete
                 </Button>
               </ButtonRow>
+              {registration.invoiceId && !registration.paid ? (
+                <PaymentForm invoiceId={registration.invoiceId} onPaid={retry} />
+              ) : null}
               <SectionHeading>Move to …</SectionHeading>
               <ButtonRow>
                 {(alternatives.state.data ?? []).map((other) => (

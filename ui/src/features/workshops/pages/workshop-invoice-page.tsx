@@ -11,7 +11,7 @@ import { TextField } from '../../../components/text-field';
 import { useCommandId } from '../../../lib/command-id';
 import { formatDate, formatMoney } from '../../../lib/format';
 import { useLoader } from '../../../lib/use-loader';
-import { confirmInvoice, createInvoice, type InvoiceDraft } from '../api';
+import { confirmInvoice, createInvoice, type InvoiceDraft, invoiceDocumentUrl } from '../api';
 import { useAction } from '../use-action';
 
 const Excluded = styled.s(({ theme }) => ({ color: theme.colors.muted }));
@@ -109,7 +109,7 @@ function InvoiceForm({ draft }: { draft: InvoiceDraft }) {
       {issued ? (
         <p role="status">
           Invoice{' '}
-          <a href={`/api/family-invoices/doc/${encodeURIComponent(issued.id)}`} target="_blank" rel="noopener">
+          <a href={invoiceDocumentUrl(issued.id)} target="_blank" rel="noopener">
             {issued.reference}
           </a>{' '}
           issued for £{formatMoney(issued.total)} and e-mailed.
