@@ -69,3 +69,13 @@ export const saveChild = (child: Child & { clientId: string } & Command) =>
 
 export const setClientActive = (body: { id: string; active: boolean } & Command) =>
   postJson<{ client?: Client }>(`/api/clients/active/${encodeURIComponent(body.id)}`, body);
+
+/** An admin's erasure of a family's personal data (issue 13): what accounting keeps, until when. */
+export const eraseClient = (clientId: string, body: { reason: string; confirm: true; commandId: string }) =>
+  postJson<{
+    client: { id: string; erased: true };
+    kept: { moneyHistory: string; billingDetailsUntil: string | null };
+  }>(`/api/clients/erase/${encodeURIComponent(clientId)}`, body);
+
+/** The family's subject-access export (a zip of export.json and summary.pdf), downloaded by the browser. */
+export const clientExportUrl = (clientId: string) => `/api/clients/${encodeURIComponent(clientId)}/export`;

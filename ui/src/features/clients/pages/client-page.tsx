@@ -4,6 +4,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { ErrorAlert } from '../../../components/alert';
 import { Button } from '../../../components/button';
 import { Checkbox } from '../../../components/checkbox';
+import { type Erased, EraseSubject } from '../../../components/erase-subject';
 import { HistoryPanel } from '../../../components/history-panel';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
@@ -14,7 +15,7 @@ import { useCurrentUser } from '../../../lib/current-user';
 import { formatDate } from '../../../lib/format';
 import { errorMessage } from '../../../lib/http';
 import { useLoader } from '../../../lib/use-loader';
-import { type Client, fetchClient, setClientActive } from '../api';
+import { type Client, clientExportUrl, eraseClient, fetchClient, setClientActive } from '../api';
 import { ContactCard } from '../components/contact-card';
 import { PencilLink } from '../components/pencil-link';
 
@@ -166,7 +167,41 @@ function ClientDetail({ client: loaded }: { client: Client }) {
           </Table>
         </TableWrap>
       </Panel>
+      {admin ? <PersonalData clientId={client.id} /> : null}
     </>
+  );
+}
+
+/** An admin's subject-access export and erasure of the family's personal data. */
+function PersonalData({ clientId }: { clientId: string }) {
+  const [erased, setErased] = useState<Erased | null>(null);
+  const until = erased?.kept?.billingDetailsUntil;
+  return (
+    <Panel aria-labelledby="personal-data-heading">
+      <SectionHeading id="personal-data-heading">Personal Data</SectionHeading>
+      <Fact>
+        <a href={clientExportUrl(clientId)} download>
+          Export
+        </a>{' '}
+        everything held about this family (a zip of export.json and a readable summary.pdf).
+      </Fact>
+      {erased ? (
+        <Fact role="status">
+          <strong>Erased.</strong>{' '}
+          {until
+            ? `Billing details on the family's issued invoices are kept until ${formatDate(until)}.`
+            : 'No billing details are kept.'}{' '}
+          {erased.kept?.moneyHistory}
+        </Fact>
+      ) : (
+        <EraseSubject
+          subject="family"
+          kept="Kept: lessons, invoices, payments, totals and references, without personal data; and the billing name and address on the family's issued invoices, for accounting, for 6 years from each invoice's date, then destroyed."
+          erase={(body) => eraseClient(clientId, body)}
+          onErased={setErased}
+        />
+      )}
+    </Panel>
   );
 }
 
