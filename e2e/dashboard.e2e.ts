@@ -58,6 +58,13 @@ describe('the dashboard by role (issue 18, point 1)', () => {
       month: earlier.month() + 1,
     });
     seeded.reference = invoice.reference;
+    await api.post('/api/events', {
+      description: `Dashboard workshop ${stamp}`,
+      dateTime: '2099-01-15T10:00',
+      durationMinutes: 60,
+      price: 20,
+      capacity: 8,
+    });
     await api.post('/api/users', {
       username: `dora${stamp}`,
       password: 'dashboard-password',
@@ -80,6 +87,10 @@ describe('the dashboard by role (issue 18, point 1)', () => {
     expect(await admin.getByText('coming soon').count()).toBe(0);
     await expectAccessible(admin);
     await screenshot(admin, 'dashboard-admin');
+    // Upcoming workshops with the places left, each a link to its registrations.
+    const workshops = admin.getByTestId('upcoming-workshops');
+    await workshops.getByRole('link', { name: `Dashboard workshop ${stamp}` }).waitFor();
+    expect(await workshops.textContent()).toContain('8 places left');
 
     await admin
       .getByTestId('no-lessons')

@@ -1,4 +1,5 @@
-import type { DashboardAnswer } from '@agency/contracts';
+import type { DashboardAnswer, eventListAnswer } from '@agency/contracts';
+import type { z } from 'zod';
 import { getJson } from '../../lib/http';
 
 export type Dashboard = DashboardAnswer;
@@ -6,3 +7,10 @@ export type DashboardInvoice = DashboardAnswer['awaitingConfirmation'][number];
 export type DashboardMonth = DashboardAnswer['thisMonth'];
 
 export const fetchDashboard = (signal?: AbortSignal) => getJson<Dashboard>('/api/dashboard', signal);
+
+type EventListAnswer = z.infer<typeof eventListAnswer>;
+export type UpcomingWorkshop = EventListAnswer['events'][number];
+
+/** The workshops to come (admins): GET /api/events answers only upcoming ones unless asked. */
+export const fetchUpcomingWorkshops = (signal?: AbortSignal) =>
+  getJson<EventListAnswer>('/api/events', signal).then((answer) => answer.events.filter((event) => !event.cancelled));

@@ -7,10 +7,16 @@ import { PageHeading } from '../../../components/page-heading';
 import { Panel, SectionHeading } from '../../../components/panel';
 import { Table, TableWrap, Td, Th } from '../../../components/table';
 import { useCurrentUser } from '../../../lib/current-user';
-import { formatDate, formatMoney } from '../../../lib/format';
+import { formatDate, formatDateTime, formatMoney } from '../../../lib/format';
 import { useLiveRefresh } from '../../../lib/live-updates';
 import { useLoader } from '../../../lib/use-loader';
-import { type Dashboard, type DashboardInvoice, type DashboardMonth, fetchDashboard } from '../api';
+import {
+  type Dashboard,
+  type DashboardInvoice,
+  type DashboardMonth,
+  fetchDashboard,
+  fetchUpcomingWorkshops,
+} from '../api';
 
 // The chart library is large: it loads with this screen only, after the figures.
 const EarningsChart = lazy(() => import('../../../components/earnings-chart'));
@@ -24,6 +30,8 @@ const Muted = styled.p(({ theme }) => ({ color: theme.colors.muted, margin: 0 })
 const Items = styled.ul({ margin: 0, paddingLeft: '1.25rem', '& li': { marginBottom: '0.35rem' } });
 
 const loadDashboard = (_: null, signal: AbortSignal) => fetchDashboard(signal);
+const loadWorkshops = (admin: boolean, signal: AbortSignal) =>
+  admin ? fetchUpcomingWorkshops(signal) : Promise.resolve([]);
 
 /** `?year&month[&tutorId]`: the global selection of the screen a card links to. */
 const selectionOf = (year: number, month: number, tutorId?: string) => {
@@ -58,6 +66,9 @@ function Card({ id, title, children }: { id: string; title: string; children: Re
 
 function StaffDashboard({ data }: { data: Dashboard }) {
   const { thisMonth } = data;
+  const user = useCurrentUser();
+  const workshops = useLoader(loadWorkshops, user.role === 'admin' || user.role === 'auditor');
+  const upcoming = (workshops.state.data ?? []).slice(0, 5);
   return (
     <>
       <MonthCard data={data} staff />
@@ -83,6 +94,19 @@ function StaffDashboard({ data }: { data: Dashboard }) {
             </Items>
           )}
         </Card>
+        {upcoming.length > 0 ? (
+          <Card id="upcoming-workshops" title="Upcoming workshops">
+            <Items>
+              {upcoming.map((event) => (
+                <li key={event.id}>
+                  <Link to={`/workshops/${encodeURIComponent(event.id)}`}>{event.description}</Link>,{' '}
+                  {formatDateTime(event.dateTime)}: {event.placesLeft} {event.placesLeft === 1 ? 'place' : 'places'}{' '}
+                  left
+                </li>
+              ))}
+            </Items>
+          </Card>
+        ) : null}
         {data.unpaidFamilyInvoices.length > 0 ? (
           <Card id="unpaid-family-invoices" title={`Unpaid family invoices (${data.unpaidFamilyInvoices.length})`}>
             <Items>
