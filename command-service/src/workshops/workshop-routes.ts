@@ -12,7 +12,7 @@ import {
   workshopInvoiceDraftBody,
 } from '@agency/contracts';
 import { nowLocalIn, toPence, toPounds, workshop } from '@agency/domain';
-import { HttpError, invalidInput, notFound } from '@agency/platform';
+import { describeOnly, HttpError, invalidInput, notFound } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { ResetThrottle } from '../auth/reset-throttle';
@@ -169,10 +169,30 @@ export async function workshopRoutes(app: FastifyInstance, options: Options) {
     },
   });
 
+  /** The parent's confirmation, or the waiting-list letter. */
+  async function tellBooking(registration: workshop.Registration, state: Live) {
+    if (registration.status === 'registered') {
+      await tell(
+        registration,
+        `Booked: ${state.event.description}`,
+        [
+          `Thank you: ${registration.children.map((c) => c.firstName).join(', ')} ${registration.places === 1 ? 'has a place' : 'have places'} at ${when(state)}.`,
+          state.event.location ? `Where: ${state.event.location}.` : '',
+          'We will send you an invoice.',
+        ].filter(Boolean),
+      );
+    } else {
+      await tell(registration, `Waiting list: ${state.event.description}`, [
+        `${when(state)} is full, so your booking is on the waiting list.`,
+        'We will e-mail you if a place comes free.',
+      ]);
+    }
+  }
+
   // The public booking: no login, so it is bounded here rather than by a session.
   app.post(
     '/api/public/events/:eventId/registrations',
-    { bodyLimit: 16_384, schema: { body: bookingBody }, validatorCompiler: () => (data) => ({ value: data }) },
+    { bodyLimit: 16_384, schema: { body: bookingBody }, validatorCompiler: describeOnly },
     async (request) => {
       const { eventId } = request.params as { eventId: string };
       if (typeof eventId !== 'string' || eventId.length > LIMITS.maxIdLength) throw notFound('There is no such event.');
@@ -189,6 +209,9 @@ export async function workshopRoutes(app: FastifyInstance, options: Options) {
       const { context, appendedUpTo } = createCommandContext(deps, PUBLIC_BOOKER, commandId, commandId);
       const registrationId = context.newId();
       try {
+        // A repeated booking (the same command id) answers again but e-mails nothing new.
+        const before = await context.load(workshopStream(eventId), workshopDecider);
+        const repeated = before.status !== 'none' && before.registrations.has(registrationId);
         const state = await withRetries(() =>
           context.run(workshopStream(eventId), workshopDecider, {
             type: 'Register',
@@ -207,22 +230,7 @@ export async function workshopRoutes(app: FastifyInstance, options: Options) {
         if (!registration) throw new Error('a registration that was just made is missing');
         const position = appendedUpTo();
         if (position) await deps.projections.waitFor(position, 5000);
-        if (registration.status === 'registered') {
-          await tell(
-            registration,
-            `Booked: ${state.event.description}`,
-            [
-              `Thank you: ${registration.children.map((c) => c.firstName).join(', ')} ${registration.places === 1 ? 'has a place' : 'have places'} at ${when(state)}.`,
-              state.event.location ? `Where: ${state.event.location}.` : '',
-              'We will send you an invoice.',
-            ].filter(Boolean),
-          );
-        } else {
-          await tell(registration, `Waiting list: ${state.event.description}`, [
-            `${when(state)} is full, so your booking is on the waiting list.`,
-            'We will e-mail you if a place comes free.',
-          ]);
-        }
+        if (!repeated) await tellBooking(registration, state);
         return { registration: { id: registrationId, status: registration.status } };
       } catch (error) {
         throw domainToHttp(error);

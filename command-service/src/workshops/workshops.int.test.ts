@@ -57,8 +57,15 @@ describe('workshops: events, public bookings, registrations and workshop invoice
         ...over,
       })
     ).event as { id: string; placesLeft: number };
-  const book = (eventId: string, email: string, over: Json = {}) =>
-    post(`/api/public/events/${eventId}/registrations`, parent(email, over), null);
+  let parents = 0;
+  /** A parent's booking, from an address of its own unless one is named (the limits count per address). */
+  const book = (eventId: string, email: string, over: Json = {}, remoteAddress = `10.0.0.${++parents}`) =>
+    product.command.app.inject({
+      method: 'POST',
+      url: `/api/public/events/${eventId}/registrations`,
+      payload: { commandId: randomUUID(), ...parent(email, over) },
+      remoteAddress,
+    });
   const mailsTo = (email: string) => smtp.inbox.filter((mail) => mail.to.includes(email));
 
   beforeAll(async () => {
@@ -144,6 +151,12 @@ describe('workshops: events, public bookings, registrations and workshop invoice
     expect(registration).toMatchObject({ clientId: client.id, status: 'registered' });
     expect(registration.children[0].allergies).toBe('Peanuts');
     expect(mailsTo('Pat.Known@example.com')[0]?.raw).toContain('Summer science');
+    // The same booking sent again (its command id) is the same registration, e-mailed once.
+    const commandId = randomUUID();
+    const first = await book(event.id, 'again@example.com', { commandId });
+    const again = await book(event.id, 'again@example.com', { commandId });
+    expect(again.json().registration).toEqual(first.json().registration);
+    expect(mailsTo('again@example.com')).toHaveLength(1);
     const denied = await fetch(`${product.url}/api/events/registrations/${event.id}/${id}`, {
       headers: { authorization: `Bearer ${partner}` },
     });
@@ -176,9 +189,14 @@ describe('workshops: events, public bookings, registrations and workshop invoice
     });
     expect((await book(event.id, 'bot@example.com', { website: 'http://spam' })).statusCode).toBe(200);
     expect(await countEvents()).toBe(before);
-    const answers = [];
-    for (let i = 0; i < 6; i++) answers.push((await book(event.id, 'eager@example.com')).statusCode);
-    expect(answers).toEqual([200, 200, 200, 200, 200, 429]);
+    // Five an hour per e-mail address, whatever the client address; twenty per client address.
+    const perEmail = [];
+    for (let i = 0; i < 6; i++) perEmail.push((await book(event.id, 'eager@example.com')).statusCode);
+    expect(perEmail).toEqual([200, 200, 200, 200, 200, 429]);
+    const perAddress = [];
+    for (let i = 0; i < 21; i++)
+      perAddress.push((await book(event.id, `busy${i}@example.com`, {}, '10.9.9.9')).statusCode);
+    expect(perAddress).toEqual([...Array(20).fill(200), 429]);
   });
 
   it('issues a workshop invoice with a discount as a family invoice (PDF e-mailed); a registration is invoiced once', async () => {
