@@ -34,7 +34,8 @@ type Fixtures = {
   familyInvoice: string;
 };
 
-type Call = { url: string; method?: 'HEAD'; body?: object; freshSession?: boolean };
+/** `stream`: an answer that never ends (server-sent events): its status is read, its body dropped. */
+type Call = { url: string; method?: 'HEAD'; body?: object; freshSession?: boolean; stream?: boolean };
 type Rule = { call: (f: Fixtures) => Call; expect: Expectation; optional?: boolean };
 
 const signedIn: Expectation = {
@@ -223,6 +224,8 @@ const RULES: Record<string, Rule> = {
     call: (f) => ({ url: `/api/invoices/?year=2025&month=3&tutorId=${f.tutorA}` }),
     expect: ownScopedOrOffice,
   },
+  // Live updates: everyone signed in; a tutor hears only of their own data (live-updates.int.test.ts).
+  'GET /api/live': { call: () => ({ url: '/api/live', stream: true }), expect: signedIn },
   // Everyone's home; a tutor's holds only their own figures.
   'GET /api/dashboard': { call: () => ({ url: '/api/dashboard' }), expect: ownScopedOrOffice },
   'GET /api/invoices/preview': {
@@ -411,7 +414,9 @@ describe('authorization matrix: every route of both services × every kind of ca
         if (call.freshSession && login && actor !== 'ended')
           token = await product.login(login.username, login.password);
         const response = await send(call, token);
-        const body = await response.text();
+        const endless = call.stream && response.ok;
+        if (endless) await response.body?.cancel();
+        const body = endless ? '' : await response.text();
         const expected = rule.expect[actor];
         if (!classify(response.status, body, fixtures.tutorA).includes(expected)) {
           failures.push(`${key} as ${actor}: expected ${expected}, got ${response.status} ${body.slice(0, 120)}`);
