@@ -14,6 +14,7 @@ describe('a family’s personal data in the browser', () => {
   let browser: Browser;
   let page: Page;
   let clientId = '';
+  let tutorId = '';
   const surname = `Erasmus${Date.now() % 100000}`;
 
   beforeAll(async () => {
@@ -21,6 +22,13 @@ describe('a family’s personal data in the browser', () => {
     const { client } = await api.post('/api/clients/contact', contactFor('Iris', surname));
     clientId = client.id;
     await api.post(`/api/clients/child/${client.id}`, { firstName: 'Milo', lastName: surname, dob: '2014-05-06' });
+    const { tutor } = await api.post('/api/tutors/contact', {
+      contact: contactFor('Otto', surname),
+      tutor: { username: `otto${surname}`.toLowerCase(), invoicePrefix: 'OT', startDate: '2024-09-01' },
+    });
+    tutorId = tutor.id;
+    const today = new Date().toISOString().slice(0, 10);
+    await api.post(`/api/tutors/active/${tutorId}`, { id: tutorId, active: false, endDate: today });
     browser = await launchChromium();
     page = await logInAsAdmin(browser);
   });
@@ -65,5 +73,26 @@ describe('a family’s personal data in the browser', () => {
       .toBe(0);
     expect(await page.getByText('Erased').count()).toBeGreaterThan(0);
     await screenshot(page, 'client-erased');
+  });
+
+  it('erases a tutor who has left', async () => {
+    await page.goto(`/tutor/${tutorId}`);
+    await page.getByRole('heading', { name: 'Personal Data' }).waitFor();
+    await page.getByLabel('Reason for erasure').fill('Left the agency; asked for erasure');
+    await page.getByRole('button', { name: 'Erase Tutor' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Erase Tutor?' });
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toContain('username only as a hash');
+    await expectAccessible(page);
+    await dialog.getByRole('button', { name: 'Erase', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await expect
+      .poll(async () => {
+        await page.reload();
+        await page.getByRole('heading', { name: 'Personal Data' }).waitFor();
+        return page.getByText(`Otto ${surname}`).count();
+      })
+      .toBe(0);
+    expect(await page.getByText('Erased').count()).toBeGreaterThan(0);
   });
 });

@@ -25,7 +25,7 @@ type Props = {
   subject: string;
   /** What is kept and for how long, shown before the admin confirms. */
   kept: ReactNode;
-  erase: (request: { reason: string; confirm: true; commandId: string }) => Promise<Erased>;
+  erase: (request: { reason: string; confirm: true; commandId: string }) => Promise<object>;
   onErased: (answer: Erased) => void;
 };
 
@@ -53,7 +53,7 @@ export function EraseSubject({ subject, kept, erase, onErased }: Props) {
       const answer = await erase({ reason: reason.trim(), confirm: true, commandId: commandId.current() });
       commandId.settle();
       dialog.current?.close();
-      onErased(answer);
+      onErased(answer as Erased);
     } catch (error) {
       commandId.settle(error);
       setFailure(errorMessage(error));

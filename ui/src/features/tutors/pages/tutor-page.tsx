@@ -6,6 +6,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { ErrorAlert } from '../../../components/alert';
 import { Button, ButtonLink, ButtonRow } from '../../../components/button';
 import { Checkbox } from '../../../components/checkbox';
+import { EraseSubject } from '../../../components/erase-subject';
 import { HistoryPanel } from '../../../components/history-panel';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
@@ -14,7 +15,7 @@ import { useCommandId } from '../../../lib/command-id';
 import { useCurrentUser } from '../../../lib/current-user';
 import { errorMessage } from '../../../lib/http';
 import { useLoader } from '../../../lib/use-loader';
-import { fetchTutor, sendActivationEmail, setPartner, setTutorActive, type Tutor } from '../api';
+import { eraseTutor, fetchTutor, sendActivationEmail, setPartner, setTutorActive, type Tutor } from '../api';
 import { ContactSummary } from '../components/contact-summary';
 import { SessionsPanel } from '../components/sessions-panel';
 import { StudentsTable } from '../components/students-table';
@@ -172,6 +173,18 @@ function TutorDetail({ tutor, onChanged }: { tutor: Tutor; onChanged: () => void
       {user.role === 'admin' && tutor.accountActive ? (
         // Keyed by what ends sessions on the server (termination, role change): reloaded after them.
         <SessionsPanel key={`${tutor.active}-${tutor.accountRole}`} tutorId={tutor.id} />
+      ) : null}
+      {user.role === 'admin' && !tutor.active ? (
+        // A tutor who has left (terminated) may have their personal data erased.
+        <Panel aria-labelledby="personal-data-heading">
+          <SectionHeading id="personal-data-heading">Personal Data</SectionHeading>
+          <EraseSubject
+            subject="tutor"
+            kept="Kept: lessons, invoices, payments, totals and references, without personal data; the username only as a hash, so it stays taken. The login and its sessions are deleted."
+            erase={(body) => eraseTutor(tutor.id, body)}
+            onErased={onChanged}
+          />
+        </Panel>
       ) : null}
       <Columns>
         <section aria-labelledby="current-heading">
