@@ -32,6 +32,9 @@ type Fixtures = {
   invoiceA: string;
   /** A consultation's family invoice, to open. */
   familyInvoice: string;
+  /** A workshop event and a public booking on it. */
+  workshopEvent: string;
+  registration: string;
 };
 
 /** `stream`: an answer that never ends (server-sent events): its status is read, its body dropped. */
@@ -134,6 +137,21 @@ const RULES: Record<string, Rule> = {
   'POST /api/invoices/payment': { call: () => ({ url: '/api/invoices/payment', body: {} }), expect: adminOnly },
   'POST /api/consultations': { call: () => ({ url: '/api/consultations', body: {} }), expect: adminOnly },
   'POST /api/consultations/cancel': { call: () => ({ url: '/api/consultations/cancel', body: {} }), expect: adminOnly },
+  // ── workshops: admins only, but for the public booking (no login: bounded by a rate limit) ──
+  'POST /api/events': { call: () => ({ url: '/api/events', body: {} }), expect: adminOnly },
+  'POST /api/events/cancel': { call: () => ({ url: '/api/events/cancel', body: {} }), expect: adminOnly },
+  'POST /api/events/place': { call: () => ({ url: '/api/events/place', body: {} }), expect: adminOnly },
+  'POST /api/events/move': { call: () => ({ url: '/api/events/move', body: {} }), expect: adminOnly },
+  'POST /api/events/delete': { call: () => ({ url: '/api/events/delete', body: {} }), expect: adminOnly },
+  'POST /api/events/createInvoice': { call: () => ({ url: '/api/events/createInvoice', body: {} }), expect: adminOnly },
+  'POST /api/events/confirmInvoice': {
+    call: () => ({ url: '/api/events/confirmInvoice', body: {} }),
+    expect: adminOnly,
+  },
+  'POST /api/public/events/:eventId/registrations': {
+    call: () => ({ url: '/api/public/events/none/registrations', body: {} }),
+    expect: open,
+  },
   'POST /api/family-invoices/payment': {
     call: () => ({ url: '/api/family-invoices/payment', body: {} }),
     expect: adminOnly,
@@ -237,6 +255,25 @@ const RULES: Record<string, Rule> = {
     expect: ownScopedOrOffice,
   },
   'GET /api/invoices/doc/:id': { call: (f) => ({ url: `/api/invoices/doc/${f.invoiceA}` }), expect: ownOrOffice },
+  'GET /api/events': { call: () => ({ url: '/api/events?includePast=Y' }), expect: adminOrAuditor },
+  'GET /api/events/registrations/:eventId': {
+    call: (f) => ({ url: `/api/events/registrations/${f.workshopEvent}` }),
+    expect: adminOrAuditor,
+  },
+  'GET /api/events/registrations/:eventId/:registrationId': {
+    call: (f) => ({ url: `/api/events/registrations/${f.workshopEvent}/${f.registration}` }),
+    expect: adminOrAuditor,
+  },
+  'GET /api/events/alternatives/:eventId': {
+    call: () => ({ url: '/api/events/alternatives/none' }),
+    expect: adminOrAuditor,
+  },
+  'GET /api/events/invoice-draft': {
+    call: () => ({ url: '/api/events/invoice-draft?email=a@example.com' }),
+    expect: adminOrAuditor,
+  },
+  'GET /api/reports/workshops': { call: () => ({ url: '/api/reports/workshops' }), expect: adminOrAuditor },
+  'GET /api/public/events': { call: () => ({ url: '/api/public/events' }), expect: open },
   'GET /api/consultations': { call: () => ({ url: '/api/consultations?year=2025' }), expect: adminOrAuditor },
   'GET /api/family-invoices/doc/:id': {
     call: (f) => ({ url: `/api/family-invoices/doc/${f.familyInvoice}` }),
@@ -350,7 +387,24 @@ describe('authorization matrix: every route of both services × every kind of ca
     await ok('/api/invoices/save', { tutorId: a.id, year: 2025, month: 1 });
     await ok('/api/invoices/confirm', { id: `${a.id}_2025-01` });
     const { consultation } = await ok('/api/consultations', { client: client.id, child: child.id, date: '2025-02-03' });
+    const { event } = await ok('/api/events', {
+      description: 'Matrix workshop',
+      dateTime: '2099-07-20T10:00',
+      durationMinutes: 60,
+      price: 30,
+      capacity: 5,
+    });
+    const booked = await product.command.app.inject({
+      method: 'POST',
+      url: `/api/public/events/${event.id}/registrations`,
+      payload: {
+        contact: { ...contact('Parent', 'Booker'), phone: '07700 900000' },
+        children: [{ firstName: 'Kid', lastName: 'Booker' }],
+      },
+    });
     fixtures = {
+      workshopEvent: event.id,
+      registration: booked.json().registration.id,
       tutorA: a.id,
       spareTutor: spare.id,
       clientA: client.id,
@@ -397,7 +451,8 @@ describe('authorization matrix: every route of both services × every kind of ca
   });
 
   it('refuses the auditor on every command of either service', () => {
-    const commands = tableKeys().filter((key) => key.startsWith('POST /api/'));
+    // The public booking has no caller to refuse: it is open to everyone, auditors included.
+    const commands = tableKeys().filter((key) => key.startsWith('POST /api/') && !key.startsWith('POST /api/public/'));
     expect(commands.length).toBeGreaterThan(10);
     expect(commands.filter((key) => RULES[key]?.expect.auditor !== 'deny')).toEqual([]);
   });

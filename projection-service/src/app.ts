@@ -28,6 +28,7 @@ import { invoiceQueries } from './read-models/invoices/queries';
 import { lessonQueries } from './read-models/lessons/queries';
 import { tutorsQueries } from './read-models/tutors/queries';
 import { usersQueries } from './read-models/users/queries';
+import { workshopQueries } from './read-models/workshops/queries';
 import { exportQueries } from './subject-access/export-queries';
 
 export type QueryAppOptions = {
@@ -84,6 +85,7 @@ export async function buildQueryApp(options: QueryAppOptions) {
   await app.register(agencyQueries, { db });
   await app.register(consultationQueries, { db });
   await app.register(familyInvoiceQueries, { db });
+  await app.register(workshopQueries, { db, today });
   await app.register(dashboardQueries, { db, today });
   const audit = { db, store: options.store, timeZone: today.timeZone };
   await app.register(historyQueries, audit);
