@@ -188,6 +188,9 @@ export async function buildCommandApp(options: CommandAppOptions) {
       root: uiIndex,
       wildcard: true,
       index: 'index.html',
+      // The build writes .br and .gz beside each asset (ui/compress-assets.ts): sent as they are
+      // with Content-Encoding and Vary: Accept-Encoding to a browser that accepts them.
+      preCompressed: true,
       cacheControl: false,
       setHeaders: (reply, path) => {
         reply.header(
