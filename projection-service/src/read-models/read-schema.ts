@@ -93,14 +93,19 @@ async function finalCatchUp(
   }
 }
 
-async function buildAndSwap(
+/**
+ * Builds every read model from position 0 into a new schema of the given kind; `finish` catches it
+ * up to the head inside the caller's transaction (which holds the writer lock), so nothing the
+ * live runner applies meanwhile is missed.
+ */
+async function buildScratch(
   pool: pg.Pool,
   store: EventStore,
   projections: Projection[],
+  kind: string,
   onProgress: RebuildProgress,
-  hooks: RebuildHooks,
-): Promise<RebuildResult> {
-  const schema = buildSchemaName('all');
+) {
+  const schema = buildSchemaName(kind);
   await createSchema(pool, schema, projections, readModelVersion(projections));
   const result: RebuildResult = { applied: 0, failures: [] };
   try {
@@ -109,9 +114,26 @@ async function buildAndSwap(
       onProgress,
       onFailure: (failure) => result.failures.push(failure),
     });
+  } catch (error) {
+    await pool.query(`drop schema if exists ${quoteIdent(schema)} cascade`).catch(() => {});
+    throw error;
+  }
+  const finish = (sql: pg.ClientBase) => finalCatchUp(sql, store, schema, projections, result, onProgress);
+  return { schema, result, finish };
+}
+
+async function buildAndSwap(
+  pool: pg.Pool,
+  store: EventStore,
+  projections: Projection[],
+  onProgress: RebuildProgress,
+  hooks: RebuildHooks,
+): Promise<RebuildResult> {
+  const { schema, result, finish } = await buildScratch(pool, store, projections, 'all', onProgress);
+  try {
     const retired = buildSchemaName('retired');
     await inTransaction(pool, async (sql) => {
-      await finalCatchUp(sql, store, schema, projections, result, onProgress);
+      await finish(sql);
       await hooks.beforeSwap?.(sql);
       const live = await sql.query('select 1 from pg_namespace where nspname = $1', [LIVE_SCHEMA]);
       if (live.rowCount) await sql.query(`alter schema ${LIVE_SCHEMA} rename to ${quoteIdent(retired)}`);
@@ -235,17 +257,10 @@ export function compareWithRebuild(
 ): Promise<RebuildResult & { differences: ReadModelDifference[] }> {
   // No rebuild lock: the scratch schema's name is its own, and the leader may hold that lock for life.
   return (async () => {
-    const schema = buildSchemaName('verify');
-    await createSchema(pool, schema, projections, readModelVersion(projections));
-    const result: RebuildResult = { applied: 0, failures: [] };
+    const { schema, result, finish } = await buildScratch(pool, store, projections, 'verify', onProgress);
     try {
-      result.applied = await catchUp(pool, store, schema, projections, {
-        follow: false,
-        onProgress,
-        onFailure: (failure) => result.failures.push(failure),
-      });
       const differences = await inTransaction(pool, async (sql) => {
-        await finalCatchUp(sql, store, schema, projections, result, onProgress);
+        await finish(sql);
         const tables = await sql.query<{ tablename: string }>(
           `select tablename from pg_tables where schemaname = $1
               and tablename not in ('projection_checkpoints', 'read_model_info') order by tablename`,
