@@ -289,15 +289,21 @@ try {
 } finally {
   await db.end();
   await database.stop();
+  // Whatever was measured, even when a later phase failed.
+  printTable();
 }
 
-const widths = [0, 1, 2].map((i) =>
-  Math.max(...table.lines.map((line) => [line.figure, line.value, line.target][i]!.length), 10),
-);
-console.log(`\nBenchmarks (${config.dataDir}, ${new Date().toISOString()}; shared 2-core machine, noisy)\n`);
-console.log(`${'figure'.padEnd(widths[0]!)}  ${'measured'.padEnd(widths[1]!)}  ${'target'.padEnd(widths[2]!)}  ratio`);
-for (const line of table.lines) {
-  console.log(
-    `${line.figure.padEnd(widths[0]!)}  ${line.value.padEnd(widths[1]!)}  ${line.target.padEnd(widths[2]!)}  ${line.ratio ?? ''}`,
+function printTable() {
+  const widths = [0, 1, 2].map((i) =>
+    Math.max(...table.lines.map((line) => [line.figure, line.value, line.target][i]!.length), 10),
   );
+  console.log(`\nBenchmarks (${config.dataDir}, ${new Date().toISOString()}; shared 2-core machine, noisy)\n`);
+  console.log(
+    `${'figure'.padEnd(widths[0]!)}  ${'measured'.padEnd(widths[1]!)}  ${'target'.padEnd(widths[2]!)}  ratio`,
+  );
+  for (const line of table.lines) {
+    console.log(
+      `${line.figure.padEnd(widths[0]!)}  ${line.value.padEnd(widths[1]!)}  ${line.target.padEnd(widths[2]!)}  ${line.ratio ?? ''}`,
+    );
+  }
 }
