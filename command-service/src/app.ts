@@ -45,6 +45,7 @@ import { ProjectionWatch } from './pipeline/projection-watch';
 import { COMMAND_SERVICE_SCHEMA, TUTOR_SCHEMA } from './schema';
 import { TutorNames } from './tutors/tutor-names';
 import { tutorRoutes } from './tutors/tutor-routes';
+import { workshopRoutes } from './workshops/workshop-routes';
 
 export type CommandAppOptions = {
   databaseUrl: string;
@@ -170,6 +171,7 @@ export async function buildCommandApp(options: CommandAppOptions) {
   const invoicing = familyInvoicing({ mailer, timeZone, log: app.log });
   await app.register(consultationRoutes, { deps, invoicing });
   await app.register(familyInvoiceRoutes, { deps });
+  await app.register(workshopRoutes, { deps, invoicing, db, mailer, timeZone });
   if (options.personalData) {
     await app.register(erasureRoutes, { deps, db, vault: options.personalData, outboxDir });
   }
