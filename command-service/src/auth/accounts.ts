@@ -6,6 +6,7 @@ import type pg from 'pg';
 import type { CommandContext } from '../pipeline/command-pipeline';
 import { racePoint } from '../race-points';
 import { type Login, type ReadModelLookups, readModelLookups } from '../read-model/lookups';
+import { inTransaction } from '../transaction';
 import { hashPassword, verifyPassword } from './password-hashing';
 
 export { hashPassword };
@@ -73,9 +74,7 @@ export class Accounts {
    */
   async reserveLogin(input: { userId: string; username: string; password: string; tutorId: string | null }) {
     const passwordHash = await hashPassword(input.password);
-    const client = await this.db.connect();
-    try {
-      await client.query('begin');
+    await inTransaction(this.db, async (client) => {
       const { userId, username, tutorId } = input;
       const reserved =
         (
@@ -110,19 +109,12 @@ export class Accounts {
           )
         ).rowCount;
       if (!credentials) {
-        await client.query('rollback');
         throw new HttpError(409, 'username_taken', 'That username is already taken.', {
           username: 'That username is already taken',
         });
       }
       await racePoint('login.usernameReserved');
-      await client.query('commit');
-    } catch (error) {
-      await client.query('rollback').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /** Undoes `reserveLogin` whose user could not be recorded: no credentials, and the name free again (or the tutor's again). */

@@ -1,6 +1,7 @@
 import { HttpError } from '@agency/platform';
 import type pg from 'pg';
 import { racePoint } from '../race-points';
+import { inTransaction } from '../transaction';
 
 /**
  * The command side's reservation of tutor usernames and invoice prefixes. A name once given is
@@ -27,9 +28,7 @@ export class TutorNames {
    * already reserved for this very tutor (a retried command) is its own.
    */
   async reserve(tutorId: string, username: string, invoicePrefix: string) {
-    const client = await this.db.connect();
-    try {
-      await client.query('begin');
+    await inTransaction(this.db, async (client) => {
       const fields: Record<string, string> = {};
       // One insert decides it: a login or tutor holding the name (or inserting it right now, which
       // this waits for) makes it a conflict.
@@ -54,7 +53,6 @@ export class TutorNames {
       );
       if (prefix.rowCount === 0) fields['tutor.invoicePrefix'] = 'That invoice prefix is already taken';
       if (Object.keys(fields).length > 0) {
-        await client.query('rollback');
         const message =
           Object.keys(fields).length === 2
             ? 'That username and invoice prefix are already taken.'
@@ -62,13 +60,7 @@ export class TutorNames {
         throw new HttpError(409, 'name_taken', message, fields);
       }
       await racePoint('tutor.namesReserved');
-      await client.query('commit');
-    } catch (error) {
-      await client.query('rollback').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /** Undoes a reservation whose tutor could not be recorded. */
