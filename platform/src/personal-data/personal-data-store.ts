@@ -29,6 +29,30 @@ function parentOf(data: EventData, path: readonly string[]): Record<string, unkn
   return node;
 }
 
+type PersonalField = PersonalDataRule['fields'][number];
+
+/**
+ * A copy of the payload in which each of `fields` whose parent is there and that `takes` (given
+ * its value and whether it is present) holds what `replace` answers for it; other fields untouched.
+ */
+async function replaceFields<V>(
+  data: EventData,
+  fields: readonly PersonalField[],
+  takes: (value: unknown, present: boolean) => value is V,
+  replace: (value: V, field: PersonalField) => Promise<unknown>,
+): Promise<EventData> {
+  const copy = { ...data };
+  for (const field of fields) {
+    const parent = parentOf(copy, field.path);
+    const name = field.path.at(-1) as string;
+    if (!parent) continue;
+    const value = parent[name];
+    if (!takes(value, name in parent)) continue;
+    parent[name] = await replace(value, field);
+  }
+  return copy;
+}
+
 /** Seals the personal fields of one event's payload under its subject's key (other fields untouched). */
 export async function encryptPersonalFields(
   vault: PersonalDataVault,
@@ -40,14 +64,12 @@ export async function encryptPersonalFields(
   if (!rule) return data;
   const subject = rule.subjectOf(data);
   if (rule.retainedFrom) await vault.retain(subject, addYears(rule.retainedFrom(data), vault.retentionYears));
-  const copy = { ...data };
-  for (const field of rule.fields) {
-    const parent = parentOf(copy, field.path);
-    const name = field.path.at(-1) as string;
-    if (!parent || !(name in parent) || isSealed(parent[name])) continue;
-    parent[name] = await vault.encrypt(subject, parent[name], pathName(type, field.path));
-  }
-  return copy;
+  return replaceFields(
+    data,
+    rule.fields,
+    (value, present): value is unknown => present && !isSealed(value),
+    (value, field) => vault.encrypt(subject, value, pathName(type, field.path)),
+  );
 }
 
 /** The clear payload: each sealed field opened, or its erased value when its subject's key is gone. */
@@ -59,15 +81,12 @@ export async function decryptPersonalFields(
 ): Promise<EventData> {
   const rule = rules[type];
   if (!rule) return data;
-  const copy = { ...data };
-  for (const field of rule.fields) {
-    const parent = parentOf(copy, field.path);
-    const name = field.path.at(-1) as string;
-    const value = parent?.[name];
-    if (!parent || !isSealed(value)) continue;
-    parent[name] = await vault.decrypt(value, pathName(type, field.path), field.erased);
-  }
-  return copy;
+  return replaceFields(
+    data,
+    rule.fields,
+    (value) => isSealed(value),
+    (value, field) => vault.decrypt(value, pathName(type, field.path), field.erased),
+  );
 }
 
 /** The key ids a batch of events was sealed with, to load them in one query. */
