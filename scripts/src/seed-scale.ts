@@ -178,7 +178,7 @@ export async function seedScale(
   // engagement with a tutor, and about one engagement in eight moves to another tutor later.
   const joining: { at: Date; clientId: string; children: string[] }[] = [];
   for (let f = 0; f < options.families; f++) {
-    const at = new Date(first.getTime() + Math.floor(rnd() * 730) * 86_400_000);
+    const at = new Date(first.getTime() + Math.floor(rnd() * Math.min(730, options.years * 180)) * 86_400_000);
     joining.push({ at, clientId: randomUUID(), children: rnd() < 0.5 ? [randomUUID()] : [randomUUID(), randomUUID()] });
   }
   joining.sort((a, b) => a.at.getTime() - b.at.getTime());
