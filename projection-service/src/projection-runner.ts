@@ -1,4 +1,5 @@
 import { comparePositions, type EventStore, type Position, type RecordedEvent, START } from '@agency/platform';
+import { inTransaction } from '@agency/platform/transaction';
 import type pg from 'pg';
 import { bufferTime, concatMap, defer, filter, from, retry, type Subscription, switchMap } from 'rxjs';
 import { ADVISORY_LOCKS } from './advisory-locks';
@@ -271,20 +272,7 @@ export async function catchUp(
   }
 }
 
-export async function inTransaction<T>(pool: pg.Pool, work: (sql: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
-    const result = await work(client);
-    await client.query('commit');
-    return result;
-  } catch (error) {
-    await client.query('rollback').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
-}
+export { inTransaction };
 
 export type RunnerOptions = {
   backoff?: Backoff;

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Role, SessionUser } from '@agency/contracts';
 import { user as userAggregate } from '@agency/domain';
 import { HttpError } from '@agency/platform';
+import { inTransaction } from '@agency/platform/transaction';
 import type pg from 'pg';
 import type { CommandContext } from '../pipeline/command-pipeline';
 import { racePoint } from '../race-points';
 import { type Login, type ReadModelLookups, readModelLookups } from '../read-model/lookups';
-import { inTransaction } from '../transaction';
 import { hashPassword, verifyPassword } from './password-hashing';
 
 export { hashPassword };

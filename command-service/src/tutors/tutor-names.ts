@@ -1,7 +1,7 @@
 import { HttpError } from '@agency/platform';
+import { inTransaction } from '@agency/platform/transaction';
 import type pg from 'pg';
 import { racePoint } from '../race-points';
-import { inTransaction } from '../transaction';
 
 /**
  * The command side's reservation of tutor usernames and invoice prefixes. A name once given is
