@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { phoneNumber, queryId, yesFlag } from './query-values';
+import { contactViewFields, queryId, yesFlag } from './query-values';
 
 /** `GET /api/clients`: active families (`includeInactive=Y`: all), optionally those a tutor teaches. */
 export const clientListQuery = z.object({ includeInactive: yesFlag, tutor: queryId.optional() });
@@ -39,12 +39,7 @@ export const contactView = z.object({
   id: z.string(),
   clientId: z.string().optional(),
   tutorId: z.string().optional(),
-  firstName: z.string(),
-  lastName: z.string(),
-  address: z.array(z.string()),
-  postcode: z.string(),
-  email: z.string(),
-  phone: z.array(phoneNumber),
+  ...contactViewFields,
   /** Admins (and auditors) only (visibility.ts). */
   dob: z.string().nullable().optional(),
 });

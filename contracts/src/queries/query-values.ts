@@ -11,6 +11,16 @@ export const queryId = z.string().max(LIMITS.maxIdLength, `Too long (${LIMITS.ma
 
 export const phoneNumber = z.object({ type: z.string(), number: z.string() });
 
+/** A person's contact details as the queries answer them: a family contact's or a tutor's. */
+export const contactViewFields = {
+  firstName: z.string(),
+  lastName: z.string(),
+  address: z.array(z.string()),
+  postcode: z.string(),
+  email: z.string(),
+  phone: z.array(phoneNumber),
+};
+
 /** Amounts in pounds; the partner's share is left out of a tutor's answer (visibility.ts). */
 export const monthAmounts = z.object({
   earnings: z.number(),

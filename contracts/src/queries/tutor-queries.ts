@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { role } from '../roles';
-import { phoneNumber, queryId, yesFlag } from './query-values';
+import { contactViewFields, queryId, yesFlag } from './query-values';
 
 /** `GET /api/tutors`: admins and partners; active tutors (`includeInactive=Y`: all). */
 export const tutorListQuery = z.object({ includeInactive: yesFlag });
@@ -25,12 +25,7 @@ export const tutorParams = z.object({ id: queryId });
 
 export const tutorContactView = z.object({
   id: z.string(),
-  firstName: z.string(),
-  lastName: z.string(),
-  address: z.array(z.string()),
-  postcode: z.string(),
-  email: z.string(),
-  phone: z.array(phoneNumber),
+  ...contactViewFields,
 });
 export type TutorContactView = z.infer<typeof tutorContactView>;
 
