@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   agencyDetailsAnswer,
   clientAnswer,
@@ -21,19 +20,9 @@ import {
   tutorListAnswer,
 } from '@agency/contracts';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
+import { contact, testRequests } from '@agency/scripts/testing/test-requests';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-
-type Json = Record<string, unknown>;
-
-const contact = (firstName: string, lastName: string) => ({
-  firstName,
-  lastName,
-  address: ['1 High Street', '', 'Oxford', ''],
-  postcode: 'OX1 1AA',
-  email: `${firstName}.${lastName}@example.com`.toLowerCase(),
-  phone: [{ type: 'Mobile', number: '07700 900001' }],
-});
 
 /** Every route either service adds, as `METHOD /path` (HEAD twins and catch-alls aside). */
 const routes: { service: string; method: string; url: string; hidden: boolean }[] = [];
@@ -46,20 +35,10 @@ describe('the API contracts: every answer as its schema says, every route in the
   let contactId: string;
   let engagementId: string;
 
-  const ok = async (url: string, payload: Json, token = admin) => {
-    const response = await product.command.app.inject({
-      method: 'POST',
-      url,
-      payload: { commandId: randomUUID(), ...payload },
-      headers: { authorization: `Bearer ${token}` },
-    });
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json();
-  };
-  const get = async (url: string, token = admin) => {
-    const response = await fetch(`${product.url}${url}`, { headers: { authorization: `Bearer ${token}` } });
-    return { status: response.status, body: await response.json() };
-  };
+  const { ok, get } = testRequests(
+    () => product,
+    () => admin,
+  );
 
   beforeAll(async () => {
     product = await startTestProduct(

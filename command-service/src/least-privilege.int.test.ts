@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { todayIn } from '@agency/domain';
 import { pdfText } from '@agency/scripts/testing/pdf-text';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
+import { contact, testRequests } from '@agency/scripts/testing/test-requests';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-type Json = Record<string, unknown>;
 
 /** Every key matching /partner/i anywhere in an answer, with its path. */
 function partnerKeys(value: unknown, path = '$'): string[] {
@@ -16,15 +14,6 @@ function partnerKeys(value: unknown, path = '$'): string[] {
   ]);
 }
 
-const contact = (firstName: string, lastName: string) => ({
-  firstName,
-  lastName,
-  address: ['1 High Street', '', 'Oxford', ''],
-  postcode: 'OX1 1AA',
-  email: `${firstName}.${lastName}@example.com`.toLowerCase(),
-  phone: [{ type: 'Mobile', number: '07700 900001' }],
-});
-
 describe('least privilege: one rule for partner fields, and a tutor reads only current families', () => {
   let product: TestProduct;
   let admin: string;
@@ -34,22 +23,10 @@ describe('least privilege: one rule for partner fields, and a tutor reads only c
   const family: Record<string, { clientId: string; contactId: string; children: Record<string, string> }> = {};
   const engagements: Record<string, string> = {};
 
-  const post = (url: string, payload: Json, token = admin) =>
-    product.command.app.inject({
-      method: 'POST',
-      url,
-      payload: { commandId: randomUUID(), ...payload },
-      headers: { authorization: `Bearer ${token}` },
-    });
-  const ok = async (url: string, payload: Json, token = admin) => {
-    const response = await post(url, payload, token);
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json();
-  };
-  const get = async (url: string, token = admin) => {
-    const response = await fetch(`${product.url}${url}`, { headers: { authorization: `Bearer ${token}` } });
-    return { status: response.status, body: await response.json() };
-  };
+  const { ok, get } = testRequests(
+    () => product,
+    () => admin,
+  );
   const read = async (url: string, token = admin) => {
     const answer = await get(url, token);
     expect(answer.status, url).toBe(200);

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
+import { contact, testRequests } from '@agency/scripts/testing/test-requests';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { onRacePoint, type RacePoint } from '../race-points';
@@ -24,28 +25,16 @@ function holdOnce(point: RacePoint) {
   return { arrived, release, remove };
 }
 
-const contact = (firstName: string, lastName: string) => ({
-  firstName,
-  lastName,
-  address: ['1 High Street', '', 'Oxford', ''],
-  postcode: 'OX1 1AA',
-  email: `${firstName}.${lastName}@example.com`.toLowerCase(),
-  phone: [{ type: 'Mobile', number: '07700 900001' }],
-});
-
 describe('one username across tutors and logins; activation completes or leaves nothing behind', () => {
   let product: TestProduct;
   let db: pg.Pool;
   let admin: string;
   const removals: Array<() => void> = [];
 
-  const post = (url: string, payload: object) =>
-    product.command.app.inject({
-      method: 'POST',
-      url,
-      payload: { commandId: randomUUID(), ...payload },
-      headers: { authorization: `Bearer ${admin}` },
-    });
+  const { post } = testRequests(
+    () => product,
+    () => admin,
+  );
   let prefixes = 0;
   const registerTutor = (username: string, lastName = 'Racer') =>
     post('/api/tutors/contact', {

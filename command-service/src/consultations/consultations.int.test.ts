@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { pdfText } from '@agency/scripts/testing/pdf-text';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
+import { testRequests } from '@agency/scripts/testing/test-requests';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,18 +50,10 @@ describe('consultations and family invoices (real PostgreSQL, real SMTP on loopb
   let family: { clientId: string; childId: string };
   let otherFamily: { clientId: string; childId: string };
 
-  const post = (url: string, payload: Json, token = admin) =>
-    product.command.app.inject({
-      method: 'POST',
-      url,
-      payload: { commandId: randomUUID(), ...payload },
-      headers: { authorization: `Bearer ${token}` },
-    });
-  const ok = async (url: string, payload: Json, token = admin) => {
-    const response = await post(url, payload, token);
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json();
-  };
+  const { post, ok } = testRequests(
+    () => product,
+    () => admin,
+  );
   const get = (url: string, token = admin) =>
     fetch(`${product.url}${url}`, { headers: { authorization: `Bearer ${token}` } });
   const list = async (): Promise<Row[]> => (await (await get('/api/consultations')).json()).consultations;

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
+import { contact, testRequests } from '@agency/scripts/testing/test-requests';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { onRacePoint, type RacePoint } from '../race-points';
 import { putEarlierEngagementsOnRosters } from './roster';
-
-type Json = Record<string, unknown>;
 
 /**
  * Holds every request that reaches `point` until the test lets it go: the test decides the order
@@ -34,15 +33,6 @@ function holdAt(point: RacePoint) {
   };
 }
 
-const contact = (firstName: string, lastName: string) => ({
-  firstName,
-  lastName,
-  address: ['1 High Street', '', 'Oxford', ''],
-  postcode: 'OX1 1AA',
-  email: `${firstName}.${lastName}@example.com`.toLowerCase(),
-  phone: [{ type: 'Mobile', number: '07700 900001' }],
-});
-
 describe('race-free rules between a tutor and their engagements (decided on the tutor stream)', () => {
   let product: TestProduct;
   let db: pg.Pool;
@@ -50,18 +40,10 @@ describe('race-free rules between a tutor and their engagements (decided on the 
   let studentIds: string[];
   const removals: Array<() => void> = [];
 
-  const post = (url: string, payload: Json) =>
-    product.command.app.inject({
-      method: 'POST',
-      url,
-      payload: { commandId: randomUUID(), ...payload },
-      headers: { authorization: `Bearer ${admin}` },
-    });
-  const ok = async (url: string, payload: Json) => {
-    const response = await post(url, payload);
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json();
-  };
+  const { post, ok } = testRequests(
+    () => product,
+    () => admin,
+  );
   let tutorCount = 0;
   const newTutor = async () => {
     tutorCount += 1;

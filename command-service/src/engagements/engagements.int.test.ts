@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
+import { contact } from '@agency/scripts/testing/test-requests';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -13,15 +14,6 @@ type HistoryRow = {
   endDate: string | null;
   latest: boolean;
 };
-
-const contact = (firstName: string, lastName: string) => ({
-  firstName,
-  lastName,
-  address: ['1 High Street', '', 'Oxford', ''],
-  postcode: 'OX1 1AA',
-  email: `${firstName}.${lastName}@example.com`.toLowerCase(),
-  phone: [{ type: 'Mobile', number: '07700 900001' }],
-});
 
 describe('engagements: commands, history periods, queries and the rules they complete', () => {
   let product: TestProduct;

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
+import { testRequests } from '@agency/scripts/testing/test-requests';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -25,22 +25,10 @@ describe('generating is not confirming: preview, generate, withdraw', () => {
   let engagementId = '';
   const invoiceId = () => `${ivy}_2025-03`;
 
-  const post = (url: string, payload: Json, token = admin) =>
-    product.command.app.inject({
-      method: 'POST',
-      url,
-      payload: { commandId: randomUUID(), ...payload },
-      headers: { authorization: `Bearer ${token}` },
-    });
-  const ok = async (url: string, payload: Json, token = admin) => {
-    const response = await post(url, payload, token);
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json();
-  };
-  const get = async (url: string, token = admin) => {
-    const response = await fetch(`${product.url}${url}`, { headers: { authorization: `Bearer ${token}` } });
-    return { status: response.status, body: await response.json() };
-  };
+  const { post, ok, get } = testRequests(
+    () => product,
+    () => admin,
+  );
   const preview = async (token = admin) => {
     const answer = await get(`/api/invoices/preview?year=2025&month=3&tutorId=${ivy}`, token);
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);

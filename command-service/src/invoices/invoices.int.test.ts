@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { commissionOf, engagement, lessonAmount, partnerCommissionOf, timesheet } from '@agency/domain';
 import { pdfText } from '@agency/scripts/testing/pdf-text';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
+import { contact } from '@agency/scripts/testing/test-requests';
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,15 +16,6 @@ type Group = {
   tutors: { tutorId: string; name: string; earnings: number; commission: number; partnerCommission: number }[];
   totals: { earnings: number; commission: number; partnerCommission: number };
 };
-
-const contact = (firstName: string, lastName: string) => ({
-  firstName,
-  lastName,
-  address: ['1 High Street', '', 'Oxford', ''],
-  postcode: 'OX1 1AA',
-  email: `${firstName}.${lastName}@example.com`.toLowerCase(),
-  phone: [{ type: 'Mobile', number: '07700 900001' }],
-});
 
 const system = { id: 'invoice-test', username: 'invoice-test', role: 'admin' as const };
 const pence = (pounds: number) => Math.round(pounds * 100);
