@@ -31,9 +31,9 @@ import { clientRoutes } from './clients/client-routes';
 import { consultationRoutes } from './consultations/consultation-routes';
 import { engagementRoutes } from './engagements/engagement-routes';
 import { putEarlierEngagementsOnRosters } from './engagements/roster';
+import { erasureRoutes } from './erasure/erasure-routes';
 import { familyInvoiceRoutes } from './family-invoices/family-invoice-routes';
 import { familyInvoicing } from './family-invoices/family-invoicing';
-import { erasureRoutes } from './erasure/erasure-routes';
 import { invoiceRoutes } from './invoices/invoice-routes';
 import { INVOICE_SCHEMA } from './invoices/invoice-schema';
 import { lessonRoutes } from './lessons/lesson-routes';
@@ -167,14 +167,14 @@ export async function buildCommandApp(options: CommandAppOptions) {
   await app.register(engagementRoutes, { deps, db });
   await app.register(lessonRoutes, { deps });
   await app.register(invoiceRoutes, { deps, db, timeZone });
+  if (options.personalData) {
+    await app.register(erasureRoutes, { deps, db, vault: options.personalData, outboxDir });
+  }
   await app.register(agencyRoutes, { deps });
   const invoicing = familyInvoicing({ mailer, timeZone, log: app.log });
   await app.register(consultationRoutes, { deps, invoicing });
   await app.register(familyInvoiceRoutes, { deps });
   await app.register(workshopRoutes, { deps, invoicing, db, mailer, timeZone });
-  if (options.personalData) {
-    await app.register(erasureRoutes, { deps, db, vault: options.personalData, outboxDir });
-  }
   // The whole API (these routes and the query service's) at /api/docs, ahead of the query proxy.
   await app.register(apiDocs, { upstream: options.queryUrl, title: 'Tutoring agency API' });
   await app.register(fastifyHttpProxy, {
