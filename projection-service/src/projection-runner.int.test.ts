@@ -1,53 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { type EventStore, PostgresEventStore } from '@agency/platform';
-import { createTestDatabase } from '@agency/scripts/testing/test-database';
-import pg from 'pg';
+import type { EventStore } from '@agency/platform';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_SCHEMA, ProjectionRunner } from './projection-runner';
-import type { Projection } from './read-models/projection';
 import { ensureReadModels, rebuildReadModels } from './read-models/read-schema';
-
-const meta = { userId: 'u', role: 'admin', commandId: 'c', correlationId: 'c', causationId: 'c' };
-
-/** Counts every application of every event: a second application would show as 2. */
-const tally: Projection = {
-  name: 'tally',
-  version: 1,
-  handlers: {
-    Tallied: async (sql, event) => {
-      await sql.query('create table if not exists tally (event_id text primary key, applied int not null)');
-      await sql.query(
-        'insert into tally values ($1, 1) on conflict (event_id) do update set applied = tally.applied + 1',
-        [event.id],
-      );
-    },
-  },
-};
-
-async function waitUntil(check: () => Promise<boolean>, what: string) {
-  for (let i = 0; i < 200; i++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`Timed out waiting for ${what}`);
-}
+import { meta, openTestStore, tally, waitUntil } from './testing/tally';
 
 describe('projection runner', () => {
   let pool: pg.Pool;
   let store: EventStore;
-  let drop: () => Promise<void>;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    const database = await createTestDatabase();
-    drop = database.drop;
-    store = await PostgresEventStore.connect(database.url);
-    pool = new pg.Pool({ connectionString: database.url });
+    ({ pool, store, close } = await openTestStore());
     await ensureReadModels(pool, store, [tally]);
   });
-  afterAll(async () => {
-    await store.close();
-    await pool.end();
-    await drop();
-  });
+  afterAll(() => close());
 
   const appendTallied = (n: number) =>
     Promise.all(
@@ -68,7 +35,7 @@ describe('projection runner', () => {
     const first = new ProjectionRunner(pool, store, [tally]);
     first.start();
     await appendTallied(300);
-    await waitUntil(async () => (await applied()).events === 300, '300 events');
+    await waitUntil(async () => (await applied()).events === 300, '300 events', 200, 50);
     first.stop();
 
     await appendTallied(200);
@@ -77,7 +44,7 @@ describe('projection runner', () => {
     const third = new ProjectionRunner(pool, store, [tally]);
     second.start();
     third.start();
-    await waitUntil(async () => (await applied()).events === 500, '500 events');
+    await waitUntil(async () => (await applied()).events === 500, '500 events', 200, 50);
     await new Promise((resolve) => setTimeout(resolve, 300));
     second.stop();
     third.stop();
@@ -88,7 +55,7 @@ describe('projection runner', () => {
     const runner = new ProjectionRunner(pool, store, [tally]);
     runner.start();
     await appendTallied(50);
-    await waitUntil(async () => (await applied()).events === 550, '550 events');
+    await waitUntil(async () => (await applied()).events === 550, '550 events', 200, 50);
     const before = await pool.query(`select * from ${LIVE_SCHEMA}.tally order by event_id`);
     const progress: number[] = [];
     const { applied: rebuilt } = await rebuildReadModels(pool, store, [tally], (n) => progress.push(n));
@@ -98,7 +65,7 @@ describe('projection runner', () => {
     expect(after.rows).toEqual(before.rows);
     // The live runner carries on in the swapped-in schema.
     await appendTallied(5);
-    await waitUntil(async () => (await applied()).events === 555, '555 events after the swap');
+    await waitUntil(async () => (await applied()).events === 555, '555 events after the swap', 200, 50);
     runner.stop();
     expect((await applied()).most).toBe(1);
     const schemas = await pool.query("select nspname from pg_namespace where nspname like 'read%' order by 1");

@@ -1,51 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { type EventStore, PostgresEventStore } from '@agency/platform';
-import { createTestDatabase } from '@agency/scripts/testing/test-database';
-import pg from 'pg';
+import type { EventStore } from '@agency/platform';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_SCHEMA, ProjectionRunner, WRITER_LOCK } from './projection-runner';
-import type { Projection } from './read-models/projection';
 import { ensureReadModels, liveReadModelIsCurrent, rebuildReadModels } from './read-models/read-schema';
-
-const meta = { userId: 'u', role: 'admin', commandId: 'c', correlationId: 'c', causationId: 'c' };
-
-const tally: Projection = {
-  name: 'tally',
-  version: 1,
-  handlers: {
-    Tallied: async (sql, event) => {
-      await sql.query('create table if not exists tally (event_id text primary key, applied int not null)');
-      await sql.query(
-        'insert into tally values ($1, 1) on conflict (event_id) do update set applied = tally.applied + 1',
-        [event.id],
-      );
-    },
-  },
-};
-
-async function waitUntil(check: () => Promise<boolean>, what: string) {
-  for (let i = 0; i < 400; i++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`Timed out waiting for ${what}`);
-}
+import { meta, openTestStore, tally, waitUntil } from './testing/tally';
 
 describe('rebuild safety', () => {
   let pool: pg.Pool;
   let store: EventStore;
-  let drop: () => Promise<void>;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    const database = await createTestDatabase();
-    drop = database.drop;
-    store = await PostgresEventStore.connect(database.url);
-    pool = new pg.Pool({ connectionString: database.url });
+    ({ pool, store, close } = await openTestStore());
   });
-  afterAll(async () => {
-    await store.close();
-    await pool.end();
-    await drop();
-  });
+  afterAll(() => close());
 
   const append = async () => {
     const streamId = `tally-${randomUUID()}`;
@@ -87,7 +55,7 @@ describe('rebuild safety', () => {
     runner.start();
     try {
       const before = await append();
-      await waitUntil(async () => (await tallied(before)) === 1, 'the live runner to apply an event');
+      await waitUntil(async () => (await tallied(before)) === 1, 'the live runner to apply an event', 400, 25);
 
       let inWindow: string | undefined;
       await rebuildReadModels(pool, store, [tally], undefined, {
@@ -98,20 +66,30 @@ describe('rebuild safety', () => {
           // Barrier: go on once the live runner either applied the event to the schema about to be
           // retired (the lost-event bug) or cannot: it waits for the writer lock, or the swap's
           // transaction still withholds the event from `$all`.
-          await waitUntil(async () => {
-            if ((await tallied(id)) !== undefined) return true;
-            const waiting = await pool.query(
-              "select 1 from pg_locks where locktype = 'advisory' and objid = $1 and not granted",
-              [WRITER_LOCK],
-            );
-            if (waiting.rowCount) return true;
-            const visible = await store.readAll({ from: { commit: 0n, prepare: 0n }, limit: 100_000 });
-            return !visible.some((event) => event.id === id);
-          }, 'the live runner to meet the swap');
+          await waitUntil(
+            async () => {
+              if ((await tallied(id)) !== undefined) return true;
+              const waiting = await pool.query(
+                "select 1 from pg_locks where locktype = 'advisory' and objid = $1 and not granted",
+                [WRITER_LOCK],
+              );
+              if (waiting.rowCount) return true;
+              const visible = await store.readAll({ from: { commit: 0n, prepare: 0n }, limit: 100_000 });
+              return !visible.some((event) => event.id === id);
+            },
+            'the live runner to meet the swap',
+            400,
+            25,
+          );
         },
       });
 
-      await waitUntil(async () => (await tallied(inWindow as string)) !== undefined, 'the event in the new schema');
+      await waitUntil(
+        async () => (await tallied(inWindow as string)) !== undefined,
+        'the event in the new schema',
+        400,
+        25,
+      );
       expect(await tallied(inWindow as string)).toBe(1);
       const count = await pool.query(`select count(*)::int as n, max(applied) as most from ${LIVE_SCHEMA}.tally`);
       expect(count.rows[0]).toEqual({ n: 102, most: 1 });
