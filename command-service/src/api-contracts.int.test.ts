@@ -18,6 +18,7 @@ import {
   timesheetAnswer,
   tutorAnswer,
   tutorListAnswer,
+  tutorSessionsAnswer,
 } from '@agency/contracts';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
 import { contact, testRequests } from '@agency/scripts/testing/test-requests';
@@ -118,6 +119,7 @@ describe('the API contracts: every answer as its schema says, every route in the
       [`/api/contacts/${tutor.contactId}`, contactAnswer, ['admin', 'tutor']],
       ['/api/tutors?includeInactive=Y', tutorListAnswer, ['admin']],
       [`/api/tutors/${tutor.id}`, tutorAnswer, ['admin', 'tutor']],
+      [`/api/tutors/${tutor.id}/sessions`, tutorSessionsAnswer, ['admin']],
       [`/api/tutors/engagement/${tutor.id}/${engagementId}`, engagementAnswer, ['admin', 'tutor']],
       [`/api/tutors/engagement/${tutor.id}/${engagementId}/on/2025-03-04`, engagementOnAnswer, ['admin', 'tutor']],
       ['/api/lessons?year=2025&month=3', lessonListAnswer, ['admin', 'tutor']],

@@ -62,3 +62,15 @@ export const tutorView = z.object({
 export type TutorView = z.infer<typeof tutorView>;
 export const tutorAnswer = z.object({ tutor: tutorView });
 export type TutorAnswer = z.infer<typeof tutorAnswer>;
+
+/** `GET /api/tutors/:id/sessions`: admins (and auditors); the live sessions of the tutor's login, the most recently active first. */
+export const tutorSession = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  userAgent: z.string().nullable(),
+  address: z.string().nullable(),
+});
+export type TutorSession = z.infer<typeof tutorSession>;
+export const tutorSessionsAnswer = z.object({ sessions: z.array(tutorSession) });
+export type TutorSessionsAnswer = z.infer<typeof tutorSessionsAnswer>;

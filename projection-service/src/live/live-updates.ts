@@ -3,6 +3,7 @@ import { comparePositions, type EventStore, type Position } from '@agency/platfo
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { CHECKPOINT_CHANNEL } from '../projection-runner';
+import { requireSignIn } from '../signed-in';
 
 /** What one NOTIFY of the checkpoint channel changed: the read models that moved, and whose data. */
 export type Change = {
@@ -149,8 +150,10 @@ export async function liveUpdates(
   { hub, keepAliveMs = 25_000 }: { hub: CheckpointHub; keepAliveMs?: number },
 ) {
   app.addHook('onClose', () => hub.close());
+  requireSignIn(app);
+  // No parameters, and the answer is a text/event-stream, not JSON: nothing to declare.
   app.get('/api/live', async (request, reply) => {
-    const user = await app.authenticate(request);
+    const user = request.signedIn;
     reply.hijack();
     const raw = reply.raw;
     raw.writeHead(200, {

@@ -1,4 +1,12 @@
-import type { TutorAnswer, TutorListAnswer, TutorListItem, TutorStudentView, TutorView } from '@agency/contracts';
+import type {
+  TutorAnswer,
+  TutorListAnswer,
+  TutorListItem,
+  TutorSession,
+  TutorSessionsAnswer,
+  TutorStudentView,
+  TutorView,
+} from '@agency/contracts';
 import type { ContactFields } from '../../lib/contact-form-values';
 import { getJson, postJson } from '../../lib/http';
 
@@ -46,16 +54,10 @@ export const setPartner = (id: string, body: { partner: boolean } & Command) =>
   postJson<{ tutor: { id: string; partner: boolean } }>(`/api/tutors/partner/${encodeURIComponent(id)}`, body);
 
 /** A live session of the tutor's login, as admins see it. */
-export type TutorSession = {
-  id: string;
-  createdAt: string;
-  lastSeenAt: string;
-  userAgent: string | null;
-  address: string | null;
-};
+export type { TutorSession };
 
 export const fetchTutorSessions = (id: string, signal?: AbortSignal) =>
-  getJson<{ sessions: TutorSession[] }>(`/api/tutors/${encodeURIComponent(id)}/sessions`, signal).then(
+  getJson<TutorSessionsAnswer>(`/api/tutors/${encodeURIComponent(id)}/sessions`, signal).then(
     (answer) => answer.sessions,
   );
 
