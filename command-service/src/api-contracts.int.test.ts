@@ -1,5 +1,7 @@
 import {
+  activityAnswer,
   agencyDetailsAnswer,
+  alternativesAnswer,
   clientAnswer,
   clientChildrenAnswer,
   clientListAnswer,
@@ -9,21 +11,32 @@ import {
   dashboardAnswer,
   engagementAnswer,
   engagementOnAnswer,
+  eventListAnswer,
+  eventRegistrationsAnswer,
   healthAnswer,
+  historyAnswer,
   invoiceListAnswer,
   invoicePreviewAnswer,
   invoiceStatusAnswer,
   invoiceSummaryAnswer,
+  invoiceTraceAnswer,
   lessonListAnswer,
+  publicEventsAnswer,
+  registrationAnswer,
   timesheetAnswer,
   tutorAnswer,
   tutorListAnswer,
   tutorSessionsAnswer,
+  workshopInvoiceDraft,
+  workshopsReportAnswer,
 } from '@agency/contracts';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
 import { contact, testRequests } from '@agency/scripts/testing/test-requests';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+
+/** A date `days` from today (UTC), as a query string names it. */
+const dayFromNow = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 /** Every route either service adds, as `METHOD /path` (HEAD twins and catch-alls aside). */
 const routes: { service: string; method: string; url: string; hidden: boolean }[] = [];
@@ -35,6 +48,9 @@ describe('the API contracts: every answer as its schema says, every route in the
   let clientId: string;
   let contactId: string;
   let engagementId: string;
+  let invoiceId: string;
+  let eventId: string;
+  let registrationId: string;
 
   const { ok, get } = testRequests(
     () => product,
@@ -103,6 +119,21 @@ describe('the API contracts: every answer as its schema says, every route in the
       assessment: true,
       assessmentDetails: { subjects: ['Maths'] },
     });
+    invoiceId = (await get('/api/invoices?year=2025&month=3')).body.invoices[0].id;
+    const { event } = await ok('/api/events', {
+      description: 'Summer science',
+      dateTime: '2099-07-20T10:00',
+      durationMinutes: 180,
+      price: 40,
+      capacity: 3,
+      location: 'Village hall',
+    });
+    eventId = event.id;
+    const booked = await ok(`/api/public/events/${eventId}/registrations`, {
+      contact: { ...contact('Bo', 'Booker'), phone: '07700 900000' },
+      children: [{ firstName: 'Ann', lastName: 'Booker', school: 'St Mary', schoolYear: '5', allergies: 'Peanuts' }],
+    });
+    registrationId = booked.registration.id;
   });
   afterAll(async () => {
     await product?.dispose();
@@ -139,6 +170,16 @@ describe('the API contracts: every answer as its schema says, every route in the
       ['/api/consultations', consultationListAnswer, ['admin']],
       ['/api/consultations?year=2025&month=3', consultationListAnswer, ['admin']],
       ['/api/agency', agencyDetailsAnswer, ['admin', 'tutor']],
+      [`/api/history/engagement-${engagementId}`, historyAnswer, ['admin']],
+      [`/api/invoices/trace/${invoiceId}`, invoiceTraceAnswer, ['admin']],
+      [`/api/activity?from=${dayFromNow(-1)}&to=${dayFromNow(1)}`, activityAnswer, ['admin']],
+      ['/api/public/events', publicEventsAnswer, ['admin']],
+      ['/api/events?includePast=Y', eventListAnswer, ['admin']],
+      [`/api/events/registrations/${eventId}`, eventRegistrationsAnswer, ['admin']],
+      [`/api/events/registrations/${eventId}/${registrationId}`, registrationAnswer, ['admin']],
+      [`/api/events/alternatives/${eventId}`, alternativesAnswer, ['admin']],
+      ['/api/events/invoice-draft?email=bo.booker@example.com', workshopInvoiceDraft, ['admin']],
+      ['/api/reports/workshops?from=2099-01-01&to=2099-12-31', workshopsReportAnswer, ['admin']],
     ];
     const tokens = { admin, tutor: tutor.token };
     for (const [url, schema, callers] of queries) {
