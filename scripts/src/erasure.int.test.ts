@@ -101,13 +101,20 @@ describe('erasing a family (crypto-shredding)', () => {
 
   it('leaves no trace of the family but its money history, and a rebuild matches', async () => {
     const api = product.api(token);
-    // The family with the most lessons: it has invoices too. Its engagements are ended first.
+    // A family with lessons (so tutor invoices), family invoices, consultations and a workshop
+    // booking, whichever the demo data of the day holds most of. Its engagements are ended first.
     const taught = (
-      await db.query<{ client_id: string }>(
-        `select c.client_id from read.lessons l join read.children c on c.id = l.student_id
-          group by c.client_id order by count(*) desc, c.client_id limit 1`,
+      await db.query<{ client_id: string; billed: boolean; booked: boolean; consulted: boolean }>(
+        `select c.client_id,
+                exists (select 1 from read.family_invoices f where f.client_id = c.client_id) as billed,
+                exists (select 1 from read.workshop_registrations w where w.client_id = c.client_id) as booked,
+                exists (select 1 from read.consultations k where k.client_id = c.client_id) as consulted
+           from read.lessons l join read.children c on c.id = l.student_id
+          group by c.client_id
+          order by 2 desc, 3 desc, 4 desc, count(*) desc, c.client_id limit 1`,
       )
     ).rows[0];
+    expect(taught).toMatchObject({ billed: true, booked: true, consulted: true });
     const clientId = taught!.client_id;
     const open = await db.query(
       `select e.id, e.tutor_id, to_char(e.start_date, 'YYYY-MM-DD') as start_date, e.rate_pence, e.commission_bp,
@@ -151,6 +158,7 @@ describe('erasing a family (crypto-shredding)', () => {
       await db.query(
         `select t::text from read.contacts t where client_id <> $1
          union all select t::text from read.children t where client_id <> $1
+         union all select t::text from read.workshop_registrations t where client_id is distinct from $1
          union all select t::text from read.tutors t union all select t::text from read.users t`,
         [clientId],
       )

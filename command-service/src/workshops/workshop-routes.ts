@@ -202,7 +202,9 @@ export async function workshopRoutes(app: FastifyInstance, options: Options) {
       const commandId = body.commandId ?? randomUUID();
       // A honeypot filled in: answered as a booking, nothing recorded.
       if (body.website) return { registration: { id: randomUUID(), status: 'registered' } };
-      if (!(await throttle.admit([`booking:${body.contact.email.toLowerCase()}`], request.ip))) {
+      // Keyed by a digest of the address, so the throttle's rows hold no e-mail an erasure would miss.
+      const bookerKey = createHash('sha256').update(body.contact.email.toLowerCase()).digest('hex');
+      if (!(await throttle.admit([`booking:${bookerKey}`], request.ip))) {
         throw new HttpError(429, 'too_many_attempts', 'Too many bookings from here: please try again later.');
       }
       const clientId = await lookups.familyWithEmail(body.contact.email);
