@@ -74,10 +74,8 @@ export async function engagementRoutes(app: FastifyInstance, { deps, db }: { dep
     if (body.endDate) throw missing('endDate', 'A new engagement cannot have an end date; terminate it once started');
     const studentId = body.studentId!;
     const tutorState = await settledTutor(deps, body.tutorId, context);
-    if (tutorState.status === 'none') throw notFound('There is no such tutor.');
-    if (tutorState.status === 'inactive') {
-      throw new HttpError(409, 'conflict', 'This tutor is inactive: reactivate the tutor before adding students.');
-    }
+    // Refused before the student is looked up and before anything is written.
+    tutor.checkMayStartEngagement(tutorState);
     if (!(await lookups.studentExists(studentId))) throw notFound('There is no such student.');
     const engagementId = newId();
     const command: engagement.EngagementCommand = {
@@ -103,13 +101,7 @@ export async function engagementRoutes(app: FastifyInstance, { deps, db }: { dep
     // command (same id, same engagement id) completes the start, and an entry never completed is
     // taken off as abandoned after UNFINISHED_START_MS. A retry that comes after that is refused.
     const roster = await context.load(tutor.tutorStream(body.tutorId), tutor.tutorDecider);
-    if (roster.status === 'none' || roster.engagements[engagementId] !== studentId) {
-      throw new HttpError(
-        409,
-        'conflict',
-        'This start was not finished in time and has been withdrawn; please add the student again.',
-      );
-    }
+    tutor.checkStartStillOnRoster(roster, engagementId, studentId);
     return run(engagementStream(engagementId), engagementDecider, command);
   }
 

@@ -5,48 +5,41 @@ import type pg from 'pg';
 import { type CommandContext, type CommandDependencies, createCommandContext } from '../pipeline/command-pipeline';
 
 /**
- * A start puts the engagement on the tutor's roster (the decisive write) and then records it in
- * its own stream. A roster entry whose stream is still empty this long after is a start that
- * never finished (the process died in between and nobody retried): it is taken off as abandoned.
- */
-export const UNFINISHED_START_MS = 10 * 60 * 1000;
-
-/**
  * The tutor's state with its roster brought up to date from the engagements' own streams (the
- * event store, never a read model): an engagement that has ended, or whose start never
- * finished, is taken off the roster. Each change is appended at the tutor stream's expected
- * revision, so a concurrent start or termination is still decided on that one stream. The
- * changes are their own command (they are idempotent), so they never shift the steps of the
- * command being run.
+ * event store, never a read model): the tutor decider (`SettleRoster`) takes off an engagement
+ * that has ended, or whose start never finished. The change is appended at the tutor stream's
+ * expected revision, so a concurrent start or termination is still decided on that one stream.
+ * It is its own command (settling is idempotent), so it never shifts the steps of the command
+ * being run.
  */
 export async function settledTutor(deps: CommandDependencies, tutorId: string, context: CommandContext) {
   const stream = tutor.tutorStream(tutorId);
   const recorded = await deps.store.readStream(stream);
-  let state = recorded.reduce(
+  const state = recorded.reduce(
     (folded, event) => tutor.tutorDecider.evolve(folded, { type: event.type, data: event.data } as never),
     tutor.tutorDecider.initialState(),
   );
   if (state.status === 'none' || Object.keys(state.engagements).length === 0) return state;
-  const startedAt = new Map<string, number>();
+  const putOnRosterAt = new Map<string, string>();
   for (const event of recorded) {
     if (event.type === 'TutorEngagementStarted') {
-      startedAt.set(String(event.data.engagementId), Date.parse(event.metadata.recordedAt));
+      putOnRosterAt.set(String(event.data.engagementId), event.metadata.recordedAt);
     }
   }
-  const settle = createCommandContext(deps, context.user, randomUUID(), context.commandId).context;
-  for (const engagementId of Object.keys(state.engagements)) {
-    const own = await deps.store.readStream(engagement.engagementStream(engagementId));
-    if (own.some((event) => event.type === 'EngagementEnded')) {
-      state = await settle.run(stream, tutor.tutorDecider, { type: 'EndTutorEngagement', engagementId });
-    } else if (own.length === 0 && context.now.getTime() - (startedAt.get(engagementId) ?? 0) > UNFINISHED_START_MS) {
-      state = await settle.run(stream, tutor.tutorDecider, {
-        type: 'EndTutorEngagement',
+  const entries = await Promise.all(
+    Object.keys(state.engagements).map(async (engagementId): Promise<tutor.RosterEntryFacts> => {
+      const own = await deps.store.readStream(engagement.engagementStream(engagementId));
+      return {
         engagementId,
-        abandoned: true,
-      });
-    }
-  }
-  return state;
+        ended: own.some((event) => event.type === 'EngagementEnded'),
+        recorded: own.length > 0,
+        putOnRosterAt: putOnRosterAt.get(engagementId) ?? null,
+      };
+    }),
+  );
+  // Decided at the time of the command being run, so its retry settles the same way.
+  const settle = createCommandContext(deps, context.user, randomUUID(), context.commandId, context.now).context;
+  return settle.run(stream, tutor.tutorDecider, { type: 'SettleRoster', entries });
 }
 
 /**

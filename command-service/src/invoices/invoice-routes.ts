@@ -103,19 +103,13 @@ export async function invoiceRoutes(app: FastifyInstance, { deps, db, timeZone }
 
   /**
    * When each of the tutor's engagements ran, ended ones included, from the event store (never a
-   * read model that may lag): the tutor's stream names every engagement ever put on its roster
-   * (`TutorEngagementStarted`, kept in the history after it ends; an abandoned start never ran),
-   * and each engagement's own stream gives its first and last day.
+   * read model that may lag): the tutor's state names every engagement it ever had, and each
+   * engagement's own stream gives its first and last day.
    */
   async function engagementSpansOf(tutorId: string, load: CommandContext['load']): Promise<invoice.EngagementSpan[]> {
-    const ids = new Set<string>();
-    for (const event of await deps.store.readStream(tutor.tutorStream(tutorId))) {
-      const data = event.data as { engagementId?: string; abandoned?: boolean };
-      if (event.type === 'TutorEngagementStarted' && data.engagementId) ids.add(data.engagementId);
-      if (event.type === 'TutorEngagementEnded' && data.abandoned && data.engagementId) ids.delete(data.engagementId);
-    }
+    const ids = tutor.engagementsEverOf(await load(tutor.tutorStream(tutorId), tutor.tutorDecider));
     const spans = await Promise.all(
-      [...ids].map(async (id) =>
+      ids.map(async (id) =>
         engagement.summaryOf(await load(engagement.engagementStream(id), engagement.engagementDecider)),
       ),
     );

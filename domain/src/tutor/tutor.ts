@@ -21,11 +21,35 @@ type TutorDetails = {
    * students, decided on this stream so that starts and the termination are serialised.
    */
   engagements: Record<string, string>;
+  /**
+   * Every engagement ever put on the roster, ended ones included, in the order they started;
+   * a start taken off as abandoned never ran, so it is not here. Invoicing reads it to know
+   * which months the tutor taught in.
+   */
+  everOnRoster: string[];
   /** The tutor's personal data was erased: nothing can be recorded for them any more. */
   erased: boolean;
 };
 
 export type TutorState = { status: 'none' } | ({ status: 'active' | 'inactive' } & TutorDetails);
+
+/**
+ * A start puts the engagement on the tutor's roster (the decisive write) and then records it in
+ * its own stream. A roster entry whose stream is still empty this long after is a start that
+ * never finished (the process died in between and nobody retried): it is taken off as abandoned.
+ */
+export const UNFINISHED_START_MS = 10 * 60 * 1000;
+
+/** What the store says of one engagement on the roster: facts the caller reads, never a read model. */
+export type RosterEntryFacts = {
+  engagementId: string;
+  /** Its own stream records its end. */
+  ended: boolean;
+  /** Its own stream holds anything at all (the start was recorded there). */
+  recorded: boolean;
+  /** When it was put on the roster (the event's recording time); null when unknown. */
+  putOnRosterAt: string | null;
+};
 
 export type TutorCommand =
   | {
@@ -46,6 +70,11 @@ export type TutorCommand =
   | { type: 'StartTutorEngagement'; engagementId: string; studentId: string }
   /** Takes it off: the engagement ended, or (`abandoned`) it was never recorded. */
   | { type: 'EndTutorEngagement'; engagementId: string; abandoned?: boolean }
+  /**
+   * Brings the roster up to date with the engagements' own streams: an engagement that has ended
+   * there, or whose start was never recorded there in time, is taken off.
+   */
+  | { type: 'SettleRoster'; entries: RosterEntryFacts[] }
   /** Only a tutor who has left (terminated) is erased: a current tutor still teaches and is paid. */
   | { type: 'EraseTutor'; reason: string; erasedAt: string };
 
@@ -64,6 +93,7 @@ export function evolve(state: TutorState, event: TutorEvent): TutorState {
       endDate: null,
       account: { status: 'notActivated' },
       engagements: {},
+      everOnRoster: [],
       erased: false,
     };
   }
@@ -81,11 +111,18 @@ export function evolve(state: TutorState, event: TutorEvent): TutorState {
       return { ...state, account: { status: 'activationSent', expiresAt: event.data.expiresAt } };
     case 'TutorAccountActivated':
       return { ...state, account: { status: 'activated', userId: event.data.userId } };
-    case 'TutorEngagementStarted':
-      return { ...state, engagements: { ...state.engagements, [event.data.engagementId]: event.data.studentId } };
+    case 'TutorEngagementStarted': {
+      const { engagementId, studentId } = event.data;
+      const everOnRoster = state.everOnRoster.includes(engagementId)
+        ? state.everOnRoster
+        : [...state.everOnRoster, engagementId];
+      return { ...state, engagements: { ...state.engagements, [engagementId]: studentId }, everOnRoster };
+    }
     case 'TutorEngagementEnded': {
-      const { [event.data.engagementId]: _ended, ...engagements } = state.engagements;
-      return { ...state, engagements };
+      const { engagementId, abandoned } = event.data;
+      const { [engagementId]: _ended, ...engagements } = state.engagements;
+      const everOnRoster = abandoned ? state.everOnRoster.filter((id) => id !== engagementId) : state.everOnRoster;
+      return { ...state, engagements, everOnRoster };
     }
     default:
       // An event type this version does not know (written by a newer one): it changes nothing here.
@@ -100,6 +137,12 @@ export function accountOf(state: TutorState, now: Date): TutorAccount {
   if (account.status === 'activationSent' && Date.parse(account.expiresAt) <= now.getTime()) return 'notActivated';
   return account.status;
 }
+
+/**
+ * The engagements the tutor ever had, ended ones included and abandoned starts aside: the ones
+ * whose spans say which months can be invoiced.
+ */
+export const engagementsEverOf = (state: TutorState): string[] => (state.status === 'none' ? [] : state.everOnRoster);
 
 /** The tutor's current students: those of the engagements on the roster. */
 export const currentStudentsOf = (state: TutorState): string[] =>
@@ -125,6 +168,42 @@ const REFUSALS: Record<TutorAction, (view: TutorLifecycleView) => string> = {
         : 'An activation email has already been sent and has not expired yet.',
   grantPartner: () => 'This tutor has no activated account yet.',
 };
+
+/** A tutor takes new students only while active: refused, in words, for an unknown or inactive one. */
+export function checkMayStartEngagement(state: TutorState): asserts state is Exclude<TutorState, { status: 'none' }> {
+  if (state.status === 'none') throw new DomainError('not_found', 'There is no such tutor.');
+  if (state.status !== 'active') {
+    throw new DomainError('conflict', 'This tutor is inactive: reactivate the tutor before adding students.');
+  }
+}
+
+/**
+ * A start is recorded in the engagement's own stream only while its entry is still on the roster:
+ * a retry that comes after the entry was taken off as abandoned is refused.
+ */
+export function checkStartStillOnRoster(state: TutorState, engagementId: string, studentId: string) {
+  if (state.status === 'none' || state.engagements[engagementId] !== studentId) {
+    throw new DomainError(
+      'conflict',
+      'This start was not finished in time and has been withdrawn; please add the student again.',
+    );
+  }
+}
+
+/** The roster entries the store shows to be over: ended in their own stream, or starts never recorded in time. */
+function settledEntries(state: TutorDetails, entries: RosterEntryFacts[], now: Date): TutorEvent[] {
+  const { tutorId } = state;
+  return entries.flatMap((entry): TutorEvent[] => {
+    const { engagementId } = entry;
+    if (!state.engagements[engagementId]) return [];
+    if (entry.ended) return [{ type: 'TutorEngagementEnded', data: { tutorId, engagementId } }];
+    const putOnAt = entry.putOnRosterAt === null ? 0 : Date.parse(entry.putOnRosterAt);
+    if (!entry.recorded && now.getTime() - putOnAt > UNFINISHED_START_MS) {
+      return [{ type: 'TutorEngagementEnded', data: { tutorId, engagementId, abandoned: true } }];
+    }
+    return [];
+  });
+}
 
 /** Throws the reason in words when the lifecycle does not allow `action` now. */
 export function requireAllowed(view: TutorLifecycleView, action: TutorAction) {
@@ -154,6 +233,8 @@ export function decide(command: TutorCommand, state: TutorState, now: Date): Tut
   }
   if (state.status === 'none') throw new DomainError('not_found', 'There is no such tutor.');
   const { tutorId } = state;
+  // Settling only records what the engagements' streams already say; it is no change to the tutor.
+  if (command.type === 'SettleRoster') return settledEntries(state, command.entries, now);
   if (state.erased) throw new DomainError('conflict', "This tutor's personal data was erased.");
   switch (command.type) {
     case 'EraseTutor':
@@ -207,9 +288,7 @@ export function decide(command: TutorCommand, state: TutorState, now: Date): Tut
       // A retry of the same start finds it already on the roster.
       if (state.engagements[engagementId] === studentId) return [];
       if (state.engagements[engagementId]) throw new DomainError('conflict', 'This engagement already exists.');
-      if (state.status !== 'active') {
-        throw new DomainError('conflict', 'This tutor is inactive: reactivate the tutor before adding students.');
-      }
+      checkMayStartEngagement(state);
       if (Object.values(state.engagements).includes(studentId)) {
         throw new DomainError('conflict', 'This tutor already has an ongoing engagement with this student.', {
           studentId: 'Already an ongoing student of this tutor',

@@ -2,7 +2,17 @@ import type { ContactDetails, TutorEvent } from '@agency/contracts';
 import { describe, expect, it } from 'vitest';
 import { DomainError, fold } from '../shared/decider';
 import { specFor } from '../testing/given-when-then';
-import { lifecycleViewOf, requireAllowed, type TutorCommand, tutorDecider } from './tutor';
+import {
+  checkMayStartEngagement,
+  checkStartStillOnRoster,
+  engagementsEverOf,
+  lifecycleViewOf,
+  type RosterEntryFacts,
+  requireAllowed,
+  type TutorCommand,
+  tutorDecider,
+  UNFINISHED_START_MS,
+} from './tutor';
 import { type LifecycleCase, lifecycleCases, type TutorAction } from './tutor-lifecycle';
 
 const now = new Date('2026-11-22T10:00:00Z');
@@ -224,5 +234,93 @@ describe("the tutor's roster of ongoing engagements", () => {
     given([registered, engaged('e1', 's1'), ended('e1')])
       .when({ type: 'EndTutorEngagement', engagementId: 'e1' })
       .thenEvents([]);
+  });
+});
+
+describe("settling the roster from the engagements' own streams", () => {
+  const entry = (engagementId: string, facts: Partial<RosterEntryFacts> = {}): RosterEntryFacts => ({
+    engagementId,
+    ended: false,
+    recorded: true,
+    putOnRosterAt: '2026-11-22T09:00:00.000Z',
+    ...facts,
+  });
+  const settle = (...entries: RosterEntryFacts[]): TutorCommand => ({ type: 'SettleRoster', entries });
+  const ago = (ms: number) => new Date(now.getTime() - ms).toISOString();
+
+  it('takes off an engagement that ended in its own stream', () => {
+    given([registered, engaged('e1', 's1'), engaged('e2', 's2')])
+      .when(settle(entry('e1', { ended: true }), entry('e2')))
+      .thenEvents([ended('e1')]);
+  });
+
+  it('takes off as abandoned a start never recorded in its own stream in time, and leaves a fresh one', () => {
+    given([registered, engaged('e1', 's1'), engaged('e2', 's2')])
+      .when(
+        settle(
+          entry('e1', { recorded: false, putOnRosterAt: ago(UNFINISHED_START_MS + 1) }),
+          entry('e2', { recorded: false, putOnRosterAt: ago(UNFINISHED_START_MS) }),
+        ),
+      )
+      .thenEvents([{ type: 'TutorEngagementEnded', data: { tutorId: 't1', engagementId: 'e1', abandoned: true } }]);
+    given([registered, engaged('e1', 's1')])
+      .when(settle(entry('e1', { recorded: false, putOnRosterAt: null })))
+      .thenEvents([{ type: 'TutorEngagementEnded', data: { tutorId: 't1', engagementId: 'e1', abandoned: true } }]);
+  });
+
+  it('records nothing for running engagements, or entries no longer on the roster', () => {
+    given([registered, engaged('e1', 's1')])
+      .when(settle(entry('e1', { putOnRosterAt: ago(UNFINISHED_START_MS * 10) })))
+      .thenEvents([]);
+    given([registered, engaged('e1', 's1'), ended('e1')])
+      .when(settle(entry('e1', { ended: true })))
+      .thenEvents([]);
+  });
+});
+
+describe('starting an engagement on the roster', () => {
+  it('is for an active tutor only, refused in words for an unknown or inactive one', () => {
+    expect(() => checkMayStartEngagement(fold(tutorDecider, [registered]))).not.toThrow();
+    expect(() => checkMayStartEngagement(fold(tutorDecider, []))).toThrow(/no such tutor/);
+    expect(() => checkMayStartEngagement(fold(tutorDecider, [registered, terminated]))).toThrow(
+      expect.objectContaining({ code: 'conflict', message: expect.stringMatching(/inactive/) }),
+    );
+  });
+
+  it('records the start in its own stream only while its entry is still on the roster', () => {
+    const onRoster = fold(tutorDecider, [registered, engaged('e1', 's1')]);
+    expect(() => checkStartStillOnRoster(onRoster, 'e1', 's1')).not.toThrow();
+    const abandoned = fold(tutorDecider, [
+      registered,
+      engaged('e1', 's1'),
+      { type: 'TutorEngagementEnded', data: { tutorId: 't1', engagementId: 'e1', abandoned: true } },
+    ]);
+    expect(() => checkStartStillOnRoster(abandoned, 'e1', 's1')).toThrow(
+      expect.objectContaining({ code: 'conflict', message: expect.stringMatching(/not finished in time/) }),
+    );
+    expect(() => checkStartStillOnRoster(fold(tutorDecider, []), 'e1', 's1')).toThrow(DomainError);
+  });
+});
+
+describe('the engagements a tutor ever had (which months can be invoiced)', () => {
+  const abandon = (engagementId: string): TutorEvent => ({
+    type: 'TutorEngagementEnded',
+    data: { tutorId: 't1', engagementId, abandoned: true },
+  });
+
+  it('names every engagement ever on the roster, ended ones included, in the order they started', () => {
+    const state = fold(tutorDecider, [registered, engaged('e1', 's1'), engaged('e2', 's2'), ended('e1')]);
+    expect(engagementsEverOf(state)).toEqual(['e1', 'e2']);
+  });
+
+  it('leaves out a start taken off as abandoned: it never ran', () => {
+    const state = fold(tutorDecider, [registered, engaged('e1', 's1'), engaged('e2', 's2'), abandon('e2')]);
+    expect(engagementsEverOf(state)).toEqual(['e1']);
+  });
+
+  it('names none for an unknown tutor, and each engagement once', () => {
+    expect(engagementsEverOf(fold(tutorDecider, []))).toEqual([]);
+    const state = fold(tutorDecider, [registered, engaged('e1', 's1'), engaged('e1', 's1')]);
+    expect(engagementsEverOf(state)).toEqual(['e1']);
   });
 });
