@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { type Role, readsAsAdmin } from '../roles';
 import { calendarDate, calendarMonth } from '../values';
 import { queryId } from './query-values';
 
@@ -31,12 +30,7 @@ export const historyParams = z.object({
     .max(200)
     .regex(/^[A-Za-z0-9_.:-]+$/, 'Not a stream id'),
 });
-/** The streams about tutors' work, whose history a partner may read. */
-const TUTOR_STREAMS = /^(tutor|engagement|timesheet|invoice)-/;
-
-/** Admins and auditors read the history of any stream, partners that of tutor-related ones, tutors none. */
-export const mayReadHistoryOf = (role: Role, streamId: string) =>
-  readsAsAdmin(role) || (role === 'partner' && TUTOR_STREAMS.test(streamId));
+export { mayReadHistoryOf } from '../role-rules';
 
 export const historyAnswer = z.object({ streamId: z.string(), events: z.array(recordedEventView) });
 export type HistoryAnswer = z.infer<typeof historyAnswer>;

@@ -1,5 +1,5 @@
 import type { RecordedEventView } from '@agency/contracts';
-import { mayReadHistoryOf } from '@agency/contracts';
+import { mayReadHistoryOf } from '@agency/contracts/role-rules';
 import styled from '@emotion/styled';
 import { useState } from 'react';
 import { useCurrentUser } from '../lib/current-user';

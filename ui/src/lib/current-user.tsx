@@ -1,4 +1,4 @@
-import { type Role, readsEveryTutor } from '@agency/contracts';
+import { type Role, readsEveryTutor } from '@agency/contracts/role-rules';
 import { todayIn } from '@agency/domain/shared/calendar';
 import { createContext, useContext } from 'react';
 

@@ -23,7 +23,7 @@ describe('createLoader', () => {
       return answer.promise;
     });
     const seen: LoaderState<string>[] = [];
-    loader.state$.subscribe((state) => seen.push(state));
+    loader.subscribe(() => seen.push(loader.current()));
 
     loader.load('slow');
     loader.load('fast');

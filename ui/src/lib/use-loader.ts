@@ -13,14 +13,7 @@ export function useLoader<P, R>(
   fetcherRef.current = fetcher;
   const [loader] = useState(() => createLoader<P, R>((p, signal) => fetcherRef.current(p, signal)));
 
-  const subscribe = useCallback(
-    (onChange: () => void) => {
-      const subscription = loader.state$.subscribe(onChange);
-      return () => subscription.unsubscribe();
-    },
-    [loader],
-  );
-  const state = useSyncExternalStore(subscribe, loader.current, loader.current);
+  const state = useSyncExternalStore(loader.subscribe, loader.current, loader.current);
 
   const key = JSON.stringify(params);
   const paramsRef = useRef(params);
