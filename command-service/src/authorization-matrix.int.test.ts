@@ -255,6 +255,7 @@ const RULES: Record<string, Rule> = {
     expect: ownScopedOrOffice,
   },
   'GET /api/invoices/doc/:id': { call: (f) => ({ url: `/api/invoices/doc/${f.invoiceA}` }), expect: ownOrOffice },
+  'GET /api/invoices/:id': { call: (f) => ({ url: `/api/invoices/${f.invoiceA}` }), expect: ownOrOffice },
   'GET /api/events': { call: () => ({ url: '/api/events?includePast=Y' }), expect: adminOrAuditor },
   'GET /api/events/registrations/:eventId': {
     call: (f) => ({ url: `/api/events/registrations/${f.workshopEvent}` }),

@@ -1,21 +1,5 @@
-import {
-  invoiceConfirmBody,
-  invoicePaymentBody,
-  invoiceSaveBody,
-  invoiceWithdrawBody,
-  type Role,
-  redactForRole,
-} from '@agency/contracts';
-import {
-  basisPointsToFraction,
-  engagement,
-  invoice,
-  timesheet,
-  todayIn,
-  toPence,
-  toPounds,
-  tutor,
-} from '@agency/domain';
+import { invoiceConfirmBody, invoicePaymentBody, invoiceSaveBody, invoiceWithdrawBody } from '@agency/contracts';
+import { engagement, invoice, timesheet, todayIn, toPence, tutor } from '@agency/domain';
 import { forbidden, notFound } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
@@ -38,36 +22,12 @@ const monthOf = (year: number, month: number) => `${year}-${String(month).padSta
 type Generated = Exclude<invoice.InvoiceState, { status: 'none' }>;
 
 /**
- * The answer to every invoice command: the invoice as the list and the confirmation page show it,
- * as `role` may see it (a tutor gets no partner share).
+ * The invoice commands answer the invoice's id; the invoice itself (as `GET /api/invoices/:id`
+ * shows it, to the caller's role: a tutor gets no partner share) is added by the query side.
  */
-function invoiceAnswer(state: Generated, role: Role) {
-  const { invoice: generated, paidPence, status } = state;
-  const confirmed = status === 'confirmed';
-  return redactForRole(role, {
-    invoice: {
-      id: generated.invoiceId,
-      tutorId: generated.tutorId,
-      month: generated.month,
-      reference: generated.reference,
-      date: generated.date,
-      earnings: toPounds(generated.earningsPence),
-      commission: toPounds(generated.commissionPence),
-      partnerCommission: toPounds(generated.partnerCommissionPence),
-      items: generated.items.map((item) => ({
-        earnings: toPounds(item.earningsPence),
-        commissionRate: basisPointsToFraction(item.commissionBp),
-        commission: toPounds(item.commissionPence),
-        description: invoice.itemDescription(item),
-      })),
-      totalCommission: toPounds(generated.commissionPence),
-      paid: toPounds(paidPence),
-      confirmed,
-      // A confirmed invoice never changes: the confirmation page sends the user back to the list.
-      locked: confirmed,
-    },
-  });
-}
+const invoiceIdAnswer = (state: Generated) => ({ invoice: { id: state.invoice.invoiceId } });
+const invoiceView = (_: unknown, answer: { invoice: { id: string } }) =>
+  `/api/invoices/${encodeURIComponent(answer.invoice.id)}`;
 
 export type InvoiceRouteOptions = { deps: CommandDependencies; db: pg.Pool; timeZone: string };
 
@@ -138,7 +98,7 @@ export async function invoiceRoutes(app: FastifyInstance, { deps, db, timeZone }
       const today = todayIn(timeZone, now);
       const stream = invoiceStream(tutorId, month);
       const already = await load(stream, invoiceDecider);
-      if (already.status !== 'none') return invoiceAnswer(already, user.role);
+      if (already.status !== 'none') return invoiceIdAnswer(already);
       // Not a future month, and one the tutor had an engagement in: checked before the lock.
       invoice.checkMonthInvoiceable(month, today, await engagementSpansOf(tutorId, load));
 
@@ -161,8 +121,9 @@ export async function invoiceRoutes(app: FastifyInstance, { deps, db, timeZone }
         actor,
       });
       if (generated.status === 'none') throw new Error('an invoice that was just generated is missing');
-      return invoiceAnswer(generated, user.role);
+      return invoiceIdAnswer(generated);
     },
+    view: invoiceView,
   });
 
   commandRoute(app, deps, {
@@ -176,8 +137,9 @@ export async function invoiceRoutes(app: FastifyInstance, { deps, db, timeZone }
         actor: actorOf(user),
       });
       if (confirmed.status === 'none') throw notFound('There is no such invoice.');
-      return invoiceAnswer(confirmed, user.role);
+      return invoiceIdAnswer(confirmed);
     },
+    view: invoiceView,
   });
 
   commandRoute(app, deps, {
@@ -219,7 +181,8 @@ export async function invoiceRoutes(app: FastifyInstance, { deps, db, timeZone }
         actor: actorOf(user),
       });
       if (paid.status === 'none') throw notFound('There is no such invoice.');
-      return invoiceAnswer(paid, user.role);
+      return invoiceIdAnswer(paid);
     },
+    view: invoiceView,
   });
 }

@@ -302,6 +302,30 @@ describe('invoices: generation with the month lock, references, confirmation, pa
     ).toBe(1);
   });
 
+  it('a repeat that appends nothing answers once the projections show the invoice it read', async () => {
+    await record(brook, engagements[brook.id]![0]!, '2025-02-03');
+    const first = await generate(brook, 2025, 2);
+    const { projections, store } = product.command.deps;
+    const last = (await store.readStream(`invoice-${brook.id}-2025-02`)).at(-1)!.position;
+    const waitFor = projections.waitFor.bind(projections);
+    const waited: unknown[] = [];
+    projections.waitFor = (position, timeout, types) => {
+      waited.push(position);
+      return waitFor(position, timeout, types);
+    };
+    try {
+      const again = await save(brook.id, 2025, 2);
+      expect(again.statusCode).toBe(200);
+      expect(again.json()).toMatchObject({ invoice: first, position: null, visible: true });
+    } finally {
+      projections.waitFor = waitFor;
+    }
+    // Not the time of the repeat: the position of what it read (the invoice, its tutor's engagements).
+    expect(waited).toHaveLength(1);
+    expect(waited[0]).toEqual(expect.objectContaining({ commit: expect.any(BigInt) }));
+    expect((waited[0] as typeof last).commit >= last.commit).toBe(true);
+  });
+
   it('never repeats a reference number for a tutor, whatever the order or concurrency of generation', async () => {
     await Promise.all([2, 3, 4, 5, 6].map((month) => save(dan.id, 2024, month)));
     await generate(dan, 2023, 11);
@@ -403,6 +427,16 @@ describe('invoices: generation with the month lock, references, confirmation, pa
       locked: false,
     });
     expect((await get(`/api/invoices/summary?year=2025&month=8&tutorId=${ada.id}`)).status).toBe(404);
+    // One shape for one invoice: the save's answer, the invoice by id and the summary are the same view.
+    const byId = await get(`/api/invoices/${invoice.id}`);
+    expect(byId.body).toEqual({ invoice });
+    expect((await get(`/api/invoices/summary?year=2025&month=6&tutorId=${ada.id}`)).body).toEqual(invoice);
+    expect(invoice).toMatchObject({ tutorName: 'Ada Lovelace', period: 'June 2025', month: '2025-06', paid: 0 });
+    const own = await get(`/api/invoices/${invoice.id}`, adaToken);
+    expect(own.body.invoice).toEqual(summary.body);
+    expect(own.body.invoice).not.toHaveProperty('partnerCommission');
+    expect((await get(`/api/invoices/${invoice.id}`, brookToken)).status).toBe(200);
+    expect((await get(`/api/invoices/${ada.id}_2025-08`)).status).toBe(404);
     // The whole year, and every tutor: June is among them.
     const year = await get('/api/invoices?year=2025');
     expect(year.body.invoices.map((i: { id: string }) => i.id)).toContain(invoice.id);

@@ -110,6 +110,15 @@ export function createCommandContext(
     if (types) for (const type of types) appendedTypes?.add(type);
     else appendedTypes = undefined;
   };
+  // The furthest event read: a view asked after a command that appended nothing (a repeat, or
+  // the loser of a race) must show what the command saw, so the wait covers it too.
+  let furthestRead: Position | undefined;
+  const readTypes = new Set<string>();
+  const read = (recorded: RecordedEvent[]) => {
+    const last = recorded.at(-1)?.position;
+    if (last && (!furthestRead || comparePositions(last, furthestRead) > 0)) furthestRead = last;
+    for (const event of recorded) readTypes.add(event.type);
+  };
   // A retry decides with the time of the first run, so it gives the same answer.
   const now = startedAt ?? deps.clock();
   let idsGiven = 0;
@@ -117,6 +126,7 @@ export function createCommandContext(
   const steps = new Map<string, number>();
   const load: CommandContext['load'] = async (streamId, decider) => {
     const recorded = await deps.store.readStream(streamId);
+    read(recorded);
     return fold(
       decider,
       recorded.map((e) => ({ type: e.type, data: e.data }) as never),
@@ -143,7 +153,10 @@ export function createCommandContext(
       }
       const state = foldUpTo(recorded, recorded.length);
       const events = decider.decide(command, state, now);
-      if (events.length === 0) return state;
+      if (events.length === 0) {
+        read(recorded);
+        return state;
+      }
       let appended = false;
       try {
         const result = await deps.store.appendToStream(
@@ -192,6 +205,9 @@ export function createCommandContext(
   return {
     context: { user, commandId, now, newId, run, load } satisfies CommandContext,
     appendedUpTo: () => furthest,
+    /** The furthest event read, and every type read (with the appended ones: unknown when they are). */
+    readUpTo: () =>
+      furthestRead && { position: furthestRead, types: appendedTypes && [...appendedTypes, ...readTypes] },
     appendedTypes: () => (appendedTypes ? [...appendedTypes] : undefined),
   };
 }
@@ -268,7 +284,7 @@ export function commandRoute<S extends z.ZodType, P = Record<string, string>, A 
       if (!claimed.claimed) return reply.status(claimed.answer.statusCode).send(claimed.answer.body);
       claim = claimed;
     }
-    const { context, appendedUpTo, appendedTypes } = createCommandContext(
+    const { context, appendedUpTo, readUpTo, appendedTypes } = createCommandContext(
       deps,
       user,
       commandId,
@@ -281,8 +297,14 @@ export function commandRoute<S extends z.ZodType, P = Record<string, string>, A 
       const answer = await route.handle(input, context);
       const position = appendedUpTo();
       await deps.faults?.at({ step: 'handled', commandId });
+      // A view shows what was read too: when that is further than what was appended, it is awaited.
+      const seen = route.view ? readUpTo() : undefined;
+      const [upTo, types] =
+        seen && (!position || comparePositions(seen.position, position) > 0)
+          ? [seen.position, seen.types]
+          : [position, appendedTypes()];
       // A projection stopped at an event it cannot apply answers at once: the save is recorded, the lists lag.
-      const visible = position ? await deps.projections.waitFor(position, 5000, appendedTypes()) : true;
+      const visible = upTo ? await deps.projections.waitFor(upTo, 5000, types) : true;
       const view = route.view ? await askQuerySide(app, request, route.view(input, answer), visible) : {};
       const body = {
         ...(answer as Record<string, unknown>),

@@ -51,20 +51,40 @@ export const invoiceItemView = z.object({
 });
 export type InvoiceItemView = z.infer<typeof invoiceItemView>;
 
-export const invoiceSummaryAnswer = z.object({
+/**
+ * One tutor's invoice, the one shape it is answered in: by `GET /api/invoices/summary` and
+ * `GET /api/invoices/:id`, and (through the latter) by the invoice commands (save, confirm,
+ * payment). A tutor's answer has no partner share (visibility.ts).
+ */
+export const tutorInvoiceView = z.object({
   id: z.string(),
   tutorId: z.string(),
   tutorName: z.string(),
+  month: z.string(),
   period: z.string(),
   reference: z.string(),
   date: z.string(),
   items: z.array(invoiceItemView),
   earnings: z.number(),
+  commission: z.number(),
+  /** Absent from a tutor's answer (visibility.ts). */
+  partnerCommission: z.number().optional(),
+  /** The commission the tutor owes: the total of the items. */
   totalCommission: z.number(),
+  paid: z.number(),
   confirmed: z.boolean(),
+  /** A confirmed invoice never changes: the confirmation page sends the user back to the list. */
   locked: z.boolean(),
 });
+export type TutorInvoiceView = z.infer<typeof tutorInvoiceView>;
+
+export const invoiceSummaryAnswer = tutorInvoiceView;
 export type InvoiceSummaryAnswer = z.infer<typeof invoiceSummaryAnswer>;
+
+/** `GET /api/invoices/:id` (an id is `{tutorId}_{yyyy-mm}`): one invoice, not a withdrawn one. */
+export const invoiceParams = z.object({ id: queryId });
+export const invoiceAnswer = z.object({ invoice: tutorInvoiceView });
+export type InvoiceAnswer = z.infer<typeof invoiceAnswer>;
 
 /**
  * `GET /api/invoices/preview?year&month&tutorId`: what the month's invoice holds, from the
@@ -87,7 +107,7 @@ export const invoicePreviewAnswer = z.object({
 export type InvoicePreviewAnswer = z.infer<typeof invoicePreviewAnswer>;
 
 /** `GET /api/invoices/doc/:id`: the PDF (an invoice id is `{tutorId}_{yyyy-mm}`). */
-export const invoiceDocumentParams = z.object({ id: queryId });
+export const invoiceDocumentParams = invoiceParams;
 
 /** `GET /api/reports/invoiceStatus?year&month`: admins and partners. */
 export const invoiceStatusQuery = z.object({ year: calendarYear, month: monthNumber, asOf: asOfMoment });

@@ -1,8 +1,8 @@
+import type { InvoiceAnswer } from '@agency/contracts';
 import { todayIn } from '@agency/domain';
 import type { RunningProduct } from '../product';
 import { getAs, postAs } from './demo-requests';
 
-type Invoice = { id: string; commission: number; confirmed: boolean };
 type Taught = { startDate: string; endDate: string | null };
 type TutorDetail = { tutor: { currentStudents: Taught[]; formerStudents: Taught[] } };
 
@@ -51,7 +51,7 @@ export async function seedInvoices(product: RunningProduct, token: string, timeZ
         counts.none++;
         continue;
       }
-      const { invoice } = await post<{ invoice: Invoice }>('/api/invoices/save', { tutorId: tutor.id, year, month });
+      const { invoice } = await post<InvoiceAnswer>('/api/invoices/save', { tutorId: tutor.id, year, month });
       if (step !== 'generated') await post('/api/invoices/confirm', { id: invoice.id });
       // A month with no lessons has nothing to pay: it stays confirmed.
       if ((step === 'paid' || step === 'part-paid') && invoice.commission > 0) {

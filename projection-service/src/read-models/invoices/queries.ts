@@ -1,8 +1,10 @@
 import {
   type InvoiceItem,
+  invoiceAnswer,
   invoiceDocumentParams,
   invoiceListAnswer,
   invoiceListQuery,
+  invoiceParams,
   invoicePreviewAnswer,
   invoicePreviewQuery,
   invoiceStatusAnswer,
@@ -11,6 +13,7 @@ import {
   invoiceSummaryQuery,
   redactForRole,
   type SessionUser,
+  type TutorInvoiceView,
 } from '@agency/contracts';
 import { basisPointsToFraction, invoice, timesheet, toPounds } from '@agency/domain';
 import { forbidden, notFound } from '@agency/platform';
@@ -61,6 +64,42 @@ const itemViews = (items: InvoiceItem[]) =>
     commission: toPounds(item.commissionPence),
     description: invoice.itemDescription(item),
   }));
+
+/** A row of INVOICE_COLUMNS, its money in pence (`withMoney`). */
+type InvoiceRow = {
+  id: string;
+  tutor_id: string;
+  month: string;
+  reference: string;
+  date: string;
+  items: InvoiceItem[];
+  earnings_pence: number;
+  commission_pence: number;
+  partner_commission_pence: number;
+  paid_pence: number;
+  confirmed: boolean;
+  first_name: string;
+  last_name: string;
+};
+
+/** One invoice as every answer shows it (before the role's redaction), from its row with its tutor's name. */
+const tutorInvoiceOf = (row: InvoiceRow): TutorInvoiceView => ({
+  id: row.id,
+  tutorId: row.tutor_id,
+  tutorName: `${row.first_name} ${row.last_name}`,
+  month: row.month,
+  period: timesheet.monthName(row.month),
+  reference: row.reference,
+  date: row.date,
+  items: itemViews(row.items),
+  earnings: toPounds(row.earnings_pence),
+  commission: toPounds(row.commission_pence),
+  partnerCommission: toPounds(row.partner_commission_pence),
+  totalCommission: toPounds(row.commission_pence),
+  paid: toPounds(row.paid_pence),
+  confirmed: row.confirmed,
+  locked: row.confirmed,
+});
 
 /**
  * Invoices: the month list with totals, one invoice's summary for the confirmation page, the
@@ -133,19 +172,21 @@ export async function invoiceQueries(fastify: FastifyInstance, { db }: { db: pg.
     );
     const row = found.rows[0] && withMoney(found.rows[0]);
     if (!row) throw notFound(`No invoice has been generated for ${timesheet.monthName(key)}.`);
-    return redactForRole(user.role, {
-      id: row.id,
-      tutorId: row.tutor_id,
-      tutorName: `${row.first_name} ${row.last_name}`,
-      period: timesheet.monthName(row.month),
-      reference: row.reference,
-      date: row.date,
-      items: itemViews(row.items),
-      earnings: toPounds(row.earnings_pence),
-      totalCommission: toPounds(row.commission_pence),
-      confirmed: row.confirmed,
-      locked: row.confirmed,
-    });
+    return redactForRole(user.role, tutorInvoiceOf(row));
+  });
+
+  // The invoice commands' answer (save, confirm, payment) is this view, asked once they show here.
+  const one = { params: invoiceParams, response: { 200: invoiceAnswer } };
+  app.get('/api/invoices/:id', { schema: one }, async (request) => {
+    const user = request.signedIn;
+    const found = await db.query(
+      `select ${INVOICE_COLUMNS} from invoices i join tutors t on t.id = i.tutor_id where i.id = $1 and not i.void`,
+      [request.params.id],
+    );
+    const row = found.rows[0] && withMoney(found.rows[0]);
+    // Another tutor's invoice is hidden as not found, as its document is.
+    if (!row || (user.role === 'tutor' && row.tutor_id !== user.tutorId)) throw notFound('There is no such invoice.');
+    return redactForRole(user.role, { invoice: tutorInvoiceOf(row) });
   });
 
   const preview = { querystring: invoicePreviewQuery, response: { 200: invoicePreviewAnswer } };

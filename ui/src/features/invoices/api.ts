@@ -1,4 +1,5 @@
 import type {
+  InvoiceAnswer,
   InvoiceItemView,
   InvoiceListAnswer,
   InvoicePreviewAnswer,
@@ -18,22 +19,6 @@ export type InvoicesList = InvoiceListAnswer;
 export type InvoicesQuery = { year: number; month: number; tutorId?: string };
 
 export type InvoiceItem = InvoiceItemView;
-
-/** The answer to save, confirm and payment: the invoice with its items. */
-export type Invoice = {
-  id: string;
-  tutorId: string;
-  month: string;
-  reference: string;
-  date: string;
-  earnings: number;
-  commission: number;
-  items: InvoiceItem[];
-  totalCommission: number;
-  paid: number;
-  confirmed: boolean;
-  locked: boolean;
-};
 
 export type TutorOption = Pick<TutorListItem, 'id' | 'name'>;
 
@@ -60,15 +45,15 @@ export function fetchInvoicePreview(query: Required<InvoicesQuery>, signal?: Abo
 /** Takes back an unconfirmed invoice: its reference is void and the month's lessons open again. */
 export const withdrawInvoice = (body: { id: string } & Command) => postJson('/api/invoices/withdraw', body);
 
-/** Generates the month's invoice, or answers the one already generated. */
+/** Generates the month's invoice, or answers the one already generated (as GET /api/invoices/:id shows it). */
 export const saveInvoice = (body: { tutorId: string; year: number; month: number } & Command) =>
-  postJson<{ invoice: Invoice }>('/api/invoices/save', body).then((answer) => answer.invoice);
+  postJson<InvoiceAnswer>('/api/invoices/save', body).then((answer) => answer.invoice);
 
 export const confirmInvoice = (body: { id: string } & Command) =>
-  postJson<{ invoice: Invoice }>('/api/invoices/confirm', body).then((answer) => answer.invoice);
+  postJson<InvoiceAnswer>('/api/invoices/confirm', body).then((answer) => answer.invoice);
 
 export const recordPayment = (body: { invoiceId: string; date: string; amount: string } & Command) =>
-  postJson<{ invoice: Invoice }>('/api/invoices/payment', body).then((answer) => answer.invoice);
+  postJson<InvoiceAnswer>('/api/invoices/payment', body).then((answer) => answer.invoice);
 
 /** Where the PDF document is served; the session cookie opens it in a new tab. */
 export const invoiceDocumentUrl = (id: string) => `/api/invoices/doc/${encodeURIComponent(id)}`;
