@@ -33,10 +33,19 @@ export async function openPersonalData(
   const retentionYears = Number(env.RETENTION_YEARS || 6);
   if (!Number.isInteger(retentionYears) || retentionYears < 1)
     throw new Error('RETENTION_YEARS must be a whole number of years');
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 3 });
+  // One connection of these listens for erasures made by other instances sharing the database.
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
   pool.on('error', () => {});
   const vault = await PersonalDataVault.open(pool, { masterKey: personalDataKeyFor(dataDir, env), retentionYears });
-  return { vault, protect: (store) => new PersonalDataEventStore(store, vault), close: () => pool.end() };
+  const stopFollowing = await vault.followErasures();
+  return {
+    vault,
+    protect: (store) => new PersonalDataEventStore(store, vault),
+    close: async () => {
+      await stopFollowing();
+      await pool.end();
+    },
+  };
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -31,6 +31,9 @@ export function isSealed(value: unknown): value is Sealed {
   return typeof value === 'object' && value !== null && (value as { $enc?: unknown }).$enc === 'v1';
 }
 
+/** The channel on which an erasure is announced to every process sharing the database. */
+const SHREDDED_CHANNEL = 'pii_shredded';
+
 type Key = { kid: string; subject: string; key: Buffer } | { kid: string; subject: string; key: null };
 
 const ALGORITHM = 'aes-256-gcm';
@@ -75,6 +78,8 @@ export class PersonalDataVault {
   private readonly byKid = new Map<string, Key>();
   private readonly bySubject = new Map<string, Key>();
   private readonly retained = new Map<string, string>();
+  /** Bumped whenever a cached key is dropped, so a read that raced with an erasure is not cached. */
+  private generation = 0;
   private readonly masterKey: Buffer;
   readonly retentionYears: number;
 
@@ -143,11 +148,17 @@ export class PersonalDataVault {
   async preload(kids: Iterable<string>): Promise<void> {
     const missing = [...new Set(kids)].filter((kid) => !this.byKid.has(kid));
     if (missing.length === 0) return;
-    const { rows } = await this.pool.query(
-      'select subject_id, key_id, key from pii.subject_keys where key_id = any($1)',
-      [missing],
-    );
-    for (const row of rows) this.remember(row);
+    for (;;) {
+      const generation = this.generation;
+      const { rows } = await this.pool.query(
+        'select subject_id, key_id, key from pii.subject_keys where key_id = any($1)',
+        [missing],
+      );
+      // An erasure announced while this read was under way: read again rather than cache a stale key.
+      if (generation !== this.generation) continue;
+      for (const row of rows) this.remember(row);
+      return;
+    }
   }
 
   /** The clear value, or `erased` when the key was destroyed (or never known here). */
@@ -182,13 +193,80 @@ export class PersonalDataVault {
       [subject, randomUUID(), at],
     );
     this.forget(subject);
+    await this.announce([subject]);
   }
 
   /** Drops a cached key, so the next use reads the table again. */
   forget(subject: string) {
+    this.generation += 1;
     const key = this.bySubject.get(subject);
     if (key) this.byKid.delete(key.kid);
     this.bySubject.delete(subject);
+  }
+
+  /** Drops every cached key (the erasure announcements may have been missed). */
+  forgetAll() {
+    this.generation += 1;
+    this.byKid.clear();
+    this.bySubject.clear();
+  }
+
+  /** Tells every process sharing the database that these subjects' keys are gone. */
+  private async announce(subjects: string[]) {
+    for (const subject of subjects) await this.pool.query('select pg_notify($1, $2)', [SHREDDED_CHANNEL, subject]);
+  }
+
+  /**
+   * Follows erasures made by other processes sharing the database (several instances, a
+   * separate retention job): each announced subject's key leaves this cache at once. If the
+   * listening connection fails, every cached key is dropped and it listens again, so a missed
+   * announcement never leaves an erased key usable here. Answers the function that stops it.
+   */
+  async followErasures(retryMs = 1000) {
+    let stopped = false;
+    let client: pg.PoolClient | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const listen = async (): Promise<void> => {
+      try {
+        client = await this.pool.connect();
+        client.on('notification', (message) => {
+          if (message.channel === SHREDDED_CHANNEL && message.payload) this.forget(message.payload);
+        });
+        client.on('error', () => retry());
+        await client.query(`listen ${SHREDDED_CHANNEL}`);
+        // Anything shredded before the LISTEN took effect is not in the cache after this.
+        this.forgetAll();
+        if (stopped) await close();
+      } catch {
+        retry();
+      }
+    };
+    const retry = () => {
+      this.forgetAll();
+      const broken = client;
+      client = undefined;
+      broken?.release(true);
+      if (!stopped && !timer) {
+        timer = setTimeout(() => {
+          timer = undefined;
+          void listen();
+        }, retryMs);
+        timer.unref();
+      }
+    };
+    const close = async () => {
+      const open = client;
+      client = undefined;
+      if (!open) return;
+      await open.query(`unlisten ${SHREDDED_CHANNEL}`).catch(() => {});
+      open.release();
+    };
+    await listen();
+    return async () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await close();
+    };
   }
 
   /**
@@ -215,6 +293,7 @@ export class PersonalDataVault {
       [now],
     );
     for (const row of rows) this.forget(row.subject_id);
+    await this.announce(rows.map((row) => row.subject_id));
     return rows.map((row) => row.subject_id);
   }
 
