@@ -110,6 +110,10 @@ const RULES: Record<string, Rule> = {
     call: (f) => ({ url: `/api/clients/erase/${f.clientA}`, body: {} }),
     expect: adminOnly,
   },
+  'POST /api/workshops/registrations/erase/:id': {
+    call: (f) => ({ url: `/api/workshops/registrations/erase/${f.registration}`, body: {} }),
+    expect: adminOnly,
+  },
   'POST /api/tutors/erase/:id': {
     call: (f) => ({ url: `/api/tutors/erase/${f.spareTutor}`, body: {} }),
     expect: adminOnly,
@@ -211,6 +215,10 @@ const RULES: Record<string, Rule> = {
   },
   // A subject-access export (every personal field of a family): admins only, auditors refused too.
   'GET /api/clients/:id/export': { call: (f) => ({ url: `/api/clients/${f.clientA}/export` }), expect: adminOnly },
+  'GET /api/workshops/registrations/:id/export': {
+    call: (f) => ({ url: `/api/workshops/registrations/${f.registration}/export` }),
+    expect: adminOnly,
+  },
   'GET /api/contacts/:id': { call: (f) => ({ url: `/api/contacts/${f.contactA}` }), expect: ownOrOffice },
   'GET /api/tutors': { call: () => ({ url: '/api/tutors?includeInactive=Y' }), expect: office },
   'GET /api/tutors/:id': { call: (f) => ({ url: `/api/tutors/${f.tutorA}` }), expect: ownOrOffice },

@@ -47,6 +47,8 @@ export type QueryAppOptions = {
   onRoute?: (route: RouteOptions) => void;
   /** The events are in this database's es.events (true by default; false with EVENT_STORE=esdb): health counts lag. */
   eventsInDatabase?: boolean;
+  /** How many years accounting copies are kept after an erasure (RETENTION_YEARS; 6 by default), for the erasure screens. */
+  retentionYears?: number;
 };
 
 /**
@@ -82,7 +84,7 @@ export async function buildQueryApp(options: QueryAppOptions) {
   await app.register(lessonQueries, { db: pastAware });
   await app.register(engagementQueries, { db: pastAware });
   await app.register(invoiceQueries, { db: pastAware });
-  await app.register(agencyQueries, { db });
+  await app.register(agencyQueries, { db, retentionYears: options.retentionYears ?? 6 });
   await app.register(consultationQueries, { db });
   await app.register(familyInvoiceQueries, { db });
   await app.register(workshopQueries, { db, today });

@@ -113,6 +113,37 @@ describe('a family’s subject-access export', () => {
     expect(summary).toContain('History of changes');
   });
 
+  it('holds the family’s workshop bookings and their events’ history, and no other parent’s', async () => {
+    const booked = (
+      await db.query<{ client_id: string; id: string; event_id: string }>(
+        `select client_id, id, event_id from read.workshop_registrations where client_id is not null
+          order by seq limit 1`,
+      )
+    ).rows[0];
+    expect(booked).toBeDefined();
+    const { client_id: clientId, id, event_id: eventId } = booked!;
+    const response = await download(clientId);
+    expect(response.status).toBe(200);
+    const archive = JSON.parse(
+      Buffer.from(unzipSync(new Uint8Array(await response.arrayBuffer()))['export.json']!).toString('utf8'),
+    );
+    expect(archive.workshopRegistrations.map((r: { id: string }) => r.id)).toContain(id);
+    const fromWorkshops = (archive.history as { streamId: string; type: string }[]).filter((h) =>
+      h.streamId.startsWith('workshop-event-'),
+    );
+    expect(fromWorkshops).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ streamId: `workshop-event-${eventId}`, type: 'WorkshopRegistrationMade' }),
+      ]),
+    );
+    // Of a workshop's stream, only the events about this family's bookings: one booking (or move in) per row.
+    const rowsOfFamily = await db.query(
+      'select count(*)::int as n from read.workshop_registrations where client_id = $1',
+      [clientId],
+    );
+    expect(fromWorkshops.filter((h) => h.type === 'WorkshopRegistrationMade').length).toBe(rowsOfFamily.rows[0].n);
+  });
+
   it('is refused to anyone but an admin and answers 404 for no family', async () => {
     expect((await download('no-such-family')).status).toBe(404);
     expect((await download('any', 'not-a-token')).status).toBe(401);

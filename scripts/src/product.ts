@@ -80,6 +80,7 @@ export async function startProduct(
     logger: serviceLogger(options.logLevel),
     onRoute: onRoute && ((route) => onRoute('query', route)),
     eventsInDatabase: config.eventStore?.kind !== 'esdb',
+    retentionYears: personalData.vault.retentionYears,
   });
   const queryUrl = await query.listen({ port: 0, host: '127.0.0.1' });
   const command = await buildCommandApp({

@@ -4,9 +4,10 @@ import {
   familyBillingSubject,
   familySubject,
   personalDataRules,
+  registrationSubject,
   tutorSubject,
 } from '@agency/contracts';
-import { client, tutor, user } from '@agency/domain';
+import { client, tutor, user, workshop } from '@agency/domain';
 import { HttpError, type RecordedEvent } from '@agency/platform';
 import type { PersonalDataVault } from '@agency/platform/personal-data';
 import type { FastifyInstance } from 'fastify';
@@ -46,6 +47,10 @@ function traceOf(events: RecordedEvent[]): string[] {
   }
   return [...found];
 }
+
+/** A booking's children as their names alone. */
+const namesOf = (data: Data) =>
+  Array.isArray(data.children) ? data.children.map(({ firstName, lastName }: Data) => ({ firstName, lastName })) : [];
 
 /** The e-mail addresses in a subject's events, read before its key is destroyed. */
 function addressesOf(events: RecordedEvent[]): string[] {
@@ -122,6 +127,39 @@ export async function erasureRoutes(
   });
 
   commandRoute<typeof erasureBody, { id: string }>(app, deps, {
+    url: '/api/workshops/registrations/erase/:id',
+    roles: ['admin'],
+    body: erasureBody,
+    handle: async ({ body, params }, { run, user, now }) => {
+      const registrationId = params.id;
+      const on = await lookups.eventsOfRegistration(registrationId);
+      if (!on) throw new HttpError(404, 'not_found', 'There is no such registration.');
+      const streams = await Promise.all(
+        on.all.map((eventId) => deps.store.readStream(workshop.workshopStream(eventId))),
+      );
+      const events = streams.flat().filter((event) => event.data.registrationId === registrationId);
+      const made = events.find((event) => event.type === 'WorkshopRegistrationMade');
+      await run(workshop.workshopStream(on.current), workshop.workshopDecider, {
+        type: 'EraseRegistration',
+        registrationId,
+        linkedFamily: typeof made?.data.clientId === 'string' ? made.data.clientId : null,
+        reason: body.reason,
+        erasedAt: now.toISOString(),
+        actor: { role: user.role, tutorId: user.tutorId },
+      });
+      // A booking of no known family is its own data subject; its invoices are billed as `registration:{id}`.
+      const subject = registrationSubject({ registrationId, clientId: null });
+      await vault.shred(subject, now);
+      // Its children's names only: a school or "None" (allergies) is in many other answers.
+      await scrubStoredAnswers(
+        events.map(({ data, ...event }) => ({ ...event, data: { ...data, children: namesOf(data) } })),
+      );
+      forgetOutboxMail(outboxDir, addressesOf(events));
+      return { registration: { id: registrationId, erased: true }, kept: await keptFor(vault, subject) };
+    },
+  });
+
+  commandRoute<typeof erasureBody, { id: string }>(app, deps, {
     url: '/api/tutors/erase/:id',
     roles: ['admin'],
     body: erasureBody,
@@ -164,9 +202,12 @@ export async function erasureRoutes(
   });
 }
 
-/** What accounting keeps after a family's erasure, and until when (the erasure screen says so). */
-async function keptFor(vault: PersonalDataVault, clientId: string) {
-  const billing = await vault.retainedUntil([familyBillingSubject(clientId)]);
+/**
+ * What accounting keeps after an erasure, and until when (the erasure screen says so): the billing
+ * details of the invoices billed to `billedTo` (a family, or a booking of no known family).
+ */
+async function keptFor(vault: PersonalDataVault, billedTo: string) {
+  const billing = await vault.retainedUntil([familyBillingSubject(billedTo)]);
   return {
     moneyHistory: 'Lessons, invoices, payments, totals and references are kept, without personal data.',
     billingDetailsUntil: billing.at(-1)?.retainUntil ?? null,

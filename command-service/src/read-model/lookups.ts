@@ -113,6 +113,20 @@ export function readModelLookups(db: pg.Pool) {
       );
       return Number(row?.count ?? 0);
     },
+
+    /**
+     * The workshop events a booking was on (a move leaves a row on each), to read its events
+     * from their streams; `current`: the one it is on now (or was deleted from), where its erasure
+     * is decided. Undefined when there is no such booking.
+     */
+    async eventsOfRegistration(registrationId: string): Promise<{ current: string; all: string[] } | undefined> {
+      const { rows } = await db.query<{ event_id: string; status: string }>(
+        'select event_id, status from read.workshop_registrations where id = $1 order by seq',
+        [registrationId],
+      );
+      const current = rows.find((row) => row.status !== 'moved') ?? rows.at(-1);
+      return current && { current: current.event_id, all: rows.map((row) => row.event_id) };
+    },
   };
 }
 

@@ -278,6 +278,7 @@ export async function workshopRoutes(app: FastifyInstance, options: Options) {
         invoicedPricePence: account.invoiced.get(registrationId)?.pricePence ?? null,
         nowLocal: nowLocal(context),
         actor,
+        erased: from.erased.has(registrationId),
       });
       if (to.status === 'none') throw notFound('There is no such event to move to.');
       await context.run(workshopStream(fromEventId), workshopDecider, {

@@ -89,6 +89,16 @@ export const WorkshopInvoiceConfirmed = defineEvent(
     discountPence: z.number().int().min(0),
   }),
 );
+/**
+ * A public booking of no known family (its own data subject, `registration:{id}`) had its
+ * personal data erased: its key destroyed, so its contact, children and comments read "Erased".
+ * Who did it is the event's metadata, why is `reason`; on the stream of the event it was last on.
+ */
+export const WorkshopRegistrationErased = defineEvent(
+  'WorkshopRegistrationErased',
+  1,
+  registrationRef.extend({ reason: z.string(), erasedAt: z.iso.datetime() }),
+);
 /** Its family invoice was credited: its registrations are not invoiced any more. */
 export const WorkshopInvoiceCredited = defineEvent('WorkshopInvoiceCredited', 1, z.object({ invoiceId: z.string() }));
 
@@ -100,6 +110,7 @@ export const workshopEvents = [
   WorkshopRegistrationPlaced,
   WorkshopRegistrationDeleted,
   WorkshopRegistrationMovedOut,
+  WorkshopRegistrationErased,
   WorkshopInvoiceConfirmed,
   WorkshopInvoiceCredited,
 ] as const;

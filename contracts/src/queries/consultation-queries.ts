@@ -39,8 +39,11 @@ export type ConsultationListAnswer = z.infer<typeof consultationListAnswer>;
 /** `GET /api/family-invoices/doc/:id`: an invoice's or a credit note's PDF. */
 export const familyDocumentParams = z.object({ id: queryId });
 
-/** `GET /api/agency`: the agency's own details, money in pounds. */
+/**
+ * `GET /api/agency`: the agency's own details, money in pounds; and, set by the deployment rather
+ * than edited, how many years accounting copies are kept after an erasure (RETENTION_YEARS).
+ */
 export const agencyDetailsAnswer = agencyDetailsData
   .omit({ defaultConsultationPence: true })
-  .extend({ defaultConsultationAmount: z.number() });
+  .extend({ defaultConsultationAmount: z.number(), retentionYears: z.number().int().positive() });
 export type AgencyDetailsAnswer = z.infer<typeof agencyDetailsAnswer>;

@@ -28,6 +28,8 @@ export type WorkshopState =
       registrations: ReadonlyMap<string, Registration>;
       /** Registrations that left: deleted, or moved to another event. */
       gone: ReadonlyMap<string, 'deleted' | 'moved'>;
+      /** Registrations (of no known family) whose personal data was erased here. */
+      erased: ReadonlySet<string>;
     };
 type Live = Exclude<WorkshopState, { status: 'none' }>;
 
@@ -47,10 +49,24 @@ export type WorkshopCommand =
       invoicedPricePence: Pence | null;
       nowLocal: string;
       actor: Actor;
+      /** Its personal data was erased on the event it leaves: nothing personal can be recorded again. */
+      erased?: boolean;
     }
   | { type: 'MoveOut'; registrationId: string; toEventId: string; actor: Actor }
   | { type: 'Place'; registrationId: string; actor: Actor }
-  | { type: 'DeleteRegistration'; registrationId: string; actor: Actor };
+  | { type: 'DeleteRegistration'; registrationId: string; actor: Actor }
+  /**
+   * Erase a booking of no known family (its key is destroyed by the caller); `linkedFamily`: the
+   * family its booking is linked to, whose erasure covers it instead.
+   */
+  | {
+      type: 'EraseRegistration';
+      registrationId: string;
+      linkedFamily: string | null;
+      reason: string;
+      erasedAt: string;
+      actor: Actor;
+    };
 
 export const initialState = (): WorkshopState => ({ status: 'none' });
 
@@ -65,7 +81,13 @@ export function evolve(state: WorkshopState, event: WorkshopEvent): WorkshopStat
     case 'WorkshopEventScheduled':
     case 'WorkshopEventChanged':
       return state.status === 'none'
-        ? { status: 'scheduled', event: event.data, registrations: new Map(), gone: new Map() }
+        ? {
+            status: 'scheduled',
+            event: event.data,
+            registrations: new Map(),
+            gone: new Map(),
+            erased: new Set<string>(),
+          }
         : { ...state, event: event.data };
     case 'WorkshopEventCancelled':
       return state.status === 'none' ? state : { ...state, status: 'cancelled' };
@@ -100,6 +122,10 @@ export function evolve(state: WorkshopState, event: WorkshopEvent): WorkshopStat
           event.type === 'WorkshopRegistrationDeleted' ? 'deleted' : 'moved',
         ),
       };
+    case 'WorkshopRegistrationErased':
+      return state.status === 'none'
+        ? state
+        : { ...state, erased: new Set(state.erased).add(event.data.registrationId) };
     default:
       return state;
   }
@@ -235,6 +261,7 @@ export function decide(command: WorkshopCommand, state: WorkshopState, _now: Dat
       if (state.status !== 'none' && state.registrations.has(registration.registrationId)) return [];
       const live = openOrRefuse(state, nowLocal);
       if (fromEventId === live.event.eventId) invalid('toEventId', 'Choose another event');
+      if (command.erased) throw new DomainError('conflict', "This booking's personal data was erased: it cannot move.");
       if (registration.status === 'registered' && registration.places > placesLeft(live)) {
         throw new DomainError('conflict', `${live.event.description} has no room for this registration.`);
       }
@@ -282,6 +309,29 @@ export function decide(command: WorkshopCommand, state: WorkshopState, _now: Dat
       registrationOrRefuse(state, command.registrationId);
       const { eventId } = liveOrRefuse(state).event;
       return [{ type: 'WorkshopRegistrationDeleted', data: { eventId, registrationId: command.registrationId } }];
+    }
+    case 'EraseRegistration': {
+      adminOnly(command.actor, 'erase personal data');
+      const live = liveOrRefuse(state);
+      const { registrationId } = command;
+      if (live.erased.has(registrationId)) return [];
+      if (!live.registrations.has(registrationId) && live.gone.get(registrationId) !== 'deleted') {
+        throw new DomainError('not_found', 'There is no such registration on this event.');
+      }
+      if (command.linkedFamily !== null) {
+        throw new DomainError(
+          'conflict',
+          "This booking is the family's: erasing the family erases it. Erase the family on the client's page.",
+        );
+      }
+      checkText(command.reason, { field: 'reason', label: 'Reason', required: true });
+      const { eventId } = live.event;
+      return [
+        {
+          type: 'WorkshopRegistrationErased',
+          data: { eventId, registrationId, reason: command.reason, erasedAt: command.erasedAt },
+        },
+      ];
     }
     default: {
       const _never: never = command;

@@ -215,3 +215,59 @@ describe('workshop invoices and the discount', () => {
       .thenRefused('invalid', /discount/);
   });
 });
+
+describe('erasing a booking of no known family', () => {
+  const erase = (registrationId: string, linkedFamily: string | null = null): WorkshopCommand => ({
+    type: 'EraseRegistration',
+    registrationId,
+    linkedFamily,
+    reason: 'Asked by the parent',
+    erasedAt: '2026-03-02T10:00:00.000Z',
+    actor: admin,
+  });
+  const erased: WorkshopEvent = {
+    type: 'WorkshopRegistrationErased',
+    data: { eventId: 'e1', registrationId: 'r1', reason: 'Asked by the parent', erasedAt: '2026-03-02T10:00:00.000Z' },
+  };
+
+  it('records why, once, for a booking on the event or deleted from it', () => {
+    given([scheduled, made('r1', 1, 'registered')])
+      .when(erase('r1'))
+      .thenEvents([erased]);
+    given([scheduled, made('r1', 1, 'registered'), erased])
+      .when(erase('r1'))
+      .thenEvents([]);
+    given([
+      scheduled,
+      made('r1', 1, 'registered'),
+      { type: 'WorkshopRegistrationDeleted', data: { eventId: 'e1', registrationId: 'r1' } },
+    ])
+      .when(erase('r1'))
+      .thenEvents([erased]);
+  });
+
+  it('is for admins, of a booking that is here, and not of a family’s booking', () => {
+    given([scheduled, made('r1', 1, 'registered')])
+      .when({ ...erase('r1'), actor: tutor } as WorkshopCommand)
+      .thenRefused('forbidden');
+    given([scheduled]).when(erase('r1')).thenRefused('not_found');
+    given([scheduled, made('r1', 1, 'registered')])
+      .when(erase('r1', 'c1'))
+      .thenRefused('conflict', /Erase the family/);
+  });
+
+  it('an erased booking cannot move: its details could not be recorded again', () => {
+    const other = { ...event, eventId: 'e2' };
+    given([{ type: 'WorkshopEventScheduled', data: other }])
+      .when({
+        type: 'MoveIn',
+        registration: { ...booking('r1'), places: 1, status: 'registered', movedFrom: null },
+        fromEventId: 'e1',
+        invoicedPricePence: null,
+        nowLocal: '2026-03-01T09:00',
+        actor: admin,
+        erased: true,
+      })
+      .thenRefused('conflict', /erased/);
+  });
+});

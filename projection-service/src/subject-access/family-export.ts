@@ -6,15 +6,15 @@ import { streamViews } from '../audit/recorded-events';
 type Row = Record<string, unknown>;
 
 /** Every row a query answers, as JSON (dates as YYYY-MM-DD, amounts in pence): one round trip each. */
-async function rows(db: pg.Pool, sql: string, params: unknown[]): Promise<Row[]> {
+export async function rows(db: pg.Pool, sql: string, params: unknown[]): Promise<Row[]> {
   const found = await db.query<{ rows: Row[] | null }>(`select json_agg(t) as rows from (${sql}) t`, params);
   return found.rows[0]?.rows ?? [];
 }
 
-const ids = (list: Row[], key = 'id') => list.map((row) => String(row[key]));
+export const ids = (list: Row[], key = 'id') => list.map((row) => String(row[key]));
 
 /** Whether a stream shared by several families (a tutor's month, a workshop) has an event about this one. */
-const mentionsAny = (needles: readonly string[]) => (event: RecordedEvent) => {
+export const mentionsAny = (needles: readonly string[]) => (event: RecordedEvent) => {
   const text = JSON.stringify(event.data);
   return needles.some((needle) => text.includes(needle));
 };

@@ -15,11 +15,14 @@ export async function agencyDetailsOf(db: pg.Pool): Promise<AgencyDetails> {
  * `GET /api/agency`: the agency's own details, for the settings screen and for the invoices page's
  * notice, which every signed-in user sees (the bank account a tutor pays commission into).
  */
-export async function agencyQueries(fastify: FastifyInstance, { db }: { db: pg.Pool }) {
+export async function agencyQueries(
+  fastify: FastifyInstance,
+  { db, retentionYears }: { db: pg.Pool; retentionYears: number },
+) {
   requireSignIn(fastify);
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.get('/api/agency', { schema: { response: { 200: agencyDetailsAnswer } } }, async () => {
     const { defaultConsultationPence, ...details } = await agencyDetailsOf(db);
-    return { ...details, defaultConsultationAmount: toPounds(defaultConsultationPence) };
+    return { ...details, defaultConsultationAmount: toPounds(defaultConsultationPence), retentionYears };
   });
 }

@@ -1,18 +1,24 @@
-import { type ClientEvent, ERASED, type FamilyInvoiceEvent } from '@agency/contracts';
+import { type ClientEvent, ERASED, type FamilyInvoiceEvent, type WorkshopEvent } from '@agency/contracts';
+import type pg from 'pg';
 import { defineProjection } from '../projection';
 
-export const familyInvoicesProjection = defineProjection<FamilyInvoiceEvent | ClientEvent>({
+const eraseBilling = (sql: pg.ClientBase, clientId: string) =>
+  sql.query('update family_invoices set billing = $2 where client_id = $1', [
+    clientId,
+    JSON.stringify({ name: ERASED, address: [ERASED], postcode: ERASED, email: ERASED }),
+  ]);
+
+export const familyInvoicesProjection = defineProjection<FamilyInvoiceEvent | ClientEvent | WorkshopEvent>({
   name: 'family-invoices',
   version: 1,
   migrations: ['022_family_invoices.sql'],
   handlers: {
     // Operations no longer see an erased family's billing details; the accounting copy stays in
     // the events under its own key until its retention ends (docs/personal-data.md).
-    ClientErased: (sql, { data: { clientId } }) =>
-      sql.query('update family_invoices set billing = $2 where client_id = $1', [
-        clientId,
-        JSON.stringify({ name: ERASED, address: [ERASED], postcode: ERASED, email: ERASED }),
-      ]),
+    ClientErased: (sql, { data: { clientId } }) => eraseBilling(sql, clientId),
+    // A booking of no known family is billed as `registration:{id}` (the workshop invoice's first booking).
+    WorkshopRegistrationErased: (sql, { data: { registrationId } }) =>
+      eraseBilling(sql, `registration:${registrationId}`),
     FamilyInvoiceIssued: (sql, { data: invoice }) =>
       sql.query(
         `insert into family_invoices (id, reference, date, due_date, client_id, billed_kind, billed_id, billing, lines,

@@ -21,29 +21,34 @@ const setStatus = (sql: pg.ClientBase, eventId: string, registrationId: string, 
     movedTo ?? null,
   ]);
 
+/** The rows of erased bookings, as their shredded events read (personal fields "Erased", no children). */
+const eraseRegistrations = (sql: pg.ClientBase, column: 'client_id' | 'id', value: string) =>
+  sql.query(
+    `update workshop_registrations set contact = $2, email = lower($3), children = '[]', comments = $3
+      where ${column} = $1`,
+    [
+      value,
+      JSON.stringify({
+        firstName: ERASED,
+        lastName: ERASED,
+        address: [ERASED],
+        postcode: ERASED,
+        email: ERASED,
+        phone: ERASED,
+      }),
+      ERASED,
+    ],
+  );
+
 export const workshopsProjection = defineProjection<WorkshopEvent | ClientEvent>({
   name: 'workshops',
   version: 1,
   migrations: ['030_workshops.sql'],
   handlers: {
     // An erased family's bookings read as their shredded events do, so a rebuild makes the same rows.
-    ClientErased: (sql, { data: { clientId } }) =>
-      sql.query(
-        `update workshop_registrations set contact = $2, email = lower($3), children = '[]', comments = $3
-          where client_id = $1`,
-        [
-          clientId,
-          JSON.stringify({
-            firstName: ERASED,
-            lastName: ERASED,
-            address: [ERASED],
-            postcode: ERASED,
-            email: ERASED,
-            phone: ERASED,
-          }),
-          ERASED,
-        ],
-      ),
+    ClientErased: (sql, { data: { clientId } }) => eraseRegistrations(sql, 'client_id', clientId),
+    // So does an erased booking of no known family, on every event it was on.
+    WorkshopRegistrationErased: (sql, { data: { registrationId } }) => eraseRegistrations(sql, 'id', registrationId),
     WorkshopEventScheduled: (sql, { data }) => upsertEvent(sql, data),
     WorkshopEventChanged: (sql, { data }) => upsertEvent(sql, data),
     WorkshopEventCancelled: (sql, { data }) =>
