@@ -1,53 +1,58 @@
 import styled from '@emotion/styled';
 import { Link } from 'react-router-dom';
+import { Pager, usePage } from '../../../components/pager';
 import { EmptyRow, Table, TableWrap, Td, Th, Tr } from '../../../components/table';
 import type { ClientListItem } from '../api';
 
 const Inactive = styled.span(({ theme }) => ({ marginLeft: '0.5rem', color: theme.colors.muted, fontSize: '0.85rem' }));
 
-/** The clients list; rows open the client when `onOpen` is given. */
+/** The clients list, a page at a time; rows open the client when `onOpen` is given. */
 export function ClientsTable({ clients, onOpen }: { clients: ClientListItem[]; onOpen?: (id: string) => void }) {
+  const { rows, paging } = usePage(clients);
   return (
-    <TableWrap>
-      <Table>
-        <thead>
-          <tr>
-            <Th scope="col">Name</Th>
-            <Th scope="col">Address</Th>
-            <Th scope="col">Phone</Th>
-            <Th scope="col">Email</Th>
-            <Th scope="col" style={{ textAlign: 'right' }}>
-              Students
-            </Th>
-          </tr>
-        </thead>
-        <tbody>
-          {clients.length === 0 ? (
+    <>
+      <TableWrap>
+        <Table>
+          <thead>
             <tr>
-              <EmptyRow colSpan={5}>No clients to show.</EmptyRow>
+              <Th scope="col">Name</Th>
+              <Th scope="col">Address</Th>
+              <Th scope="col">Phone</Th>
+              <Th scope="col">Email</Th>
+              <Th scope="col" style={{ textAlign: 'right' }}>
+                Students
+              </Th>
             </tr>
-          ) : (
-            clients.map((client) => (
-              <Tr key={client.id} clickable={Boolean(onOpen)} onClick={onOpen ? () => onOpen(client.id) : undefined}>
-                <Td>
-                  {onOpen ? (
-                    <Link to={`/client/${client.id}`} onClick={(event) => event.stopPropagation()}>
-                      {client.name}
-                    </Link>
-                  ) : (
-                    client.name
-                  )}
-                  {client.active === false ? <Inactive>(inactive)</Inactive> : null}
-                </Td>
-                <Td>{client.address}</Td>
-                <Td>{client.phone}</Td>
-                <Td>{client.email}</Td>
-                <Td numeric>{client.students}</Td>
-              </Tr>
-            ))
-          )}
-        </tbody>
-      </Table>
-    </TableWrap>
+          </thead>
+          <tbody>
+            {clients.length === 0 ? (
+              <tr>
+                <EmptyRow colSpan={5}>No clients to show.</EmptyRow>
+              </tr>
+            ) : (
+              rows.map((client) => (
+                <Tr key={client.id} clickable={Boolean(onOpen)} onClick={onOpen ? () => onOpen(client.id) : undefined}>
+                  <Td>
+                    {onOpen ? (
+                      <Link to={`/client/${client.id}`} onClick={(event) => event.stopPropagation()}>
+                        {client.name}
+                      </Link>
+                    ) : (
+                      client.name
+                    )}
+                    {client.active === false ? <Inactive>(inactive)</Inactive> : null}
+                  </Td>
+                  <Td>{client.address}</Td>
+                  <Td>{client.phone}</Td>
+                  <Td>{client.email}</Td>
+                  <Td numeric>{client.students}</Td>
+                </Tr>
+              ))
+            )}
+          </tbody>
+        </Table>
+      </TableWrap>
+      <Pager paging={paging} label="Clients" />
+    </>
   );
 }

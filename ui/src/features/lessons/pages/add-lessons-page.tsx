@@ -129,14 +129,20 @@ function WeekTable({ initial, query }: { initial: Timesheet; query: WeekQuery })
   // A cell saved again with the same value after an unknown outcome is the same action: same command id.
   const [commandIds] = useState(() => commandIdsByAction());
   const narrow = useNarrowScreen();
+  // One calls object per cell for the table's life (its query is fixed: the table is keyed by it),
+  // so a cell whose values did not change is not drawn again after a save.
+  const [callsByCell] = useState(() => new Map<string, CellCalls>());
   const callsFor = (engagementId: string, date: string): CellCalls => {
+    const key = `${engagementId} ${date}`;
+    const known = callsByCell.get(key);
+    if (known) return known;
     const pick = (answer: Timesheet) => {
       setGrid(answer);
       const cell = cellOf(answer, engagementId, date);
       if (!cell) throw new Error('This student is no longer on the timesheet.');
       return cell;
     };
-    return {
+    const calls: CellCalls = {
       save: async (lesson) => {
         const action = JSON.stringify({ engagementId, ...lesson });
         try {
@@ -150,6 +156,8 @@ function WeekTable({ initial, query }: { initial: Timesheet; query: WeekQuery })
       },
       reload: async () => pick(await fetchTimesheet(query)),
     };
+    callsByCell.set(key, calls);
+    return calls;
   };
   return (
     <>

@@ -4,6 +4,7 @@ import { AsOfControl } from '../../../components/as-of';
 import { Button } from '../../../components/button';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
+import { Pager, usePage } from '../../../components/pager';
 import { SelectionFilter } from '../../../components/selection-filter';
 import { EmptyRow, Table, TableWrap, Td, Th, TotalsFooter, Tr } from '../../../components/table';
 import { useAsOf } from '../../../lib/as-of';
@@ -80,57 +81,63 @@ const emptyText = (data: LessonsMonth, admin: boolean, month: string) =>
 
 function LessonsTable({ data, staff, emptyText }: { data: LessonsMonth; staff: boolean; emptyText: string }) {
   const columns = staff ? 8 : 6;
+  // Totals stay the month's, whichever page is shown.
+  const { rows, paging } = usePage(data.lessons);
   return (
-    <TableWrap>
-      <Table>
-        <caption className="visually-hidden">Lessons of the month</caption>
-        <thead>
-          <tr>
-            <Th scope="col">Date</Th>
-            {staff ? <Th scope="col">Tutor</Th> : null}
-            <Th scope="col">Student</Th>
-            <Th scope="col">Duration</Th>
-            <Th scope="col">Rate</Th>
-            <Th scope="col">Amount</Th>
-            <Th scope="col">Commission</Th>
-            {staff ? <Th scope="col">Partner Share</Th> : null}
-          </tr>
-        </thead>
-        <tbody>
-          {data.lessons.length === 0 ? (
+    <>
+      {/* Focusable, so the keyboard scrolls a table wider than the screen: its rows hold no link. */}
+      <TableWrap tabIndex={0} role="region" aria-label="Lessons of the month">
+        <Table>
+          <caption className="visually-hidden">Lessons of the month</caption>
+          <thead>
             <tr>
-              <EmptyRow colSpan={columns}>{emptyText}</EmptyRow>
+              <Th scope="col">Date</Th>
+              {staff ? <Th scope="col">Tutor</Th> : null}
+              <Th scope="col">Student</Th>
+              <Th scope="col">Duration</Th>
+              <Th scope="col">Rate</Th>
+              <Th scope="col">Amount</Th>
+              <Th scope="col">Commission</Th>
+              {staff ? <Th scope="col">Partner Share</Th> : null}
             </tr>
-          ) : (
-            data.lessons.map((lesson) => (
-              <Tr key={lesson.id}>
-                <DateTd>
-                  {formatDate(lesson.date)}
-                  {lesson.locked ? <Locked> (invoiced)</Locked> : null}
-                </DateTd>
-                {staff ? <Td>{lesson.tutor}</Td> : null}
-                <Td>{lesson.student}</Td>
-                <Td numeric>{lesson.duration}</Td>
-                <Td numeric>{formatMoney(lesson.rate)}</Td>
-                <Td numeric>{formatMoney(lesson.amount)}</Td>
-                <Td numeric>{formatMoney(lesson.commission)}</Td>
-                {staff ? <Td numeric>{formatMoney(lesson.partnerCommission)}</Td> : null}
-              </Tr>
-            ))
-          )}
-        </tbody>
-        {data.lessons.length > 0 ? (
-          <TotalsFooter
-            labelColumns={staff ? 5 : 4}
-            totals={[
-              { testId: 'total-amount', amount: data.totals.amount },
-              { testId: 'total-commission', amount: data.totals.commission },
-              ...(staff ? [{ testId: 'total-partner', amount: data.totals.partnerCommission }] : []),
-            ]}
-          />
-        ) : null}
-      </Table>
-    </TableWrap>
+          </thead>
+          <tbody>
+            {data.lessons.length === 0 ? (
+              <tr>
+                <EmptyRow colSpan={columns}>{emptyText}</EmptyRow>
+              </tr>
+            ) : (
+              rows.map((lesson) => (
+                <Tr key={lesson.id}>
+                  <DateTd>
+                    {formatDate(lesson.date)}
+                    {lesson.locked ? <Locked> (invoiced)</Locked> : null}
+                  </DateTd>
+                  {staff ? <Td>{lesson.tutor}</Td> : null}
+                  <Td>{lesson.student}</Td>
+                  <Td numeric>{lesson.duration}</Td>
+                  <Td numeric>{formatMoney(lesson.rate)}</Td>
+                  <Td numeric>{formatMoney(lesson.amount)}</Td>
+                  <Td numeric>{formatMoney(lesson.commission)}</Td>
+                  {staff ? <Td numeric>{formatMoney(lesson.partnerCommission)}</Td> : null}
+                </Tr>
+              ))
+            )}
+          </tbody>
+          {data.lessons.length > 0 ? (
+            <TotalsFooter
+              labelColumns={staff ? 5 : 4}
+              totals={[
+                { testId: 'total-amount', amount: data.totals.amount },
+                { testId: 'total-commission', amount: data.totals.commission },
+                ...(staff ? [{ testId: 'total-partner', amount: data.totals.partnerCommission }] : []),
+              ]}
+            />
+          ) : null}
+        </Table>
+      </TableWrap>
+      <Pager paging={paging} label="Lessons" />
+    </>
   );
 }
 
