@@ -24,6 +24,7 @@ import {
   lessonListAnswer,
   publicEventsAnswer,
   registrationAnswer,
+  sessionAnswer,
   timesheetAnswer,
   tutorAnswer,
   tutorListAnswer,
@@ -142,6 +143,7 @@ describe('the API contracts: every answer as its schema says, every route in the
 
   it('answers each query exactly as its contract schema describes, for staff and for a tutor', async () => {
     const queries: [string, z.ZodType, ('admin' | 'tutor')[]][] = [
+      ['/auth/local/me', sessionAnswer, ['admin', 'tutor']],
       ['/api/users/me', currentUserAnswer, ['admin', 'tutor']],
       ['/api/clients?includeInactive=Y', clientListAnswer, ['admin', 'tutor']],
       [`/api/clients/${clientId}`, clientAnswer, ['admin', 'tutor']],
@@ -199,7 +201,17 @@ describe('the API contracts: every answer as its schema says, every route in the
     expect(response.status).toBe(200);
     const description = (await response.json()) as {
       openapi: string;
-      paths: Record<string, Record<string, { parameters?: { name: string }[]; requestBody?: unknown }>>;
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            parameters?: { name: string }[];
+            requestBody?: { content?: Record<string, { schema?: unknown }> };
+            responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+          }
+        >
+      >;
     };
     expect(description.openapi).toMatch(/^3\./);
     const missing = routes
@@ -208,6 +220,24 @@ describe('the API contracts: every answer as its schema says, every route in the
       .filter((route) => !description.paths[route.path]?.[route.method.toLowerCase()])
       .map((route) => `${route.service}: ${route.method} ${route.url}`);
     expect(missing, Object.keys(description.paths).join(' ')).toEqual([]);
+    // Every GET declares its answer (a JSON schema, or the document or stream it sends), every POST its body.
+    const described = (route: (typeof routes)[number]) =>
+      description.paths[route.url.replace(/:([A-Za-z]+)/g, '{$1}')]?.[route.method.toLowerCase()];
+    const withoutAnswer = routes
+      .filter((route) => !route.hidden && route.method === 'GET')
+      .filter((route) => !Object.values(described(route)?.responses?.['200']?.content ?? {}).some((c) => c.schema))
+      .map((route) => `${route.service}: GET ${route.url}`);
+    expect(withoutAnswer, 'GET routes without an answer schema').toEqual([]);
+    const withoutBody = routes
+      .filter((route) => !route.hidden && route.method === 'POST')
+      .filter((route) => !described(route)?.requestBody?.content?.['application/json']?.schema)
+      .map((route) => `${route.service}: POST ${route.url}`);
+    expect(withoutBody, 'POST routes without a body schema').toEqual([]);
+    // The login's body is described from its contract; a document is described as what it is.
+    const login = description.paths['/auth/local']?.post?.requestBody?.content?.['application/json']?.schema;
+    expect(JSON.stringify(login)).toContain('password');
+    const pdf = description.paths['/api/invoices/doc/{id}']?.get?.responses?.['200']?.content;
+    expect(Object.keys(pdf ?? {})).toEqual(['application/pdf']);
     expect(routes.some((route) => route.service === 'query' && route.url === '/api/lessons')).toBe(true);
     expect(routes.some((route) => route.service === 'command' && route.url === '/api/lessons/lesson')).toBe(true);
     // Described from the contracts: a query's parameters, a command's body.

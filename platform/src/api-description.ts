@@ -35,6 +35,12 @@ const zodValidator: FastifySchemaCompiler<z.ZodType> =
 export const describeOnly: FastifySchemaCompiler<unknown> = () => (data) => ({ value: data });
 
 /**
+ * The options of a POST route whose handler parses its body itself (after a throttle, a session
+ * check or a role check): the body's schema is in the description and checks nothing here.
+ */
+export const describedBody = (body: z.ZodType) => ({ schema: { body }, validatorCompiler: describeOnly });
+
+/**
  * Routes declare their parameters and answers as the `contracts` zod schemas (typed through
  * `fastify-type-provider-zod`'s `ZodTypeProvider`), and the same schemas describe the service in
  * OpenAPI, served at `SERVICE_DESCRIPTION_URL`. Answers are sent as the handler made them: a

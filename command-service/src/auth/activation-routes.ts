@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { activationBody } from '@agency/contracts';
 import { tutor, user } from '@agency/domain';
-import { HttpError, invalidInput } from '@agency/platform';
+import { describedBody, HttpError, invalidInput } from '@agency/platform';
 import { Sessions } from '@agency/platform/sessions';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
@@ -30,7 +30,7 @@ export async function activationRoutes(
   const { tutorDecider, tutorStream } = tutor;
   const sessions = new Sessions(db);
 
-  app.post('/auth/local/activate', async (request, reply) => {
+  app.post('/auth/local/activate', describedBody(activationBody), async (request, reply) => {
     const parsed = activationBody.safeParse(request.body ?? {});
     if (!parsed.success) throw invalidInput(parsed.error.issues);
     const { activationCode, username, password } = parsed.data;

@@ -1,5 +1,6 @@
-import type { SessionUser } from '@agency/contracts';
+import { loginBody, type SessionUser, sessionAnswer, sessionBody } from '@agency/contracts';
 import {
+  describedBody,
   HttpError,
   invalidInput,
   noteRefusal,
@@ -10,14 +11,8 @@ import {
 } from '@agency/platform';
 import type { Sessions } from '@agency/platform/sessions';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import type { Accounts } from './accounts';
 import type { LoginThrottle } from './login-throttle';
-
-const credentials = z.object({
-  username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(100),
-  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200),
-});
 
 const ENDED = 'Your tutor account has ended. Please contact the office if this is a mistake.';
 
@@ -60,8 +55,8 @@ export async function authRoutes(
     timeZone,
   }: { accounts: Accounts; sessions: Sessions; throttle: LoginThrottle; timeZone: string },
 ) {
-  app.post('/auth/local', async (request, reply) => {
-    const parsed = credentials.safeParse(request.body ?? {});
+  app.post('/auth/local', describedBody(loginBody), async (request, reply) => {
+    const parsed = loginBody.safeParse(request.body ?? {});
     if (!parsed.success) throw invalidInput(parsed.error.issues);
     const { username, password } = parsed.data;
     // Counted before the password is checked: parallel guesses cannot all get through.
@@ -87,7 +82,7 @@ export async function authRoutes(
     return { token, user: { ...sessionUser, name } };
   });
 
-  app.get('/auth/local/me', async (request) => {
+  app.get('/auth/local/me', { schema: { response: { 200: sessionAnswer } } }, async (request) => {
     const user = await app.authenticate(request);
     const found = await accounts.profile(user.id);
     if (!found || found.tutorEnded) throw new HttpError(401, 'unauthenticated', 'Please log in.');
@@ -97,7 +92,7 @@ export async function authRoutes(
   });
 
   // The UI pings this only after user activity: it is what keeps a session from going idle.
-  app.post('/auth/local/keepalive', async (request, reply) => {
+  app.post('/auth/local/keepalive', describedBody(sessionBody), async (request, reply) => {
     const { user, sessionId } = await app.authenticateSession(request);
     // A session ends with the tutor's engagement with the agency, not only with its token.
     const found = await accounts.profile(user.id);
@@ -117,7 +112,7 @@ export async function authRoutes(
     return { ok: true };
   });
 
-  app.post('/auth/local/logout', async (request, reply) => {
+  app.post('/auth/local/logout', describedBody(sessionBody), async (request, reply) => {
     // Ends the token's session even if it is already over (nothing to do then).
     const claims = await request.jwtVerify<TokenClaims>().catch(() => undefined);
     if (typeof claims?.sid === 'string' && (await sessions.end(claims.sid, 'logout'))) {

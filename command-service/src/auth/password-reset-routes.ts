@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { newPasswordBody, resetRequestBody } from '@agency/contracts';
 import { user as userAggregate } from '@agency/domain';
-import { HttpError, invalidInput, noteRefusal, securityLog } from '@agency/platform';
+import { describedBody, HttpError, invalidInput, noteRefusal, securityLog } from '@agency/platform';
 import { Sessions } from '@agency/platform/sessions';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
@@ -44,7 +44,7 @@ export async function passwordResetRoutes(
   const lookups = readModelLookups(db);
   const sessions = new Sessions(db);
 
-  app.post('/auth/local/reset', async (request) => {
+  app.post('/auth/local/reset', describedBody(resetRequestBody), async (request) => {
     const parsed = resetRequestBody.safeParse(request.body ?? {});
     if (!parsed.success) throw invalidInput(parsed.error.issues);
     const identifier = parsed.data.username;
@@ -85,7 +85,7 @@ export async function passwordResetRoutes(
     return { success: true };
   });
 
-  app.post('/auth/local/password', async (request, reply) => {
+  app.post('/auth/local/password', describedBody(newPasswordBody), async (request, reply) => {
     const parsed = newPasswordBody.safeParse(request.body ?? {});
     if (!parsed.success) throw invalidInput(parsed.error.issues);
     const tokenHash = sha256(parsed.data.resetToken);

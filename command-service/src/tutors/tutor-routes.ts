@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { noBody, tutorActiveBody, tutorBody, tutorPartnerBody, tutorSuggestionBody } from '@agency/contracts';
 import { contactDetails, todayIn, tutor, user as userAggregate } from '@agency/domain';
-import { forbidden, HttpError, invalidInput, notFound, securityLogger } from '@agency/platform';
+import { describedBody, forbidden, HttpError, invalidInput, notFound, securityLogger } from '@agency/platform';
 import { type SessionEndReason, Sessions } from '@agency/platform/sessions';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
@@ -51,7 +51,7 @@ export async function tutorRoutes(app: FastifyInstance, options: TutorRouteOptio
   };
 
   // A suggestion, not a command: nothing is recorded, and the names are only reserved on save.
-  app.post('/api/tutors/suggest', async (request) => {
+  app.post('/api/tutors/suggest', describedBody(tutorSuggestionBody), async (request) => {
     const user = await app.authenticate(request);
     if (user.role !== 'admin') throw forbidden();
     const parsed = tutorSuggestionBody.safeParse(request.body ?? {});

@@ -12,6 +12,15 @@ const newPassword = z
 const code = (message: string) =>
   z.string({ error: message }).max(LIMITS.maxCodeLength, message).trim().min(1, message);
 
+/** `POST /auth/local`: a login. */
+export const loginBody = z.object({
+  username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(100),
+  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200),
+});
+
+/** `POST /auth/local/keepalive` and `/logout`: the session is the token's; the body names nothing. */
+export const sessionBody = z.object({});
+
 export const activationBody = z.object({
   activationCode: code('The activation code is missing'),
   username: z

@@ -1,4 +1,4 @@
-import type { SessionUser } from '@agency/contracts';
+import { nonJsonAnswer, type SessionUser } from '@agency/contracts';
 import { comparePositions, type EventStore, type Position } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
@@ -151,8 +151,12 @@ export async function liveUpdates(
 ) {
   app.addHook('onClose', () => hub.close());
   requireSignIn(app);
-  // No parameters, and the answer is a text/event-stream, not JSON: nothing to declare.
-  app.get('/api/live', async (request, reply) => {
+  // No parameters; the answer is a text/event-stream of `change` events, not JSON.
+  const stream = nonJsonAnswer(
+    'text/event-stream',
+    'Server-sent `change` events naming what changed, as the caller may see it',
+  );
+  app.get('/api/live', { schema: { response: { 200: stream } } }, async (request, reply) => {
     const user = request.signedIn;
     reply.hijack();
     const raw = reply.raw;

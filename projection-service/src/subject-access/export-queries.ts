@@ -1,4 +1,4 @@
-import { type AgencyDetails, clientParams } from '@agency/contracts';
+import { type AgencyDetails, clientParams, nonJsonAnswer } from '@agency/contracts';
 import { type EventStore, forbidden, notFound } from '@agency/platform';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -39,7 +39,12 @@ export async function exportQueries(
       .send(Buffer.from(zip));
   }
 
-  const exportSchema = { params: clientParams };
+  const exportSchema = {
+    params: clientParams,
+    response: {
+      200: nonJsonAnswer('application/zip', 'A zip of export.json (every field) and summary.pdf (readable)'),
+    },
+  };
 
   app.get('/api/clients/:id/export', { schema: exportSchema }, async (request, reply) => {
     if (request.signedIn.role !== 'admin') throw forbidden('Exports of personal data are for admins.');

@@ -1,4 +1,4 @@
-import { familyDocumentParams, readsAsAdmin } from '@agency/contracts';
+import { familyDocumentParams, pdfAnswer, readsAsAdmin } from '@agency/contracts';
 import { forbidden, notFound } from '@agency/platform';
 import { renderFamilyDocument } from '@agency/platform/documents/family-invoice-document';
 import type { FastifyInstance } from 'fastify';
@@ -15,7 +15,11 @@ import { withMoney } from '../money-columns';
 export async function familyInvoiceQueries(fastify: FastifyInstance, { db }: { db: pg.Pool }) {
   requireSignIn(fastify);
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  app.get('/api/family-invoices/doc/:id', { schema: { params: familyDocumentParams } }, async (request, reply) => {
+  const document = {
+    params: familyDocumentParams,
+    response: { 200: pdfAnswer("A family invoice's PDF document, or a credit note's") },
+  };
+  app.get('/api/family-invoices/doc/:id', { schema: document }, async (request, reply) => {
     if (!readsAsAdmin(request.signedIn.role)) throw forbidden('Family invoices are for admins.');
     const { id } = request.params;
     const found = await db.query(

@@ -11,6 +11,7 @@ import {
   invoiceStatusQuery,
   invoiceSummaryAnswer,
   invoiceSummaryQuery,
+  pdfAnswer,
   redactForRole,
   type SessionUser,
   type TutorInvoiceView,
@@ -241,7 +242,11 @@ export async function invoiceQueries(fastify: FastifyInstance, { db }: { db: pg.
   });
 
   // Opened in a new tab: the cookie alone authenticates it.
-  app.get('/api/invoices/doc/:id', { schema: { params: invoiceDocumentParams } }, async (request, reply) => {
+  const document = {
+    params: invoiceDocumentParams,
+    response: { 200: pdfAnswer("The invoice's PDF document (a withdrawn one is not found)") },
+  };
+  app.get('/api/invoices/doc/:id', { schema: document }, async (request, reply) => {
     const user = request.signedIn;
     const found = await db.query(
       `select ${INVOICE_COLUMNS} from invoices i join tutors t on t.id = i.tutor_id where i.id = $1 and not i.void`,

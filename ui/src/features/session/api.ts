@@ -1,11 +1,11 @@
+import type { SessionAnswer } from '@agency/contracts';
 import type { User } from '../../lib/current-user';
 import { getJson, postJson } from '../../lib/http';
 
 export const fetchCurrentUser = (signal?: AbortSignal) =>
-  getJson<{ user: User; agency?: { timeZone: string } }>('/auth/local/me', signal).then((answer) => ({
-    ...answer.user,
-    agencyTimeZone: answer.agency?.timeZone,
-  }));
+  getJson<SessionAnswer>('/auth/local/me', signal).then(
+    (answer): User => ({ ...answer.user, agencyTimeZone: answer.agency.timeZone }),
+  );
 
 export async function login(credentials: { username: string; password: string }): Promise<User> {
   const answer = await postJson<{ token?: string; user: User }>('/auth/local', credentials);
