@@ -1,7 +1,18 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { eventCatalogue, personalDataRules } from '@agency/contracts';
-import { client, type Decider, engagement, invoice, timesheet, tutor } from '@agency/domain';
+import { eventCatalogue, personalDataRules, seedAgencyDetails } from '@agency/contracts';
+import {
+  addDays,
+  client,
+  consultation,
+  type Decider,
+  engagement,
+  familyInvoice,
+  invoice,
+  timesheet,
+  tutor,
+  workshop,
+} from '@agency/domain';
 import { PostgresEventStore } from '@agency/platform';
 import { encryptPersonalFields } from '@agency/platform/personal-data';
 import { SingleBar } from 'cli-progress';
@@ -10,7 +21,7 @@ import { configFromEnvironment } from './config';
 import { openDatabase } from './database';
 import { openPersonalData } from './personal-data';
 
-// `npm run seed:scale -- [--years 10] [--tutors 60] [--families 650]`: an agency of that size and
+// `npm run seed:scale -- [--years 10] [--tutors 60] [--families 700]`: an agency of that size and
 // age, decided by the real deciders in memory (every command through `decide`, every state by
 // `evolve`) and written straight into es.events in batches, in $all order. DATA_DIR defaults to
 // .data-scale so the user's .data is never touched; `DATA_DIR=.data-scale npm start` serves it
@@ -126,6 +137,260 @@ class BulkWriter {
 }
 
 type Engaged = { summary: engagement.EngagementSummary; weekday: number; ratePence: number };
+type Family = {
+  clientId: string;
+  contact: {
+    firstName: string;
+    lastName: string;
+    address: string[];
+    postcode: string;
+    email: string;
+    phone: { number: string }[];
+  };
+  children: { id: string; firstName: string; lastName: string }[];
+};
+
+const AGENCY = seedAgencyDetails;
+const HOLIDAY_MONTHS = new Set([1, 3, 6, 7, 9, 11]);
+
+/**
+ * What families are billed for besides lessons, as the command side does it: consultations
+ * (each a family invoice at once, numbered from the agency-wide sequence; most paid, a few
+ * cancelled and credited) and holiday workshops (events with bookings, some on the waiting list,
+ * most by known families, the families' bookings invoiced and mostly paid).
+ */
+function familyBilling(writer: BulkWriter, rnd: () => number, tutorIds: string[]) {
+  const pick = <T>(list: readonly T[]) => list[Math.floor(rnd() * list.length)] as T;
+  const billingOf = (family: Family) => ({
+    name: `${family.contact.firstName} ${family.contact.lastName}`,
+    address: family.contact.address,
+    postcode: family.contact.postcode,
+    email: family.contact.email,
+  });
+
+  /** A number of the sequence for `documentId`, as the service takes it. */
+  async function takeNumber(documentId: string, at: Date) {
+    const state = await writer.run(
+      familyInvoice.sequenceStream(),
+      familyInvoice.sequenceDecider,
+      { type: 'TakeNumber', documentId },
+      at,
+    );
+    return state.numbers.get(documentId) as number;
+  }
+
+  async function issue(
+    invoiceId: string,
+    clientId: string,
+    billedFor: { kind: 'consultation' | 'workshops'; id: string },
+    billing: ReturnType<typeof billingOf>,
+    lines: { description: string; amountPence: number }[],
+    at: Date,
+    today: Date,
+  ) {
+    const number = await takeNumber(invoiceId, at);
+    const date = iso(at);
+    const stream = familyInvoice.familyInvoiceStream(invoiceId);
+    await writer.run(
+      stream,
+      familyInvoice.familyInvoiceDecider,
+      {
+        type: 'IssueFamilyInvoice',
+        invoice: {
+          invoiceId,
+          clientId,
+          billedFor,
+          billing,
+          lines,
+          reference: familyInvoice.familyInvoiceReference(AGENCY.familyInvoicePrefix, number),
+          date,
+          dueDate: addDays(date, AGENCY.paymentTermsDays),
+        },
+      },
+      at,
+    );
+    const paidAt = new Date(at.getTime() + 10 * 86_400_000);
+    if (paidAt > today || rnd() < 0.15) return;
+    await writer.run(
+      stream,
+      familyInvoice.familyInvoiceDecider,
+      {
+        type: 'RecordFamilyPayment',
+        paymentId: randomUUID(),
+        date: iso(paidAt),
+        amountPence: lines.reduce((sum, line) => sum + line.amountPence, 0),
+        actor: ADMIN,
+      },
+      paidAt,
+    );
+  }
+
+  return {
+    /** About one family in fifty has a consultation each month. */
+    async consultations(year: number, m: number, families: Family[], today: Date) {
+      const count = Math.round(families.length / 50);
+      for (let c = 0; c < count; c++) {
+        const at = new Date(Date.UTC(year, m, 1 + Math.floor(rnd() * 28), 15));
+        if (at > today) continue;
+        const family = pick(families);
+        const child = pick(family.children);
+        const consultationId = randomUUID();
+        const invoiceId = randomUUID();
+        const details = {
+          consultationId,
+          clientId: family.clientId,
+          childId: child.id,
+          date: iso(at),
+          amountPence: AGENCY.defaultConsultationPence,
+          assessment: c % 3 === 0 ? { subjects: [pick(SUBJECTS)], tutorId: pick(tutorIds) } : null,
+        };
+        const billedFor = { kind: 'consultation' as const, id: consultationId };
+        await issue(
+          invoiceId,
+          family.clientId,
+          billedFor,
+          billingOf(family),
+          consultation.consultationLines(details),
+          at,
+          today,
+        );
+        const stream = consultation.consultationStream(consultationId);
+        await writer.run(
+          stream,
+          consultation.consultationDecider,
+          {
+            type: 'RecordConsultation',
+            consultation: details,
+            invoiceId,
+            actor: ADMIN,
+            family: { childIds: new Set(family.children.map((kid) => kid.id)) },
+            assessorKnown: true,
+          },
+          at,
+        );
+        if (rnd() < 0.03) {
+          const later = new Date(at.getTime() + 86_400_000);
+          if (later > today) continue;
+          await writer.run(
+            stream,
+            consultation.consultationDecider,
+            { type: 'CancelConsultation', actor: ADMIN },
+            later,
+          );
+          const creditNoteId = randomUUID();
+          const number = await takeNumber(creditNoteId, later);
+          await writer.run(
+            familyInvoice.familyInvoiceStream(invoiceId),
+            familyInvoice.familyInvoiceDecider,
+            {
+              type: 'IssueCreditNote',
+              creditNoteId,
+              reference: familyInvoice.creditNoteReference(AGENCY.familyInvoicePrefix, number),
+              date: iso(later),
+              reason: 'cancelled',
+            },
+            later,
+          );
+        }
+      }
+    },
+
+    /** In the school holidays, two workshops of 20 places, booked a month ahead. */
+    async workshops(year: number, m: number, families: Family[], today: Date) {
+      if (!HOLIDAY_MONTHS.has(m) || families.length === 0) return;
+      for (const [e, description] of ['Holiday Maths Workshop', 'Creative Writing Day'].entries()) {
+        const day = 10 + e * 7;
+        const held = new Date(Date.UTC(year, m, day, 10));
+        const scheduled = new Date(Date.UTC(year, m - 1, 1, 9));
+        if (scheduled > today) continue;
+        const event = {
+          eventId: randomUUID(),
+          description,
+          dateTime: `${iso(held)}T10:00`,
+          durationMinutes: 180,
+          pricePence: 3500,
+          capacity: 20,
+          location: 'Oxford',
+        };
+        const stream = workshop.workshopStream(event.eventId);
+        await writer.run(stream, workshop.workshopDecider, { type: 'ScheduleEvent', event, actor: ADMIN }, scheduled);
+        for (let r = 0; r < 14; r++) {
+          const booked = new Date(scheduled.getTime() + (1 + r) * 86_400_000);
+          if (booked > today || booked >= held) break;
+          const family = rnd() < 0.8 ? pick(families) : null;
+          const n = Math.floor(rnd() * 100_000);
+          const contact = family
+            ? {
+                firstName: family.contact.firstName,
+                lastName: family.contact.lastName,
+                address: family.contact.address,
+                postcode: family.contact.postcode,
+                email: family.contact.email,
+                phone: family.contact.phone[0]?.number ?? '',
+              }
+            : {
+                firstName: pick(FIRST),
+                lastName: pick(LAST),
+                address: [`${n % 200} Banbury Road`, 'Oxford'],
+                postcode: 'OX2 6NN',
+                email: `booker${n}@example.com`,
+                phone: `07700 8${String(n).padStart(5, '0')}`,
+              };
+          const kids = family ? family.children : [{ firstName: pick(FIRST), lastName: contact.lastName }];
+          const registrationId = randomUUID();
+          const after = await writer.run(
+            stream,
+            workshop.workshopDecider,
+            {
+              type: 'Register',
+              registration: {
+                registrationId,
+                clientId: family?.clientId ?? null,
+                contact,
+                children: kids.map((kid) => ({
+                  firstName: kid.firstName,
+                  lastName: kid.lastName,
+                  school: 'St Ebbe’s Primary',
+                  schoolYear: String(3 + Math.floor(rnd() * 4)),
+                  allergies: rnd() < 0.1 ? 'Peanuts' : '',
+                })),
+                comments: '',
+              },
+              nowLocal: `${iso(booked)}T09:00`,
+            },
+            booked,
+          );
+          const made = after.status === 'none' ? undefined : after.registrations.get(registrationId);
+          if (!family || made?.status !== 'registered' || rnd() < 0.3) continue;
+          const invoiceId = randomUUID();
+          const pricePence = workshop.registrationPrice(event, made.places);
+          const key = createHash('sha256').update(contact.email.trim().toLowerCase()).digest('hex').slice(0, 32);
+          await writer.run(
+            workshop.accountStream(key),
+            workshop.accountDecider,
+            {
+              type: 'ConfirmWorkshopInvoice',
+              invoiceId,
+              registrations: [{ eventId: event.eventId, registrationId, pricePence }],
+              discountPence: 0,
+              actor: ADMIN,
+            },
+            booked,
+          );
+          await issue(
+            invoiceId,
+            family.clientId,
+            { kind: 'workshops', id: invoiceId },
+            billingOf(family),
+            [workshop.registrationLine(event, made.places)],
+            booked,
+            today,
+          );
+        }
+      }
+    },
+  };
+}
 
 export type ScaleOptions = { years: number; tutors: number; families: number; seed?: number };
 
@@ -177,12 +442,14 @@ export async function seedScale(
   // Families join over the first two years; each child takes one to three subjects, each an
   // engagement with a tutor, and about one engagement in eight moves to another tutor later.
   const joining: { at: Date; clientId: string; children: string[] }[] = [];
+  const families: Family[] = [];
   for (let f = 0; f < options.families; f++) {
     const at = new Date(first.getTime() + Math.floor(rnd() * Math.min(730, options.years * 180)) * 86_400_000);
     joining.push({ at, clientId: randomUUID(), children: rnd() < 0.5 ? [randomUUID()] : [randomUUID(), randomUUID()] });
   }
   joining.sort((a, b) => a.at.getTime() - b.at.getTime());
 
+  const billing = familyBilling(writer, rnd, tutorIds);
   const engaged = new Map<string, Engaged>();
   const numbers = new Map<string, number>();
   const startEngagement = async (tutorId: string, studentId: string, startDate: string, at: Date) => {
@@ -235,6 +502,9 @@ export async function seedScale(
       const family = joining[joined] as (typeof joining)[number];
       joined += 1;
       const startDate = iso(family.at);
+      const first = contact(randomUUID(), joined);
+      const known: Family = { clientId: family.clientId, contact: first, children: [] };
+      families.push(known);
       await writer.run(
         client.clientStream(family.clientId),
         client.clientDecider,
@@ -242,22 +512,19 @@ export async function seedScale(
           type: 'RegisterClient',
           clientId: family.clientId,
           startDate,
-          contact: contact(randomUUID(), joined),
+          contact: first,
         },
         family.at,
       );
       for (const childId of family.children) {
+        const child = { id: childId, firstName: pick(FIRST), lastName: pick(LAST) };
+        known.children.push(child);
         await writer.run(
           client.clientStream(family.clientId),
           client.clientDecider,
           {
             type: 'AddChild',
-            child: {
-              id: childId,
-              firstName: pick(FIRST),
-              lastName: pick(LAST),
-              dob: `${year - 8 - Math.floor(rnd() * 8)}-05-01`,
-            },
+            child: { ...child, dob: `${year - 8 - Math.floor(rnd() * 8)}-05-01` },
           },
           family.at,
         );
@@ -337,6 +604,8 @@ export async function seedScale(
         }
       }
     }
+    await billing.consultations(year, m, families, today);
+    await billing.workshops(year, m, families, today);
     // Every past month is invoiced on the 1st of the next, confirmed, and mostly paid.
     const invoiceDay = new Date(Date.UTC(year, m + 1, 1, 9));
     if (invoiceDay > today) continue;
@@ -423,7 +692,7 @@ async function main() {
     options: {
       years: { type: 'string', default: '10' },
       tutors: { type: 'string', default: '60' },
-      families: { type: 'string', default: '650' },
+      families: { type: 'string', default: '700' },
     },
   });
   process.env.DATA_DIR ||= '.data-scale';
