@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 import { timesheet } from '@agency/domain';
 import { configFromEnvironment } from '@agency/scripts/config';
 import { openDatabase } from '@agency/scripts/database';
@@ -14,8 +14,18 @@ import pg from 'pg';
  * `npm run bench`: every figure of issue 17 against the scale store (DATA_DIR, default
  * .data-scale; seeded by `npm run seed:scale` first when it is empty), printed as one table:
  * figure, measured value, target, and a ratio where a baseline is measured in the same run.
- * Figures only: nothing here passes or fails.
+ * Figures only: nothing here passes or fails. `--only queries` (or a comma list of rebuild,
+ * commands, queries, lighthouse, appends) measures only those phases, for a quick look.
  */
+const PHASES = ['rebuild', 'commands', 'queries', 'lighthouse', 'appends'] as const;
+const { values: options } = parseArgs({ options: { only: { type: 'string' } } });
+const only = options.only?.split(',').map((phase) => phase.trim()) ?? [...PHASES];
+const unknownPhase = only.find((phase) => !(PHASES as readonly string[]).includes(phase));
+if (unknownPhase) {
+  console.error(`There is no bench phase "${unknownPhase}". Phases: ${PHASES.join(', ')}.`);
+  process.exit(2);
+}
+const measures = (phase: (typeof PHASES)[number]) => only.includes(phase);
 process.env.DATA_DIR ||= '.data-scale';
 const ROOT = join(import.meta.dirname, '../..');
 const config = configFromEnvironment();
@@ -135,9 +145,18 @@ try {
   const events = await count();
   say(`${events} events in ${config.dataDir}`);
 
-  // BENCH_REBUILD=0 leaves out the COPY ceiling and the rebuild (the slowest part) for a quick look.
-  if (process.env.BENCH_REBUILD !== '0') await rebuildFigures(events);
+  if (measures('rebuild')) await rebuildFigures(events);
+  if (measures('commands') || measures('queries') || measures('lighthouse')) await productFigures();
+  if (measures('appends')) await appendFigures();
+} finally {
+  await db.end();
+  await database.stop();
+  // Whatever was measured, even when a later phase failed.
+  printTable();
+}
 
+/** Commands, queries and Lighthouse, against the product started on the scale store. */
+async function productFigures() {
   say('starting the product on the scale store');
   // On this very database (a second openDatabase in this process would start another server).
   const product = await startProduct({ ...config, port: 0, databaseUrl: database.url }, { log: () => {} });
@@ -195,15 +214,21 @@ try {
       if (body.lesson) lessonIds.set(worker, body.lesson.id);
       else lessonIds.delete(worker);
     };
-    say('commands: 8 concurrent writers');
-    await load(16, writers.length, save);
-    const commands = await load(800, writers.length, save);
-    table.push({
-      figure: `lesson save, answered once projected (${writers.length} writers)`,
-      value: `p50 ${ms(percentile(commands.sorted, 0.5))}, p99 ${ms(percentile(commands.sorted, 0.99))}`,
-      target: 'p99 < 50 ms',
-    });
-    table.push({ figure: 'commands/s (8 writers)', value: `${(800 / commands.seconds).toFixed(0)}`, target: '≥ 500' });
+    if (measures('commands')) {
+      say('commands: 8 concurrent writers');
+      await load(16, writers.length, save);
+      const commands = await load(800, writers.length, save);
+      table.push({
+        figure: `lesson save, answered once projected (${writers.length} writers)`,
+        value: `p50 ${ms(percentile(commands.sorted, 0.5))}, p99 ${ms(percentile(commands.sorted, 0.99))}`,
+        target: 'p99 < 50 ms',
+      });
+      table.push({
+        figure: 'commands/s (8 writers)',
+        value: `${(800 / commands.seconds).toFixed(0)}`,
+        target: '≥ 500',
+      });
+    }
 
     const [year, monthNumber] = [Number(month.slice(0, 4)), Number(month.slice(5, 7))];
     const past = new Date(Date.UTC(year, monthNumber - 2, 1));
@@ -218,7 +243,7 @@ try {
       ['tutor detail', `/api/tutors/${oneTutor.tutorId}`],
       ['engagement detail with history', `/api/tutors/engagement/${oneTutor.tutorId}/${oneTutor.engagementId}`],
     ];
-    for (const [label, path] of queries) {
+    for (const [label, path] of measures('queries') ? queries : []) {
       say(`query: ${label}`);
       await load(16, 16, () => get(path));
       const answered = await load(320, 16, () => get(path));
@@ -230,10 +255,11 @@ try {
     }
 
     // Lighthouse on two screens, signed in by the session cookie.
-    for (const [label, path] of [
+    const screens = [
       ['clients list', '/clients'],
       ['lessons month, all tutors', `/lessons?year=${pastYear}&month=${pastMonth}`],
-    ] as const) {
+    ] as const;
+    for (const [label, path] of measures('lighthouse') ? screens : []) {
       say(`lighthouse: ${label}`);
       const profile = await mkdtemp(join(tmpdir(), 'agency-lighthouse-'));
       try {
@@ -273,7 +299,9 @@ try {
   } finally {
     await product.stop();
   }
+}
 
+async function appendFigures() {
   // Appends vs raw INSERT: bench/src/store.bench.ts, on its own scratch database.
   say('appends vs raw INSERT (bench/src/store.bench.ts)');
   // Its pool reports the server's shutdown as an unhandled error after the figures: they count.
@@ -286,11 +314,6 @@ try {
     target: '≥ 0.9× raw INSERT',
     ratio: `${ratio ?? '?'}× raw INSERT`,
   });
-} finally {
-  await db.end();
-  await database.stop();
-  // Whatever was measured, even when a later phase failed.
-  printTable();
 }
 
 function printTable() {

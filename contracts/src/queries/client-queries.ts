@@ -1,9 +1,17 @@
 import { z } from 'zod';
-import { contactViewFields, queryId, yesFlag } from './query-values';
+import { contactViewFields, PAGE_SIZE, pageAnswer, pageQuery, queryId, yesFlag } from './query-values';
 
-/** `GET /api/clients`: active families (`includeInactive=Y`: all), optionally those a tutor teaches. */
-export const clientListQuery = z.object({ includeInactive: yesFlag, tutor: queryId.optional() });
-export type ClientListQuery = z.infer<typeof clientListQuery>;
+/**
+ * `GET /api/clients?includeInactive&tutor&limit&cursor`: active families (`includeInactive=Y`: all),
+ * optionally those a tutor teaches, by name, a page at a time (250 by default, at most 1000;
+ * `cursor` is the previous page's `nextCursor`).
+ */
+export const clientListQuery = z.object({
+  includeInactive: yesFlag,
+  tutor: queryId.optional(),
+  ...pageQuery(PAGE_SIZE.clients),
+});
+export type ClientListQuery = z.input<typeof clientListQuery>;
 
 export const clientListItem = z.object({
   id: z.string(),
@@ -15,7 +23,8 @@ export const clientListItem = z.object({
   active: z.boolean(),
 });
 export type ClientListItem = z.infer<typeof clientListItem>;
-export const clientListAnswer = z.object({ clients: z.array(clientListItem) });
+/** This page's families; `total` counts the whole list's, `nextCursor` asks for the next page (null: none). */
+export const clientListAnswer = z.object({ clients: z.array(clientListItem), ...pageAnswer });
 export type ClientListAnswer = z.infer<typeof clientListAnswer>;
 
 /** A client's id in a path (`all` for every child, staff only). */

@@ -1,14 +1,19 @@
 import { z } from 'zod';
 import { timesheetGridAnswer } from '../answers/timesheet-grid';
 import { calendarDate, calendarMonth, calendarYear, monthNumber } from '../values';
-import { asOfMoment, queryId } from './query-values';
+import { asOfMoment, PAGE_SIZE, pageAnswer, pageQuery, queryId } from './query-values';
 
-/** `GET /api/lessons?year&month&tutorId`: a month's lessons, of one tutor or (staff, blank) all. */
+/**
+ * `GET /api/lessons?year&month&tutorId&limit&cursor`: a month's lessons, of one tutor or (staff,
+ * blank) all, a page at a time (250 by default, at most 1000; `cursor` is the previous page's
+ * `nextCursor`). One tutor's month fits in the default page.
+ */
 export const lessonListQuery = z.object({
   year: calendarYear,
   month: monthNumber,
   tutorId: queryId.optional(),
   asOf: asOfMoment,
+  ...pageQuery(PAGE_SIZE.lessons),
 });
 export type LessonListQuery = z.input<typeof lessonListQuery>;
 
@@ -33,7 +38,10 @@ export type LessonView = z.infer<typeof lessonView>;
 
 export const lessonListAnswer = z.object({
   month: calendarMonth,
+  /** This page's lessons; `total` counts the month's, `nextCursor` asks for the next page (null: none). */
   lessons: z.array(lessonView),
+  ...pageAnswer,
+  /** Of the whole month (every page). */
   totals: z.object({ amount: z.number(), commission: z.number(), partnerCommission: z.number().optional() }),
   /** Whether the caller may add lessons here: someone to add for, and the month still open. */
   canAddLessons: z.boolean(),

@@ -42,3 +42,36 @@ export const asOfMoment = z.preprocess(
 );
 /** The query string of a view that can be seen as of a past moment. */
 export const asOfQuery = z.object({ asOf: asOfMoment });
+
+/** Rows per page of a paged list, unless the query asks for another `limit` (1 to `max`). */
+export const PAGE_SIZE = { lessons: { default: 250, max: 1000 }, clients: { default: 250, max: 1000 } } as const;
+
+/**
+ * A paged list's query: `limit` rows (a default and a maximum per list) after `cursor`, the
+ * `nextCursor` of the previous page (absent: the first page). A cursor is opaque: it names the
+ * last row shown by its id (and date), never by a person's name, so no name travels in a URL.
+ */
+export const pageQuery = (size: { default: number; max: number }) => ({
+  limit: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.coerce
+      .number()
+      .int('Limit must be a whole number')
+      .min(1, `Limit must be 1 to ${size.max}`)
+      .max(size.max, `Limit must be 1 to ${size.max}`)
+      .default(size.default),
+  ),
+  cursor: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z
+      .string()
+      .max(4 * LIMITS.maxIdLength, 'Not a cursor of this list')
+      .optional(),
+  ),
+});
+
+/** What a paged answer adds: the rows in the whole list, and the cursor of the next page (null: this is the last). */
+export const pageAnswer = {
+  total: z.number(),
+  nextCursor: z.string().nullable(),
+};

@@ -14,6 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import { requireSignIn } from '../../signed-in';
+import { decodeCursor, encodeCursor, listChanged } from '../paging';
 
 type ContactRow = {
   id: string;
@@ -101,22 +102,48 @@ export async function clientsQueries(fastify: FastifyInstance, { db, today }: { 
     // A tutor's list is their current students' families, whatever `includeInactive` says; for
     // staff, `includeInactive` also widens a tutor filter to that tutor's former students.
     const currentOnly = user.role === 'tutor' || !includeInactive;
+    const { limit, cursor } = request.query;
+    // A cursor is the last family shown: its id (its name is looked up here, never sent).
+    const [afterId] = cursor === undefined ? [null] : decodeCursor(cursor, 1);
+    // The families listed, by their first contact's name; one page of them after the cursor's
+    // family (found in the same list), with one row more to tell whether a page follows. The
+    // address and the count of children are worked out for the page's rows only.
     const result = await db.query(
-      `select c.id, c.active, first.first_name || ' ' || first.last_name as name,
-              array_to_string(array(select jsonb_array_elements_text(first.address)), ', ') as address_lines,
-              first.postcode, first.email, first.phone -> 0 ->> 'number' as phone,
-              (select count(*)::int from children ch where ch.client_id = c.id) as students
-         from clients c
-         join lateral (select * from contacts ct where ct.client_id = c.id order by seq limit 1) first on true
-        where ($1 or c.active)
-          and ($2::text is null or exists (
-                select 1 from engagements e join children ch on ch.id = e.student_id
-                 where ch.client_id = c.id and e.tutor_id = $2 and (not $3 or ${CURRENT_ENGAGEMENT('e', '$4')})))
-        order by first.last_name, first.first_name, c.id`,
-      [includeInactive, tutorId, currentOnly, todayNow()],
+      `with listed as (
+         select c.id, c.active, first.first_name, first.last_name, first.address, first.postcode, first.email,
+                first.phone
+           from clients c
+           join lateral (select * from contacts ct where ct.client_id = c.id order by seq limit 1) first on true
+          where ($1 or c.active)
+            and ($2::text is null or exists (
+                  select 1 from engagements e join children ch on ch.id = e.student_id
+                   where ch.client_id = c.id and e.tutor_id = $2 and (not $3 or ${CURRENT_ENGAGEMENT('e', '$4')})))
+       ),
+       shown as (
+         select l.id, l.active, l.first_name || ' ' || l.last_name as name, l.last_name, l.first_name,
+                array_to_string(array(select jsonb_array_elements_text(l.address)), ', ') as address_lines,
+                l.postcode, l.email, l.phone -> 0 ->> 'number' as phone,
+                (select count(*)::int from children ch where ch.client_id = l.id) as students
+           from listed l
+          where ($5::text is null or (l.last_name, l.first_name, l.id) >
+                  (select last_name, first_name, id from listed where id = $5))
+          order by l.last_name, l.first_name, l.id
+          limit $6
+       )
+       -- The whole list's size and whether the cursor's family is in it, with the page (or alone).
+       select whole.total, whole.cursor_listed, shown.*
+         from (select count(*)::int as total, coalesce(bool_or(id = $5), false) as cursor_listed from listed) whole
+         left join shown on true
+        order by shown.last_name, shown.first_name, shown.id`,
+      [includeInactive, tutorId, currentOnly, todayNow(), afterId, limit + 1],
     );
+    const { total, cursor_listed: cursorListed } = result.rows[0];
+    if (afterId !== null && !cursorListed) throw listChanged();
+    const rows = result.rows.filter((row) => row.id !== null);
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
     return {
-      clients: result.rows.map((row) => ({
+      clients: page.map((row) => ({
         id: row.id,
         name: row.name,
         address: [row.address_lines, row.postcode].filter(Boolean).join(', '),
@@ -125,6 +152,8 @@ export async function clientsQueries(fastify: FastifyInstance, { db, today }: { 
         students: row.students,
         active: row.active,
       })),
+      total,
+      nextCursor: rows.length > limit && last ? encodeCursor([last.id]) : null,
     };
   });
 

@@ -84,7 +84,7 @@ async function applyLessonBatch(sql: pg.ClientBase, events: RecordedEvent[]) {
 export const lessonsProjection = defineProjection<LessonEvent>({
   name: 'lessons',
   version: 2,
-  migrations: ['007_lessons.sql'],
+  migrations: ['007_lessons.sql', '040_lessons_paging.sql'],
   handlers: {
     LessonRecorded: (sql, { data }) => upsertLessons(sql, [data]),
     LessonChanged: (sql, { data }) => upsertLessons(sql, [data]),

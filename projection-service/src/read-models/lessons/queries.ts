@@ -1,4 +1,5 @@
 import {
+  calendarDate,
   type LessonDetails,
   lessonListAnswer,
   lessonListQuery,
@@ -14,6 +15,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import { requireSignIn } from '../../signed-in';
 import { penceFrom } from '../money-columns';
+import { decodeCursor, encodeCursor, listChanged } from '../paging';
 import { type GridEngagement, timesheetGrid } from './timesheet-grid';
 
 const badQuery = (name: string, message: string) => new HttpError(400, 'invalid_input', message, { [name]: message });
@@ -51,6 +53,9 @@ const LESSON_COLUMNS = `l.id, l.tutor_id, l.month, l.engagement_id, l.student_id
   l.duration_hundredths, l.rate_pence, l.amount_pence, l.amount_edited, l.commission_bp, l.commission_pence,
   l.partner_bp, l.partner_commission_pence`;
 
+const TUTOR_NAME = `coalesce(t.first_name || ' ' || t.last_name, '')`;
+const STUDENT_NAME = `coalesce(ch.first_name || ' ' || ch.last_name, '')`;
+
 export async function lessonQueries(fastify: FastifyInstance, { db }: { db: pg.Pool }) {
   requireSignIn(fastify);
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -58,27 +63,64 @@ export async function lessonQueries(fastify: FastifyInstance, { db }: { db: pg.P
     ((await db.query('select 1 from locked_months where tutor_id = $1 and month = $2', [tutorId, month])).rowCount ??
       0) > 0;
 
+  /** Whether a cursor's lesson is in this selection (an empty page after it is then just the end). */
+  const inSelection = async (lessonId: string, month: string, tutorId: string | null) =>
+    ((
+      await db.query('select 1 from lessons where id = $1 and month = $2 and ($3::text is null or tutor_id = $3)', [
+        lessonId,
+        month,
+        tutorId,
+      ])
+    ).rowCount ?? 0) > 0;
+
   const list = { querystring: lessonListQuery, response: { 200: lessonListAnswer } };
   app.get('/api/lessons', { schema: list }, async (request) => {
     const user = request.signedIn;
-    const { year, month: monthNumber } = request.query;
+    const { year, month: monthNumber, limit, cursor } = request.query;
     const month = `${year}-${String(monthNumber).padStart(2, '0')}`;
     const tutorId = whoseLessons(user, request.query.tutorId);
-    const found = await db.query(
-      `select ${LESSON_COLUMNS},
-              coalesce(t.first_name || ' ' || t.last_name, '') as tutor_name,
-              coalesce(ch.first_name || ' ' || ch.last_name, '') as student_name,
-              lm.invoice_id is not null as locked
-         from lessons l
-         left join tutors t on t.id = l.tutor_id
-         left join children ch on ch.id = l.student_id
-         left join locked_months lm on lm.tutor_id = l.tutor_id and lm.month = l.month
-        where l.month = $1 and ($2::text is null or l.tutor_id = $2)
-        order by l.date, tutor_name, student_name, l.id`,
-      [month, tutorId],
-    );
-    const details = found.rows.map(toLessonDetails);
-    const totals = timesheet.totalsOf(details);
+    // A cursor is the last lesson shown: its date and id.
+    const [afterDate, afterId] =
+      cursor === undefined ? [null, null] : decodeCursor(cursor, 2, ([date]) => calendarDate.safeParse(date).success);
+    const [found, whole] = await Promise.all([
+      // One page in the list's order after the cursor's lesson, whose names are looked up in the
+      // same selection (a cursor of another month or tutor finds nothing). From the cursor's date
+      // on, the (month, date) index gives the rows in date order: only the page's days are read.
+      // One row more than the page tells whether another follows.
+      db.query(
+        `with after as (
+           select l.date, ${TUTOR_NAME} as tutor_name, ${STUDENT_NAME} as student_name, l.id
+             from lessons l left join tutors t on t.id = l.tutor_id left join children ch on ch.id = l.student_id
+            where l.id = $3 and l.month = $1 and ($2::text is null or l.tutor_id = $2)
+         )
+         select ${LESSON_COLUMNS}, ${TUTOR_NAME} as tutor_name, ${STUDENT_NAME} as student_name,
+                lm.invoice_id is not null as locked
+           from lessons l
+           left join tutors t on t.id = l.tutor_id
+           left join children ch on ch.id = l.student_id
+           left join locked_months lm on lm.tutor_id = l.tutor_id and lm.month = l.month
+          where l.month = $1 and ($2::text is null or l.tutor_id = $2)
+            and ($3::text is null or (l.date >= $5::date and
+                 (l.date, ${TUTOR_NAME}, ${STUDENT_NAME}, l.id) > (select date, tutor_name, student_name, id from after)))
+          order by l.date, tutor_name, student_name, l.id
+          limit $4`,
+        [month, tutorId, afterId, limit + 1, afterDate],
+      ),
+      db.query(
+        `select count(*)::int as total, coalesce(sum(amount_pence), 0) as amount_pence,
+                coalesce(sum(commission_pence), 0) as commission_pence,
+                coalesce(sum(partner_commission_pence), 0) as partner_commission_pence
+           from lessons where month = $1 and ($2::text is null or tutor_id = $2)`,
+        [month, tutorId],
+      ),
+    ]);
+    if (afterId !== null && found.rows.length === 0 && !(await inSelection(afterId, month, tutorId))) {
+      throw listChanged();
+    }
+    const page = found.rows.slice(0, limit);
+    const last = page.at(-1);
+    const details = page.map(toLessonDetails);
+    const totals = whole.rows[0];
     // Spec §5/§6: adding needs someone to add for (an admin must pick a tutor) and an open month.
     const canAddLessons =
       tutorId !== null &&
@@ -87,7 +129,7 @@ export async function lessonQueries(fastify: FastifyInstance, { db }: { db: pg.P
     // The Partner Share column is for staff: the one visibility rule drops it from a tutor's answer.
     return redactForRole(user.role, {
       month,
-      lessons: found.rows.map((row, index) => {
+      lessons: page.map((row, index) => {
         const lesson = details[index];
         return {
           id: lesson.lessonId,
@@ -106,10 +148,12 @@ export async function lessonQueries(fastify: FastifyInstance, { db }: { db: pg.P
           locked: row.locked,
         };
       }),
+      total: totals.total,
+      nextCursor: found.rows.length > limit && last ? encodeCursor([last.day, last.id]) : null,
       totals: {
-        amount: toPounds(totals.amountPence),
-        commission: toPounds(totals.commissionPence),
-        partnerCommission: toPounds(totals.partnerCommissionPence),
+        amount: toPounds(penceFrom(totals.amount_pence)),
+        commission: toPounds(penceFrom(totals.commission_pence)),
+        partnerCommission: toPounds(penceFrom(totals.partner_commission_pence)),
       },
       canAddLessons,
     });

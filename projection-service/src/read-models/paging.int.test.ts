@@ -1,0 +1,181 @@
+import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const contact = (firstName: string, lastName: string) => ({
+  firstName,
+  lastName,
+  address: ['1 High Street'],
+  postcode: 'OX1 1AA',
+  email: `${firstName}.${lastName}@example.com`.toLowerCase(),
+  phone: [{ type: 'Mobile', number: '07700 900001' }],
+});
+
+type Page<K extends string> = { [key in K]: { id: string }[] } & { total: number; nextCursor: string | null };
+
+/** Issue 17: the lessons month and the clients list come a page at a time, every row exactly once. */
+describe('paged lists', () => {
+  let product: TestProduct;
+  let token: string;
+  let admin: ReturnType<TestProduct['api']>;
+  const tutors: string[] = [];
+  const engagements: { tutorId: string; id: string }[] = [];
+  const lessonIds: string[] = [];
+
+  const get = async (url: string) => {
+    const response = await fetch(`${product.url}${url}`, { headers: { authorization: `Bearer ${token}` } });
+    return { status: response.status, body: await response.json() };
+  };
+
+  /** Every page of `url` (a list of `_list`) at `limit` rows, following `nextCursor` to the end. */
+  async function allPages<K extends 'lessons' | 'clients'>(_list: K, url: string, limit: number) {
+    const pages: Page<K>[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Page<K> = await admin.get(
+        `${url}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
+      pages.push(page);
+      cursor = page.nextCursor;
+    } while (cursor && pages.length < 50);
+    return pages;
+  }
+
+  beforeAll(async () => {
+    product = await startTestProduct();
+    token = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
+    admin = product.api(token);
+    // Families named so that the list's order (by name) differs from the order they were made in.
+    const children: string[] = [];
+    for (const last of ['Young', 'Adams', 'Moss', 'Adams', 'Baker', 'Zane', 'Moss']) {
+      const { client } = await admin.post('/api/clients/contact', contact('Pat', last));
+      const { child } = await admin.post(`/api/clients/child/${client.id}`, {
+        firstName: 'Kim',
+        lastName: last,
+        dob: '2014-01-01',
+      });
+      children.push(child.id);
+    }
+    for (const [first, prefix] of [
+      ['Uma', 'UP'],
+      ['Abe', 'AP'],
+    ]) {
+      const made = await admin.post('/api/tutors/contact', {
+        contact: contact(first as string, 'Pager'),
+        tutor: { username: `${first}pager`.toLowerCase(), invoicePrefix: prefix, startDate: '2024-01-01' },
+      });
+      tutors.push(made.tutor.id);
+    }
+    for (const tutorId of tutors) {
+      for (const studentId of children.slice(0, 3)) {
+        const { engagement } = await admin.post('/api/tutors/engagement', {
+          tutorId,
+          studentId,
+          rate: 40,
+          commissionPct: 25,
+          partnerPct: 10,
+          startDate: '2024-01-01',
+          subjects: ['Maths'],
+        });
+        engagements.push({ tutorId, id: engagement.id });
+      }
+    }
+    // 18 lessons on three days: many share a date, so pages break inside a day's names.
+    for (const date of ['2024-03-04', '2024-03-05', '2024-03-06']) {
+      for (const { tutorId, id } of engagements) {
+        const saved = await admin.post('/api/lessons/lesson', {
+          tutorId,
+          lesson: { engagementId: id, date, duration: 1 },
+        });
+        lessonIds.push(saved.lesson.id);
+      }
+    }
+  });
+  afterAll(() => product?.dispose());
+
+  it('gives every lesson of the month exactly once, in the order of the whole list, with its totals', async () => {
+    const whole = await admin.get('/api/lessons?year=2024&month=3&limit=1000');
+    expect(whole.lessons).toHaveLength(18);
+    expect(whole.total).toBe(18);
+    expect(whole.nextCursor).toBeNull();
+    for (const limit of [1, 4, 5, 17]) {
+      const pages = await allPages('lessons', '/api/lessons?year=2024&month=3', limit);
+      expect(pages).toHaveLength(Math.ceil(18 / limit));
+      expect(pages.flatMap((page) => page.lessons)).toEqual(whole.lessons);
+      for (const page of pages) {
+        expect(page.total).toBe(18);
+        // The totals are the month's, whichever page.
+        expect((page as unknown as { totals: unknown }).totals).toEqual(whole.totals);
+      }
+    }
+    expect(whole.totals).toEqual({ amount: 720, commission: 180, partnerCommission: 18 });
+    // One tutor's month pages the same way, within that tutor's lessons only.
+    const own = await allPages('lessons', `/api/lessons?year=2024&month=3&tutorId=${tutors[1]}`, 4);
+    expect(own.flatMap((page) => page.lessons)).toEqual(
+      whole.lessons.filter((lesson: { tutorId: string }) => lesson.tutorId === tutors[1]),
+    );
+    expect(own[0]?.total).toBe(9);
+  });
+
+  it('answers the first page by default, with the marker of the next', async () => {
+    const first = await admin.get('/api/lessons?year=2024&month=3');
+    expect(first.lessons).toHaveLength(18);
+    expect(first.nextCursor).toBeNull();
+    const short = await admin.get('/api/lessons?year=2024&month=3&limit=10');
+    expect(short.lessons).toHaveLength(10);
+    expect(short.nextCursor).toEqual(expect.any(String));
+  });
+
+  it('refuses a limit out of bounds or a cursor of nothing, and a cursor whose lesson left the list', async () => {
+    for (const query of ['limit=0', 'limit=1001', 'limit=ten', 'cursor=not-a-cursor', 'cursor=W10']) {
+      const answer = await get(`/api/lessons?year=2024&month=3&${query}`);
+      expect(answer.status, query).toBe(400);
+      expect(answer.body.error).toMatchObject({ code: 'invalid_input', fields: expect.any(Object) });
+    }
+    const page = await admin.get('/api/lessons?year=2024&month=3&limit=2');
+    // A cursor of another month names nothing in this one.
+    expect((await get(`/api/lessons?year=2024&month=4&cursor=${page.nextCursor}`)).status).toBe(409);
+    const [gone] = page.lessons as { id: string; tutorId: string; engagementId: string; date: string }[];
+    if (!gone) throw new Error('no lesson');
+    await admin.post('/api/lessons/lesson', {
+      tutorId: gone.tutorId,
+      lesson: { id: gone.id, engagementId: gone.engagementId, date: gone.date, duration: 0 },
+    });
+    const stale = await get(`/api/lessons?year=2024&month=3&limit=2&cursor=${page.nextCursor}`);
+    // The page's second lesson is still there: its cursor goes on.
+    expect(stale.status).toBe(200);
+    expect(stale.body.total).toBe(17);
+    const removedCursor = Buffer.from(JSON.stringify([gone.date, gone.id])).toString('base64url');
+    const afterGone = await get(`/api/lessons?year=2024&month=3&cursor=${removedCursor}`);
+    expect(afterGone.status).toBe(409);
+    expect(afterGone.body.error).toMatchObject({ code: 'list_changed', fields: { cursor: expect.any(String) } });
+  });
+
+  it('gives every family of the clients list exactly once, by name', async () => {
+    const whole = await admin.get('/api/clients?limit=1000');
+    expect(whole.clients).toHaveLength(7);
+    expect(whole.total).toBe(7);
+    expect(whole.clients.map((client: { name: string }) => client.name)).toEqual([
+      'Pat Adams',
+      'Pat Adams',
+      'Pat Baker',
+      'Pat Moss',
+      'Pat Moss',
+      'Pat Young',
+      'Pat Zane',
+    ]);
+    for (const limit of [1, 2, 3, 7]) {
+      const pages = await allPages('clients', '/api/clients?includeInactive=Y', limit);
+      expect(pages).toHaveLength(Math.ceil(7 / limit));
+      expect(pages.flatMap((page) => page.clients)).toEqual(whole.clients);
+      expect(pages.every((page) => page.total === 7)).toBe(true);
+    }
+    // A tutor filter pages within the families that tutor teaches.
+    const taught = await allPages('clients', `/api/clients?tutor=${tutors[0]}`, 2);
+    expect(taught.flatMap((page) => page.clients.map((client) => client.id))).toHaveLength(3);
+    expect(taught[0]?.total).toBe(3);
+    const bad = await get('/api/clients?cursor=nonsense');
+    expect(bad.status).toBe(400);
+    const foreign = Buffer.from(JSON.stringify(['no-such-client'])).toString('base64url');
+    expect((await get(`/api/clients?cursor=${foreign}`)).status).toBe(409);
+  });
+});
