@@ -25,6 +25,7 @@ export const eventView = z.object({
 });
 export type EventView = z.infer<typeof eventView>;
 export const eventListAnswer = z.object({ events: z.array(eventView) });
+export type EventListAnswer = z.infer<typeof eventListAnswer>;
 
 export const eventParams = z.object({ eventId: queryId });
 export const registrationParams = z.object({ eventId: queryId, registrationId: queryId });
@@ -75,6 +76,7 @@ export type RegistrationAnswer = z.infer<typeof registrationAnswer>;
 
 /** `GET /api/events/alternatives/{eventId}`: upcoming, not cancelled, with room. */
 export const alternativesAnswer = z.object({ events: z.array(eventView) });
+export type AlternativesAnswer = z.infer<typeof alternativesAnswer>;
 
 /** The draft of a workshop invoice: every not-yet-invoiced registration of that e-mail, included. */
 export const workshopInvoiceDraftQuery = z.object({ email: z.string().max(254) });
@@ -114,4 +116,5 @@ export const publicEventView = eventView.pick({
   placesLeft: true,
 });
 export const publicEventsAnswer = z.object({ events: z.array(publicEventView) });
+export type PublicEventsAnswer = z.infer<typeof publicEventsAnswer>;
 export type PublicEventView = z.infer<typeof publicEventView>;

@@ -1,4 +1,4 @@
-import type { PublicEventView } from '@agency/contracts';
+import type { PublicEventsAnswer, PublicEventView } from '@agency/contracts';
 import { getJson, postJson } from '../../lib/http';
 
 export type OpenEvent = PublicEventView;
@@ -13,7 +13,7 @@ export type BookingInput = {
 
 /** Upcoming events with places left: no sign-in. */
 export const fetchOpenEvents = (signal?: AbortSignal) =>
-  getJson<{ events: OpenEvent[] }>('/api/public/events', signal).then((answer) => answer.events);
+  getJson<PublicEventsAnswer>('/api/public/events', signal).then((answer) => answer.events);
 
 export const book = (eventId: string, body: BookingInput) =>
   postJson<{ registration: { id: string; status: 'registered' | 'waitlisted' } }>(

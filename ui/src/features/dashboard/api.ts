@@ -1,5 +1,4 @@
-import type { DashboardAnswer, eventListAnswer } from '@agency/contracts';
-import type { z } from 'zod';
+import type { DashboardAnswer, EventListAnswer } from '@agency/contracts';
 import { getJson } from '../../lib/http';
 
 export type Dashboard = DashboardAnswer;
@@ -8,7 +7,6 @@ export type DashboardMonth = DashboardAnswer['thisMonth'];
 
 export const fetchDashboard = (signal?: AbortSignal) => getJson<Dashboard>('/api/dashboard', signal);
 
-type EventListAnswer = z.infer<typeof eventListAnswer>;
 export type UpcomingWorkshop = EventListAnswer['events'][number];
 
 /** The workshops to come (admins): GET /api/events answers only upcoming ones unless asked. */

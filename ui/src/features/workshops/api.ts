@@ -1,4 +1,6 @@
 import type {
+  AlternativesAnswer,
+  EventListAnswer,
   EventRegistrationsAnswer,
   EventView,
   RegistrationAnswer,
@@ -26,7 +28,7 @@ export type EventInput = {
 const at = (id: string) => encodeURIComponent(id);
 
 export const fetchEvents = (includePast: boolean, signal?: AbortSignal) =>
-  getJson<{ events: WorkshopEvent[] }>(`/api/events?includePast=${includePast ? 'Y' : 'N'}`, signal).then(
+  getJson<EventListAnswer>(`/api/events?includePast=${includePast ? 'Y' : 'N'}`, signal).then(
     (answer) => answer.events,
   );
 
@@ -37,9 +39,7 @@ export const fetchRegistration = (ids: { eventId: string; registrationId: string
   getJson<RegistrationAnswer>(`/api/events/registrations/${at(ids.eventId)}/${at(ids.registrationId)}`, signal);
 
 export const fetchAlternatives = (eventId: string, signal?: AbortSignal) =>
-  getJson<{ events: WorkshopEvent[] }>(`/api/events/alternatives/${at(eventId)}`, signal).then(
-    (answer) => answer.events,
-  );
+  getJson<AlternativesAnswer>(`/api/events/alternatives/${at(eventId)}`, signal).then((answer) => answer.events);
 
 export const fetchWorkshopsReport = (range: { from: string; to: string }, signal?: AbortSignal) => {
   const query = new URLSearchParams(Object.entries(range).filter(([, value]) => value !== ''));
@@ -72,3 +72,14 @@ export const recordPayment = (body: { invoiceId: string; date: string; amount: s
 
 /** An invoice's PDF, opened in a new tab with the session cookie. */
 export const invoiceDocumentUrl = (id: string) => `/api/family-invoices/doc/${encodeURIComponent(id)}`;
+
+/** A booking of no known family is its own data subject: its erasure (a reason, confirmed) … */
+export const eraseRegistration = (registrationId: string, body: { reason: string; confirm: true; commandId: string }) =>
+  postJson<{
+    registration: { id: string; erased: true };
+    kept: { moneyHistory: string; billingDetailsUntil: string | null };
+  }>(`/api/workshops/registrations/erase/${encodeURIComponent(registrationId)}`, body);
+
+/** … and its subject-access export (a zip of export.json and summary.pdf), downloaded by the browser. */
+export const registrationExportUrl = (registrationId: string) =>
+  `/api/workshops/registrations/${encodeURIComponent(registrationId)}/export`;
