@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminApi, contactFor } from './support/api';
 import { expectAccessible, launchChromium, screenshot } from './support/chromium';
-import { logIn } from './support/session';
+import { logIn, logInAsAdmin } from './support/session';
 
 /** A moment as the As of picker takes it: `YYYY-MM-DDTHH:mm:ss` in the agency's time zone. */
 function agencyMoment(instant: Date) {
@@ -100,6 +100,23 @@ describe('an auditor in the browser (issue 16)', () => {
     await page.getByRole('button', { name: 'Back to now' }).click();
     await expect.poll(() => terms.textContent()).toContain('£45.00');
     expect(await page.getByTestId('as-of-banner').count()).toBe(0);
+  });
+
+  it('shows an admin the past engagement read-only: no edit links, which would change the present', async () => {
+    const page = await logInAsAdmin(browser);
+    await page.goto(`/engagement/detail/${ids.tutor}/${ids.engagement}`);
+    const terms = page.getByRole('region', { name: 'Engagement', exact: true });
+    await expect.poll(() => terms.textContent()).toContain('£45.00');
+    expect(await page.getByRole('link', { name: 'Change Rates' }).count()).toBe(1);
+    expect(await page.getByRole('link', { name: /^Edit the period from/ }).count()).toBeGreaterThan(0);
+    await page.getByLabel('As of').fill(before);
+    await page.getByTestId('as-of-banner').waitFor();
+    await expect.poll(() => terms.textContent()).not.toContain('£45.00');
+    expect(await page.getByRole('link', { name: 'Change Rates' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Terminate' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: /^Edit the period from/ }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Back to now' }).click();
+    await expect.poll(() => page.getByRole('link', { name: 'Change Rates' }).count()).toBe(1);
   });
 
   it('reads the activity log, with a CSV download', async () => {

@@ -99,9 +99,10 @@ function HistoryTable({
   );
 }
 
-function EngagementDetail({ engagement }: { engagement: Engagement }) {
+/** `past`: shown as of an earlier moment, which is read-only (an edit would change the present). */
+function EngagementDetail({ engagement, past }: { engagement: Engagement; past: boolean }) {
   const user = useCurrentUser();
-  const admin = user.role === 'admin';
+  const admin = user.role === 'admin' && !past;
   const showPartner = maySee(user.role, 'partnerRate');
   const base = `${engagement.tutor.id}/${engagement.id}`;
   return (
@@ -172,7 +173,7 @@ export function EngagementDetailPage() {
       </PageHeading>
       <AsOfControl id="engagement" />
       <LoadState state={state} onRetry={retry}>
-        {(engagement) => <EngagementDetail engagement={engagement} />}
+        {(engagement) => <EngagementDetail engagement={engagement} past={Boolean(asOf)} />}
       </LoadState>
       <HistoryPanel streamId={`engagement-${engagementId}`} />
     </>
