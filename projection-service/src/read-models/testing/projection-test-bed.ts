@@ -27,6 +27,24 @@ export async function projectionTestBed(projections: Projection[]) {
       const { failures } = await rebuildReadModels(pool, store, projections);
       if (failures.length > 0) throw new Error(failures.map((f) => f.failure.error).join('; '));
     },
+    /** Builds the read models again from every event recorded so far, with `others` (say, a variant). */
+    async rebuild(others: Projection[]) {
+      const { failures } = await rebuildReadModels(pool, store, others);
+      if (failures.length > 0) throw new Error(failures.map((f) => f.failure.error).join('; '));
+    },
+    /** Every row of every read-model table as JSON, sorted: two builds compare equal when they wrote the same. */
+    async snapshot() {
+      const tables = await pool.query(
+        `select tablename from pg_tables where schemaname = 'read'
+            and tablename not in ('projection_checkpoints', 'read_model_info') order by tablename`,
+      );
+      const snapshot: Record<string, string[]> = {};
+      for (const { tablename } of tables.rows) {
+        const rows = await pool.query(`select to_jsonb(t)::text as row from "${tablename}" t order by 1`);
+        snapshot[tablename] = rows.rows.map((row) => row.row);
+      }
+      return snapshot;
+    },
     async rows(text: string, params: unknown[] = []) {
       return (await pool.query(text, params)).rows;
     },

@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto';
+import type { LessonDetails } from '@agency/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engagementsProjection } from './engagements/projection';
+import { invoicesProjection } from './invoices/projection';
+import { lessonsProjection } from './lessons/projection';
+import type { Projection } from './projection';
+import { type GivenEvent, projectionTestBed } from './testing/projection-test-bed';
+
+const batched = [lessonsProjection, engagementsProjection, invoicesProjection];
+
+/** The same projection without `applyBatch`: the runner then applies every event by its handler. */
+const eventByEvent = (projection: Projection): Projection => ({ ...projection, applyBatch: undefined });
+
+const lesson = (overrides: Partial<LessonDetails> = {}): LessonDetails => ({
+  lessonId: randomUUID(),
+  engagementId: 'e-1',
+  studentId: 's-1',
+  date: '2026-03-02',
+  duration: 150,
+  ratePence: 3000,
+  amountPence: 4500,
+  amountEdited: false,
+  commissionBp: 2500,
+  commissionPence: 1125,
+  partnerBp: 1000,
+  partnerCommissionPence: 113,
+  ...overrides,
+});
+
+function engagementEvents(): GivenEvent[] {
+  const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
+  const terms = { ratePence: 3000, commissionBp: 2500, partnerBp: 1000 };
+  const start = (engagementId: string, studentId: string): GivenEvent => ({
+    streamId: `engagement-${engagementId}`,
+    type: 'EngagementStarted',
+    data: { engagementId, tutorId: 't-1', studentId, startDate: '2025-01-01', ...terms, subjects: ['Maths'] },
+  });
+  // Interleaved: each engagement's events in its own order, the engagements mixed together.
+  return [
+    start(a, 's-1'),
+    start(b, 's-2'),
+    {
+      streamId: `engagement-${a}`,
+      type: 'EngagementRatesChanged',
+      data: { engagementId: a, from: '2025-09-01', ratePence: 3500, commissionBp: 2000, partnerBp: 1000 },
+    },
+    start(c, 's-3'),
+    {
+      streamId: `engagement-${b}`,
+      type: 'EngagementSubjectsChanged',
+      data: { engagementId: b, from: '2025-03-01', subjects: ['Latin'] },
+    },
+    {
+      streamId: `engagement-${a}`,
+      type: 'EngagementPeriodCorrected',
+      data: {
+        engagementId: a,
+        periodStart: '2025-09-01',
+        startDate: '2025-10-01',
+        ...terms,
+        ratePence: 3600,
+        subjects: ['Maths'],
+      },
+    },
+    { streamId: `engagement-${b}`, type: 'EngagementEnded', data: { engagementId: b, endDate: '2025-06-30' } },
+    {
+      streamId: `engagement-${a}`,
+      type: 'EngagementRatesChanged',
+      data: { engagementId: a, from: '2026-01-01', ratePence: 4000, commissionBp: 2000, partnerBp: 500 },
+    },
+    { streamId: `engagement-${c}`, type: 'EngagementEnded', data: { engagementId: c, endDate: '2025-12-31' } },
+  ];
+}
+
+function invoiceEvents(): GivenEvent[] {
+  const tutorId = randomUUID();
+  const key = (month: string) => ({ invoiceId: `${tutorId}_${month}`, tutorId, month });
+  const streamId = (month: string) => `invoice-${tutorId}-${month}`;
+  const generated = (month: string, reference: string, earningsPence: number): GivenEvent => ({
+    streamId: streamId(month),
+    type: 'InvoiceGenerated',
+    data: {
+      ...key(month),
+      reference,
+      date: `${month}-28`,
+      items: [{ commissionBp: 2500, earningsPence, commissionPence: earningsPence / 4 }],
+      lessonCount: 2,
+      earningsPence,
+      commissionPence: earningsPence / 4,
+      partnerCommissionPence: earningsPence / 40,
+    },
+  });
+  const paid = (month: string, amountPence: number): GivenEvent => ({
+    streamId: streamId(month),
+    type: 'InvoicePaymentRecorded',
+    data: { ...key(month), paymentId: randomUUID(), date: `${month}-28`, amountPence },
+  });
+  return [
+    generated('2026-01', 'GH-1', 8000),
+    { streamId: streamId('2026-01'), type: 'InvoiceConfirmed', data: key('2026-01') },
+    generated('2026-02', 'GH-2', 6000),
+    paid('2026-01', 3000),
+    paid('2026-01', 2000),
+    // February is withdrawn after a payment, generated again under the same id, confirmed and paid.
+    paid('2026-02', 100),
+    { streamId: streamId('2026-02'), type: 'InvoiceWithdrawn', data: { ...key('2026-02'), reference: 'GH-2' } },
+    generated('2026-02', 'GH-3', 7000),
+    { streamId: streamId('2026-02'), type: 'InvoiceConfirmed', data: key('2026-02') },
+    paid('2026-02', 7000),
+    paid('2026-01', 3000),
+    // Withdrawn and generated again in one run of events, with nothing between.
+    generated('2026-03', 'GH-4', 1000),
+    { streamId: streamId('2026-03'), type: 'InvoiceWithdrawn', data: { ...key('2026-03'), reference: 'GH-4' } },
+    generated('2026-03', 'GH-5', 1200),
+  ];
+}
+
+function lessonEvents(): GivenEvent[] {
+  const tutorId = randomUUID();
+  const month = '2026-03';
+  const streamId = `timesheet-${tutorId}-${month}`;
+  const [kept, gone, back] = [lesson(), lesson({ date: '2026-03-03' }), lesson({ date: '2026-03-04' })];
+  const invoiceId = `${tutorId}_${month}`;
+  return [
+    { streamId, type: 'LessonRecorded', data: { tutorId, month, lesson: kept } },
+    { streamId, type: 'LessonRecorded', data: { tutorId, month, lesson: gone } },
+    { streamId, type: 'LessonRecorded', data: { tutorId, month, lesson: back } },
+    {
+      streamId,
+      type: 'LessonChanged',
+      data: { tutorId, month, lesson: { ...kept, amountPence: 5000, amountEdited: true } },
+    },
+    { streamId, type: 'LessonRemoved', data: { tutorId, month, lessonId: gone.lessonId } },
+    { streamId, type: 'LessonRemoved', data: { tutorId, month, lessonId: back.lessonId } },
+    { streamId, type: 'LessonRecorded', data: { tutorId, month, lesson: { ...back, duration: 100 } } },
+    { streamId, type: 'TimesheetMonthLocked', data: { tutorId, month, invoiceId } },
+    { streamId, type: 'TimesheetMonthUnlocked', data: { tutorId, month, invoiceId } },
+    { streamId, type: 'TimesheetMonthLocked', data: { tutorId, month, invoiceId: `${invoiceId}-again` } },
+  ];
+}
+
+/** Issue 17: set-based batches (rebuilds, catch-up) write exactly the rows event by event writes. */
+describe('applyBatch', () => {
+  let bed: Awaited<ReturnType<typeof projectionTestBed>>;
+  beforeAll(async () => {
+    bed = await projectionTestBed(batched);
+  });
+  afterAll(() => bed.close());
+
+  it('gives every batched projection the same rows as applying its events one by one', async () => {
+    await bed.given(...engagementEvents(), ...invoiceEvents(), ...lessonEvents());
+    // Each batch handler is seen to succeed: one that threw would be replaced, silently, by event by event.
+    const succeeded: string[] = [];
+    const watched = batched.map((projection) => ({
+      ...projection,
+      applyBatch: async (...args: Parameters<NonNullable<Projection['applyBatch']>>) => {
+        await projection.applyBatch?.(...args);
+        succeeded.push(projection.name);
+      },
+    }));
+    await bed.rebuild(watched);
+    const byBatch = await bed.snapshot();
+    expect(new Set(succeeded)).toEqual(new Set(batched.map((projection) => projection.name)));
+    await bed.rebuild(batched.map(eventByEvent));
+    const oneByOne = await bed.snapshot();
+    expect(byBatch).toEqual(oneByOne);
+    // Not vacuous: every table of these projections holds rows.
+    const tables = ['lessons', 'locked_months', 'engagements', 'engagement_periods', 'tutor_students'];
+    for (const table of [...tables, 'invoices', 'invoice_payments'])
+      expect(oneByOne[table]?.length, table).toBeGreaterThan(0);
+    expect(oneByOne.invoices).toHaveLength(5);
+  });
+});
