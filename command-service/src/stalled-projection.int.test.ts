@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { healthAnswer, projectionFailureView } from '@agency/contracts';
 import { parsePosition } from '@agency/platform';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
 import pg from 'pg';
@@ -83,6 +84,10 @@ describe('a stalled projection (real PostgreSQL, both services)', () => {
     const clients = report.projections.find((p: { name: string }) => p.name === 'clients');
     expect(clients).toMatchObject({ state: 'stalled', failure: { type: 'ChildAdded' } });
     expect(clients.failure.error).toContain('refuse_stall');
+    // The report as its contract describes it, the failure's every field named (the admin's banner reads them).
+    expect(healthAnswer.parse(report)).toEqual(report);
+    expect(Object.keys(clients.failure).sort()).toEqual(Object.keys(projectionFailureView.shape).sort());
+    expect(clients.failure.since).toEqual(expect.any(String));
     expect(clients.lag).toBeGreaterThanOrEqual(2);
     for (const other of report.projections.filter((p: { name: string }) => p.name !== 'clients')) {
       expect(other, other.name).toMatchObject({ state: 'live', failure: null });

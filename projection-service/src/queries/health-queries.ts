@@ -2,6 +2,7 @@ import { healthAnswer } from '@agency/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type pg from 'pg';
+import type { ProjectionFailure } from '../projection-runner';
 
 /** Counting stops here: a lag this large reads as "at least". */
 const LAG_CAP = 100_000;
@@ -12,7 +13,7 @@ type Row = {
   prepare_position: string;
   following: boolean;
   failed_at: Date | null;
-  failure: Record<string, unknown> | null;
+  failure: ProjectionFailure | null;
   attempts: number;
   retry_at: Date | null;
   lag: string | null;
@@ -58,7 +59,12 @@ export async function healthQueries(
         lag: row.lag === null ? null : Number(row.lag),
         state: row.failure ? ('stalled' as const) : row.following ? ('live' as const) : ('catching up' as const),
         failure: row.failure
-          ? { ...row.failure, since: row.failed_at, attempts: row.attempts, nextRetryAt: row.retry_at }
+          ? {
+              ...row.failure,
+              since: row.failed_at?.toISOString() ?? null,
+              attempts: row.attempts,
+              nextRetryAt: row.retry_at?.toISOString() ?? null,
+            }
           : null,
       })),
     };

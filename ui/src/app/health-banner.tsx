@@ -1,10 +1,9 @@
+import type { HealthAnswer } from '@agency/contracts';
 import styled from '@emotion/styled';
 import { useEffect, useState } from 'react';
 import { getJson } from '../lib/http';
 
-type Failure = { type: string; streamId: string; position: string; error: string; since?: string };
-type ProjectionHealth = { name: string; state: string; lag: number | null; failure: Failure | null };
-type Health = { status: string; projections?: ProjectionHealth[] };
+type ProjectionHealth = NonNullable<HealthAnswer['projections']>[number];
 
 const POLL_MS = 15_000;
 
@@ -27,7 +26,7 @@ export function HealthBanner() {
     const check = () => {
       controller?.abort();
       controller = new AbortController();
-      getJson<Health>('/api/health', controller.signal)
+      getJson<HealthAnswer>('/api/health', controller.signal)
         .then((health) => setStalled((health.projections ?? []).filter((p) => p.failure)))
         .catch(() => {});
     };
