@@ -51,3 +51,11 @@ export const saveConsultation = (body: ConsultationInput) =>
 
 /** Where an invoice's (or credit note's) PDF is served; the session cookie opens it in a new tab. */
 export const familyDocumentUrl = (id: string) => `/api/family-invoices/doc/${encodeURIComponent(id)}`;
+
+/** Money a family paid against a consultation's invoice (part payments too; never more than is owed). */
+export const recordFamilyPayment = (body: { invoiceId: string; date: string; amount: string; commandId: string }) =>
+  postJson('/api/family-invoices/payment', body);
+
+/** Cancels a consultation; an invoice already issued for it is credited by a credit note. */
+export const cancelConsultation = (id: string, commandId: string) =>
+  postJson('/api/consultations/cancel', { id, commandId });

@@ -10,6 +10,7 @@ import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
 import { Panel, SectionHeading } from '../../../components/panel';
 import { EmptyRow, Table, TableWrap, Td, Th, Tr } from '../../../components/table';
+import { useRetentionPeriod } from '../../../lib/agency-details';
 import { useCommandId } from '../../../lib/command-id';
 import { useCurrentUser } from '../../../lib/current-user';
 import { formatDate } from '../../../lib/format';
@@ -176,6 +177,7 @@ function ClientDetail({ client: loaded }: { client: Client }) {
 function PersonalData({ clientId }: { clientId: string }) {
   const [erased, setErased] = useState<Erased | null>(null);
   const until = erased?.kept?.billingDetailsUntil;
+  const retention = useRetentionPeriod();
   return (
     <Panel aria-labelledby="personal-data-heading">
       <SectionHeading id="personal-data-heading">Personal Data</SectionHeading>
@@ -196,7 +198,7 @@ function PersonalData({ clientId }: { clientId: string }) {
       ) : (
         <EraseSubject
           subject="family"
-          kept="Kept: lessons, invoices, payments, totals and references, without personal data; and the billing name and address on the family's issued invoices, for accounting, for 6 years from each invoice's date, then destroyed."
+          kept={`Kept: lessons, invoices, payments, totals and references, without personal data; and the billing name and address on the family's issued invoices, for accounting, for ${retention} from each invoice's date, then destroyed.`}
           erase={(body) => eraseClient(clientId, body)}
           onErased={setErased}
         />

@@ -1,14 +1,61 @@
 import styled from '@emotion/styled';
+import { useMachine } from '@xstate/react';
+import { type ReactNode, useState } from 'react';
+import { fromPromise } from 'xstate';
+import { ErrorAlert } from '../../../components/alert';
+import { Button, ButtonRow } from '../../../components/button';
+import { RecordPaymentForm } from '../../../components/record-payment-form';
 import { EmptyRow, Table, TableWrap, Td, Th, Tr } from '../../../components/table';
+import { commandIdsByAction } from '../../../lib/command-id';
 import { formatDate, formatMoney } from '../../../lib/format';
-import { type ConsultationRow, familyDocumentUrl } from '../api';
+import { errorMessage } from '../../../lib/http';
+import { type ConsultationRow, cancelConsultation, familyDocumentUrl, recordFamilyPayment } from '../api';
+import { consultationActionsMachine } from '../machines/consultation-actions-machine';
 
 const Tick = styled.span({ color: '#0f7a3d', fontWeight: 700, fontSize: '1.15rem' });
 const DocumentLink = styled.a(({ theme }) => ({ color: theme.colors.primary, fontWeight: 600 }));
 const Muted = styled.span(({ theme }) => ({ color: theme.colors.muted }));
+const RowButton = styled(Button)({ minHeight: '2rem', padding: '0.25rem 0.6rem', fontSize: '0.85rem' });
+const Question = styled.div({ padding: '0.25rem 0', '& p': { margin: '0 0 0.5rem' } });
 
-/** Spec §2: Date, Name, Child, Amount, Invoice Ref (the PDF in a new tab), plus Paid. */
-export function ConsultationsTable({ consultations }: { consultations: ConsultationRow[] }) {
+const COLUMNS = 7;
+const what = (row: ConsultationRow) => `the consultation of ${formatDate(row.date)} for ${row.child}`;
+/** Pounds still owed on the row's invoice. */
+const owed = (row: ConsultationRow) => Math.max(Math.round((row.amount - row.paid) * 100) / 100, 0);
+
+/**
+ * Spec §2: Date, Name, Child, Amount, Invoice Ref (the PDF in a new tab), plus Paid; and, for the
+ * admin, each row's actions: Record Payment on its invoice (part payments too) and Cancel
+ * consultation (after a confirmation; an issued invoice is then credited and the credit note shows).
+ */
+export function ConsultationsTable({
+  consultations,
+  onChanged,
+}: {
+  consultations: ConsultationRow[];
+  /** The list is out of date: a payment or a cancellation was recorded. */
+  onChanged: () => void;
+}) {
+  // One command id per row's cancellation, reused on a retry after an unknown outcome.
+  const [commandIds] = useState(() => commandIdsByAction());
+  const [snapshot, send] = useMachine(
+    consultationActionsMachine.provide({
+      actors: {
+        cancelConsultation: fromPromise(async ({ input }) => {
+          const action = `cancel:${input.consultationId}`;
+          try {
+            await cancelConsultation(input.consultationId, commandIds.for(action));
+            commandIds.settle(action);
+          } catch (error) {
+            commandIds.settle(action, error);
+            throw new Error(errorMessage(error));
+          }
+        }),
+      },
+      actions: { reload: onChanged },
+    }),
+  );
+  const active = snapshot.context.consultationId;
   return (
     <TableWrap>
       <Table>
@@ -21,58 +68,150 @@ export function ConsultationsTable({ consultations }: { consultations: Consultat
             <Th scope="col">Amount</Th>
             <Th scope="col">Invoice Ref</Th>
             <Th scope="col">Paid</Th>
+            <Th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </Th>
           </tr>
         </thead>
         <tbody>
           {consultations.length === 0 ? (
             <tr>
-              <EmptyRow colSpan={6}>No consultations recorded yet</EmptyRow>
+              <EmptyRow colSpan={COLUMNS}>No consultations recorded yet</EmptyRow>
             </tr>
           ) : (
-            consultations.map((row) => (
-              <Tr key={row.id}>
-                <Td nowrap>{formatDate(row.date)}</Td>
-                <Td>{row.name}</Td>
-                <Td>
-                  {row.child}
-                  {row.assessment ? <Muted> (assessment)</Muted> : null}
-                </Td>
-                <Td numeric>{row.cancelled ? <s>{formatMoney(row.amount)}</s> : formatMoney(row.amount)}</Td>
-                <Td>
-                  {row.invoiceId && row.invoiceReference ? (
-                    <DocumentLink href={familyDocumentUrl(row.invoiceId)} target="_blank" rel="noopener">
-                      {row.invoiceReference}
-                    </DocumentLink>
+            consultations.map((row) => {
+              const paying = snapshot.matches('paying') && active === row.id;
+              const asking =
+                (snapshot.matches('confirmingCancel') || snapshot.matches('cancelling')) && active === row.id;
+              const payable = row.invoiceId !== null && !row.cancelled && owed(row) > 0;
+              const formId = `payment-${row.id}`;
+              return (
+                <ConsultationLine key={row.id} row={row}>
+                  <Td nowrap>
+                    {payable ? (
+                      <RowButton
+                        type="button"
+                        variant="secondary"
+                        aria-label={`Record Payment for ${row.invoiceReference}`}
+                        aria-expanded={paying}
+                        aria-controls={paying ? formId : undefined}
+                        onClick={() =>
+                          send(paying ? { type: 'payment.close' } : { type: 'payment.open', consultationId: row.id })
+                        }
+                      >
+                        Record Payment
+                      </RowButton>
+                    ) : null}{' '}
+                    {row.cancelled ? null : (
+                      <RowButton
+                        type="button"
+                        variant="secondary"
+                        aria-label={`Cancel consultation of ${formatDate(row.date)} for ${row.child}`}
+                        aria-expanded={asking}
+                        onClick={() => send({ type: 'cancel.ask', consultationId: row.id })}
+                      >
+                        Cancel consultation
+                      </RowButton>
+                    )}
+                  </Td>
+                  {paying && row.invoiceId ? (
+                    <tr>
+                      <Td colSpan={COLUMNS}>
+                        <RecordPaymentForm
+                          id={formId}
+                          label={`Payment for ${row.invoiceReference}`}
+                          outstanding={owed(row)}
+                          record={(payment) => recordFamilyPayment({ invoiceId: row.invoiceId ?? '', ...payment })}
+                          onCancel={() => send({ type: 'payment.close' })}
+                          onRecorded={() => send({ type: 'payment.recorded' })}
+                        />
+                      </Td>
+                    </tr>
                   ) : null}
-                  {row.creditNoteId && row.creditNoteReference ? (
-                    <>
-                      {' '}
-                      <Muted>credited by</Muted>{' '}
-                      <DocumentLink href={familyDocumentUrl(row.creditNoteId)} target="_blank" rel="noopener">
-                        {row.creditNoteReference}
-                      </DocumentLink>
-                    </>
+                  {asking ? (
+                    <tr>
+                      <Td colSpan={COLUMNS}>
+                        <Question role="group" aria-label={`Cancel ${what(row)}?`}>
+                          <p>
+                            Cancel {what(row)}?
+                            {row.invoiceReference
+                              ? ` Invoice ${row.invoiceReference} is then credited by a credit note.`
+                              : ''}
+                          </p>
+                          {snapshot.context.failure ? <ErrorAlert>{snapshot.context.failure}</ErrorAlert> : null}
+                          <ButtonRow>
+                            <Button
+                              type="button"
+                              disabled={snapshot.matches('cancelling')}
+                              onClick={() => send({ type: 'cancel.confirm' })}
+                            >
+                              Yes, cancel it
+                            </Button>
+                            <Button
+                              type="button"
+                              variant="secondary"
+                              disabled={snapshot.matches('cancelling')}
+                              onClick={() => send({ type: 'cancel.dismiss' })}
+                            >
+                              Keep it
+                            </Button>
+                          </ButtonRow>
+                        </Question>
+                      </Td>
+                    </tr>
                   ) : null}
-                  {row.cancelled ? <Muted> (cancelled)</Muted> : null}
-                </Td>
-                <Td>
-                  {row.paid > 0 ? (
-                    <Tick
-                      role="img"
-                      aria-label={`Paid £${formatMoney(row.paid)}`}
-                      title={`Paid £${formatMoney(row.paid)}`}
-                    >
-                      ✓
-                    </Tick>
-                  ) : (
-                    <span className="visually-hidden">Not paid</span>
-                  )}
-                </Td>
-              </Tr>
-            ))
+                </ConsultationLine>
+              );
+            })
           )}
         </tbody>
       </Table>
     </TableWrap>
+  );
+}
+
+/** One consultation's row: its facts, then `children` (the actions cell, then any row opened under it). */
+function ConsultationLine({ row, children }: { row: ConsultationRow; children: [ReactNode, ...ReactNode[]] }) {
+  const [actions, ...below] = children;
+  return (
+    <>
+      <Tr>
+        <Td nowrap>{formatDate(row.date)}</Td>
+        <Td>{row.name}</Td>
+        <Td>
+          {row.child}
+          {row.assessment ? <Muted> (assessment)</Muted> : null}
+        </Td>
+        <Td numeric>{row.cancelled ? <s>{formatMoney(row.amount)}</s> : formatMoney(row.amount)}</Td>
+        <Td>
+          {row.invoiceId && row.invoiceReference ? (
+            <DocumentLink href={familyDocumentUrl(row.invoiceId)} target="_blank" rel="noopener">
+              {row.invoiceReference}
+            </DocumentLink>
+          ) : null}
+          {row.creditNoteId && row.creditNoteReference ? (
+            <>
+              {' '}
+              <Muted>credited by</Muted>{' '}
+              <DocumentLink href={familyDocumentUrl(row.creditNoteId)} target="_blank" rel="noopener">
+                {row.creditNoteReference}
+              </DocumentLink>
+            </>
+          ) : null}
+          {row.cancelled ? <Muted> (cancelled)</Muted> : null}
+        </Td>
+        <Td>
+          {row.paid > 0 ? (
+            <Tick role="img" aria-label={`Paid £${formatMoney(row.paid)}`} title={`Paid £${formatMoney(row.paid)}`}>
+              ✓
+            </Tick>
+          ) : (
+            <span className="visually-hidden">Not paid</span>
+          )}
+        </Td>
+        {actions}
+      </Tr>
+      {below}
+    </>
   );
 }

@@ -11,7 +11,7 @@ const loadConsultations = (_: 'all', signal: AbortSignal) => fetchConsultations(
 /** consultations: every consultation, newest first, with its family invoice (admins only). */
 export function ConsultationsPage() {
   const navigate = useNavigate();
-  const { state, retry } = useLoader(loadConsultations, 'all');
+  const { state, retry, refresh } = useLoader(loadConsultations, 'all');
   return (
     <>
       <PageHeading title="Consultations">
@@ -20,7 +20,7 @@ export function ConsultationsPage() {
         </Button>
       </PageHeading>
       <LoadState state={state} onRetry={retry}>
-        {(consultations) => <ConsultationsTable consultations={consultations} />}
+        {(consultations) => <ConsultationsTable consultations={consultations} onChanged={refresh} />}
       </LoadState>
     </>
   );

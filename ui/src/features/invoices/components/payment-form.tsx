@@ -1,32 +1,9 @@
-import styled from '@emotion/styled';
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { Button } from '../../../components/button';
-import { DateField } from '../../../components/date-field';
-import { FieldError } from '../../../components/field';
-import { TextField } from '../../../components/text-field';
-import { useCommandId } from '../../../lib/command-id';
-import { useAgencyToday } from '../../../lib/current-user';
-import { errorMessage, HttpError } from '../../../lib/http';
+import { RecordPaymentForm } from '../../../components/record-payment-form';
 import { type InvoiceRow, recordPayment } from '../api';
 
 export const paymentFormId = (invoice: InvoiceRow) => `payment-${invoice.id}`;
 
-const Form = styled.form({
-  display: 'flex',
-  flexWrap: 'wrap',
-  alignItems: 'flex-end',
-  gap: '0.5rem',
-  padding: '0.25rem 0',
-  '& > div': { marginBottom: 0, minWidth: '11rem' },
-});
-
-type Values = { date: string; amount: string };
-
-/** '1,234.50', '£12' → '1234.50', '12'; the server reads the same forms. */
-const plainAmount = (value: string) => value.trim().replace(/^£/, '').replace(/[,\s]/g, '');
-
-/** An admin records money received against an invoice: date and amount, under the invoice's row. */
+/** An admin records money received against a tutor's invoice: date and amount, under the invoice's row. */
 export function PaymentForm({
   invoice,
   onCancel,
@@ -36,78 +13,14 @@ export function PaymentForm({
   onCancel: () => void;
   onRecorded: () => void;
 }) {
-  const id = paymentFormId(invoice);
-  const commandId = useCommandId();
-  const [failure, setFailure] = useState<string | null>(null);
-  const outstanding = Math.max(invoice.commission - invoice.paid, 0);
-  const today = useAgencyToday();
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<Values>({
-    mode: 'onTouched',
-    defaultValues: {
-      date: today,
-      amount: outstanding > 0 ? outstanding.toFixed(2) : '',
-    },
-  });
-
-  const onSubmit = handleSubmit(async (values) => {
-    setFailure(null);
-    try {
-      await recordPayment({
-        invoiceId: invoice.id,
-        date: values.date,
-        amount: plainAmount(values.amount),
-        commandId: commandId.current(),
-      });
-      commandId.settle();
-      onRecorded();
-    } catch (error) {
-      commandId.settle(error);
-      if (error instanceof HttpError && error.fields) {
-        for (const name of ['date', 'amount'] as const) {
-          const message = error.fields[name];
-          if (message) setError(name, { message });
-        }
-      }
-      setFailure(errorMessage(error));
-    }
-  });
-
   return (
-    <Form id={id} noValidate onSubmit={onSubmit} aria-label={`Payment for ${invoice.reference}`}>
-      <DateField
-        id={`${id}-date`}
-        label="Payment date"
-        required
-        error={errors.date?.message}
-        {...register('date', { validate: (value) => value !== '' || 'Date is required' })}
-      />
-      <TextField
-        id={`${id}-amount`}
-        label="Amount"
-        inputMode="decimal"
-        required
-        error={errors.amount?.message}
-        {...register('amount', {
-          validate: (value) => {
-            const text = plainAmount(value);
-            if (text === '') return 'Amount is required';
-            if (!/^\d+(\.\d{1,2})?$/.test(text)) return 'Amount must be in pounds and pence, e.g. 12.50';
-            return Number(text) > 0 || 'Amount must be more than 0';
-          },
-        })}
-      />
-      <Button type="submit" disabled={isSubmitting}>
-        Save
-      </Button>
-      <Button type="button" variant="secondary" onClick={onCancel}>
-        Cancel
-      </Button>
-      {failure ? <FieldError role="alert">{failure}</FieldError> : null}
-    </Form>
+    <RecordPaymentForm
+      id={paymentFormId(invoice)}
+      label={`Payment for ${invoice.reference}`}
+      outstanding={Math.max(invoice.commission - invoice.paid, 0)}
+      record={(payment) => recordPayment({ invoiceId: invoice.id, ...payment })}
+      onCancel={onCancel}
+      onRecorded={onRecorded}
+    />
   );
 }

@@ -1,22 +1,27 @@
 import styled from '@emotion/styled';
+import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { ErrorAlert } from '../../../components/alert';
 import { Button, ButtonRow } from '../../../components/button';
+import { type Erased, EraseSubject } from '../../../components/erase-subject';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
 import { Panel, SectionHeading } from '../../../components/panel';
+import { useRetentionPeriod } from '../../../lib/agency-details';
 import { useCommandId } from '../../../lib/command-id';
 import { useCurrentUser } from '../../../lib/current-user';
-import { formatDateTime } from '../../../lib/format';
+import { formatDate, formatDateTime } from '../../../lib/format';
 import { useLoader } from '../../../lib/use-loader';
 import {
   deleteRegistration,
+  eraseRegistration,
   fetchAlternatives,
   fetchRegistration,
   invoiceDocumentUrl,
   moveRegistration,
   placeRegistration,
   type RegistrationDetails,
+  registrationExportUrl,
 } from '../api';
 import { PaymentForm } from '../components/payment-form';
 import { useAction } from '../use-action';
@@ -100,6 +105,42 @@ function Details({ registration }: { registration: RegistrationDetails }) {
 }
 
 /**
+ * A booking of no known family is its own data subject: an admin exports what is held about it
+ * and erases it (a family's booking is exported and erased with the family, on the client's page).
+ */
+function PersonalData({ registration, onErased }: { registration: RegistrationDetails; onErased: () => void }) {
+  const [erased, setErased] = useState<Erased | null>(null);
+  const retention = useRetentionPeriod();
+  const until = erased?.kept?.billingDetailsUntil;
+  return (
+    <Panel aria-labelledby="personal-data-heading">
+      <SectionHeading id="personal-data-heading">Personal Data</SectionHeading>
+      <p>
+        <a href={registrationExportUrl(registration.id)} download>
+          Export
+        </a>{' '}
+        everything held about this booking (a zip of export.json and a readable summary.pdf).
+      </p>
+      {erased || registration.contact.email === 'Erased' ? (
+        <p role="status">
+          <strong>Erased.</strong> {until ? `Billing details on its invoice are kept until ${formatDate(until)}.` : ''}
+        </p>
+      ) : (
+        <EraseSubject
+          subject="booking"
+          kept={`Kept: the booking's places, invoice, payments, totals and references, without personal data; and the billing name and address on its issued invoice, for accounting, for ${retention} from the invoice's date, then destroyed.`}
+          erase={(body) => eraseRegistration(registration.id, body)}
+          onErased={(answer) => {
+            setErased(answer);
+            onErased();
+          }}
+        />
+      )}
+    </Panel>
+  );
+}
+
+/**
  * workshops/{eventId}/{registrationId}: the registration, Create Invoice (disabled once invoiced),
  * Move to … (upcoming events with room), Delete (then back), and Give a Place from the waiting list.
  */
@@ -107,7 +148,7 @@ export function RegistrationPage() {
   const { eventId = '', registrationId = '' } = useParams();
   const navigate = useNavigate();
   const admin = useCurrentUser().role === 'admin';
-  const { state, retry } = useLoader(loadRegistration, { eventId, registrationId });
+  const { state, retry, refresh } = useLoader(loadRegistration, { eventId, registrationId });
   const alternatives = useLoader(loadAlternatives, eventId);
   const commandId = useCommandId();
   const remove = useAction(async () => {
@@ -168,6 +209,9 @@ export function RegistrationPage() {
                 {alternatives.state.data?.length === 0 ? <p>No other upcoming event has room.</p> : null}
               </ButtonRow>
             </>
+          ) : null}
+          {admin && registration.clientId === null ? (
+            <PersonalData registration={registration} onErased={refresh} />
           ) : null}
         </>
       )}
