@@ -13,8 +13,9 @@ import { registrationExport } from './registration-export';
 
 /**
  * `GET /api/clients/{id}/export` (admins only): a subject-access export of everything held about
- * a family (and `GET /api/workshops/registrations/{id}/export`, about a booking of no known family), as one zip holding `export.json` (every field) and `summary.pdf` (readable). A zip
- * rather than one JSON with the PDF in base64: the family opens both files as they are.
+ * a family, as one zip holding `export.json` (every field) and `summary.pdf` (readable); and
+ * `GET /api/workshops/registrations/{id}/export`, the same about a booking of no known family. A
+ * zip rather than one JSON with the PDF in base64: the family opens both files as they are.
  */
 export async function exportQueries(
   fastify: FastifyInstance,
