@@ -109,18 +109,7 @@ export async function engagementRoutes(app: FastifyInstance, { deps, db }: { dep
     if (body.change === 'start') throw missing('id', 'An engagement with an id has already started');
     const stream = engagementStream(id);
     let state = await load(stream, engagementDecider);
-    if (state.status === 'none' || state.tutorId !== body.tutorId)
-      throw notFound('There is no such engagement for this tutor.');
-    if (body.studentId && body.studentId !== state.studentId) {
-      throw new HttpError(
-        409,
-        'conflict',
-        'The student of an engagement cannot be changed; add a new student instead.',
-        {
-          studentId: 'The student cannot be changed',
-        },
-      );
-    }
+    engagement.checkChangeOf(state, body);
     for (const next of changesOf(body, state)) {
       if (next === 'start') continue;
       state = await run(stream, engagementDecider, commandFor(next, body));

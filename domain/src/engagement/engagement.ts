@@ -232,6 +232,24 @@ function refuseIfEnded(state: EngagementState) {
   return state;
 }
 
+/**
+ * A change names the engagement's own tutor (another tutor's engagement is not found) and never
+ * another student: a different student is a new engagement.
+ */
+export function checkChangeOf(
+  state: EngagementState,
+  asked: { tutorId: string; studentId?: string | null },
+): asserts state is Exclude<EngagementState, { status: 'none' }> {
+  if (state.status === 'none' || state.tutorId !== asked.tutorId) {
+    throw new DomainError('not_found', 'There is no such engagement for this tutor.');
+  }
+  if (asked.studentId && asked.studentId !== state.studentId) {
+    throw new DomainError('conflict', 'The student of an engagement cannot be changed; add a new student instead.', {
+      studentId: 'The student cannot be changed',
+    });
+  }
+}
+
 export function decide(command: EngagementCommand, state: EngagementState, _now: Date): EngagementEvent[] {
   switch (command.type) {
     case 'StartEngagement': {

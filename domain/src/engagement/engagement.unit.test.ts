@@ -2,7 +2,7 @@ import type { EngagementEvent } from '@agency/contracts';
 import { describe, expect, it } from 'vitest';
 import { fold } from '../shared/decider';
 import { specFor } from '../testing/given-when-then';
-import { engagementDecider, historyOf, periodInForce, periodsOf, summaryOf } from './engagement';
+import { checkChangeOf, engagementDecider, historyOf, periodInForce, periodsOf, summaryOf } from './engagement';
 
 const given = specFor(engagementDecider);
 const terms = { ratePence: 4000, commissionBp: 2500, partnerBp: 1000 };
@@ -309,5 +309,29 @@ describe('reading periods', () => {
       endDate: '2026-06-30',
     });
     expect(summaryOf(fold(engagementDecider, []))).toBeUndefined();
+  });
+});
+
+describe('a change names its engagement', () => {
+  it("is for the engagement's own tutor: another tutor's, or none, is not found", () => {
+    const state = fold(engagementDecider, [started]);
+    expect(() => checkChangeOf(state, { tutorId: 't1' })).not.toThrow();
+    expect(() => checkChangeOf(state, { tutorId: 't1', studentId: 's1' })).not.toThrow();
+    expect(() => checkChangeOf(state, { tutorId: 't2' })).toThrow(
+      expect.objectContaining({ code: 'not_found', message: 'There is no such engagement for this tutor.' }),
+    );
+    expect(() => checkChangeOf(fold(engagementDecider, []), { tutorId: 't1' })).toThrow(
+      expect.objectContaining({ code: 'not_found' }),
+    );
+  });
+
+  it('never changes the student: a different student is a new engagement', () => {
+    expect(() => checkChangeOf(fold(engagementDecider, [started]), { tutorId: 't1', studentId: 's2' })).toThrow(
+      expect.objectContaining({
+        code: 'conflict',
+        message: expect.stringMatching(/cannot be changed/),
+        fields: { studentId: 'The student cannot be changed' },
+      }),
+    );
   });
 });
