@@ -25,8 +25,12 @@ const clients = {
 };
 const signedInShell = () => import('./signed-in-shell');
 
-/** Shown while the first page's chunk arrives (an empty page: nothing that would shift when it comes). */
-const FirstLoad = () => null;
+/** Shown while the first page's chunks arrive: index.html's own Loading…, kept until the page draws. */
+const FirstLoad = () => (
+  <p className="first-load" role="status">
+    Loading…
+  </p>
+);
 
 const engagementForms = () => import('../features/engagements/pages/engagement-form-pages');
 const tutorStatus = () => import('../features/tutors/pages/tutor-status-pages');

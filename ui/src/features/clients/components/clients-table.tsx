@@ -1,4 +1,5 @@
 import styled from '@emotion/styled';
+import { memo } from 'react';
 import { Link } from 'react-router-dom';
 import { Pager, usePage } from '../../../components/pager';
 import { EmptyRow, Table, TableWrap, Td, Th, Tr } from '../../../components/table';
@@ -6,8 +7,17 @@ import type { ClientListItem } from '../api';
 
 const Inactive = styled.span(({ theme }) => ({ marginLeft: '0.5rem', color: theme.colors.muted, fontSize: '0.85rem' }));
 
-/** The clients list, a page at a time; rows open the client when `onOpen` is given. */
-export function ClientsTable({ clients, onOpen }: { clients: ClientListItem[]; onOpen?: (id: string) => void }) {
+/**
+ * The clients list, a page at a time; rows open the client when `onOpen` is given. Drawn again
+ * only when the list (or `onOpen`) changes, not when the tutor options arrive.
+ */
+export const ClientsTable = memo(function ClientsTable({
+  clients,
+  onOpen,
+}: {
+  clients: ClientListItem[];
+  onOpen?: (id: string) => void;
+}) {
   const { rows, paging } = usePage(clients);
   return (
     <>
@@ -55,4 +65,4 @@ export function ClientsTable({ clients, onOpen }: { clients: ClientListItem[]; o
       <Pager paging={paging} label="Clients" />
     </>
   );
-}
+});

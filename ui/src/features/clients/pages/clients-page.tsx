@@ -1,5 +1,5 @@
 import styled from '@emotion/styled';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button } from '../../../components/button';
 import { Checkbox } from '../../../components/checkbox';
@@ -34,6 +34,7 @@ export function ClientsPage() {
 
   const clients = useLoader(loadClients, { includeInactive, tutor: staff ? tutor || undefined : user.tutorId });
   const tutors = useLoader(loadTutors, staff);
+  const openClient = useCallback((id: string) => navigate(`/client/${id}`), [navigate]);
   const tutorOptions = [
     { value: '', label: 'All tutors' },
     ...(tutors.state.data ?? []).map((option) => ({ value: option.id, label: option.name })),
@@ -72,7 +73,7 @@ export function ClientsPage() {
         {showInactive}
       </Filters>
       <LoadState state={clients.state} onRetry={clients.retry}>
-        {(rows) => <ClientsTable clients={rows} onOpen={staff ? (id) => navigate(`/client/${id}`) : undefined} />}
+        {(rows) => <ClientsTable clients={rows} onOpen={staff ? openClient : undefined} />}
       </LoadState>
     </>
   );

@@ -1,4 +1,5 @@
 import styled from '@emotion/styled';
+import { memo } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { AsOfControl } from '../../../components/as-of';
 import { Button } from '../../../components/button';
@@ -79,7 +80,16 @@ export function LessonsPage() {
 const emptyText = (data: LessonsMonth, admin: boolean, month: string) =>
   data.canAddLessons || admin ? `No lessons recorded yet for ${month}` : `There were no lessons for ${month}`;
 
-function LessonsTable({ data, staff, emptyText }: { data: LessonsMonth; staff: boolean; emptyText: string }) {
+/** Drawn again only when its month's answer changes, not when the tutor options arrive. */
+const LessonsTable = memo(function LessonsTable({
+  data,
+  staff,
+  emptyText,
+}: {
+  data: LessonsMonth;
+  staff: boolean;
+  emptyText: string;
+}) {
   const columns = staff ? 8 : 6;
   // Totals stay the month's, whichever page is shown.
   const { rows, paging } = usePage(data.lessons);
@@ -139,7 +149,7 @@ function LessonsTable({ data, staff, emptyText }: { data: LessonsMonth; staff: b
       <Pager paging={paging} label="Lessons" />
     </>
   );
-}
+});
 
 const DateTd = styled(Td)({ whiteSpace: 'nowrap' });
 const Locked = styled.span(({ theme }) => ({ color: theme.colors.muted, fontSize: '0.85rem' }));
