@@ -217,7 +217,15 @@ export async function catchUpStep(
   store: EventStore,
   schema: string,
   projections: Projection[],
-  options: { follow: boolean; limit?: number; backoff?: Backoff },
+  options: {
+    follow: boolean;
+    limit?: number;
+    backoff?: Backoff;
+    /** The batch after a position, already asked for (read ahead): used when it starts where this step does. */
+    ahead?: ReadAhead;
+    /** Called with the position after which the next step will read, before this one applies its batch. */
+    readNext?: (from: Position) => void;
+  },
 ): Promise<{ read: number; failures: AppliedFailure[] }> {
   await lockWriter(sql, schema);
   const statuses = await readStatuses(sql, schema, true);
@@ -227,7 +235,12 @@ export async function catchUpStep(
   });
   if (due.length === 0) return { read: 0, failures: [] };
   const from = minPosition(due.map((projection) => (statuses.get(projection.name) as ProjectionStatus).position));
-  const events = await store.readAll({ from, limit: options.limit ?? 1000 });
+  const limit = options.limit ?? 1000;
+  const aheadEvents =
+    options.ahead && comparePositions(options.ahead.from, from) === 0 ? await options.ahead.events : undefined;
+  const events = aheadEvents ?? (await store.readAll({ from, limit }));
+  const last = events.at(-1);
+  if (last) options.readNext?.(last.position);
   if (events.length === 0) {
     if (options.follow) {
       await sql.query('update projection_checkpoints set following = true where name = any($1) and failure is null', [
@@ -244,6 +257,13 @@ export async function catchUpStep(
 
 /** Events per catch-up transaction: set-based projections (applyBatch) write each batch at once. */
 export const CATCH_UP_BATCH = 5000;
+
+/**
+ * The batch of `$all` after `from`, asked for while the previous batch is being applied, so the
+ * store's reading and the projections' writing overlap. Any consecutive run of events after
+ * `from` is a valid batch; a read that failed is simply read again (`events` is then undefined).
+ */
+export type ReadAhead = { from: Position; events: Promise<RecordedEvent[] | undefined> };
 
 /** Repeats `catchUpStep`, one transaction per batch, until the projections are at the head. */
 export async function catchUp(
@@ -262,11 +282,21 @@ export async function catchUp(
   },
 ): Promise<number> {
   let read = 0;
-  const batched = { limit: CATCH_UP_BATCH, ...options };
+  const limit = options.limit ?? CATCH_UP_BATCH;
+  let ahead: ReadAhead | undefined;
+  const readNext = (from: Position) => {
+    ahead = { from, events: store.readAll({ from, limit }).catch(() => undefined) };
+  };
   for (;;) {
-    const step = await inTransaction(pool, (sql) => catchUpStep(sql, store, schema, projections, batched));
+    const step = await inTransaction(pool, (sql) =>
+      catchUpStep(sql, store, schema, projections, { ...options, limit, ahead, readNext }),
+    );
     for (const failure of step.failures) options.onFailure?.(failure);
-    if (step.read === 0 || options.stopped?.()) return read;
+    if (step.read === 0 || options.stopped?.()) {
+      // No read is left running behind the caller's back (say, one that then closes the store).
+      await ahead?.events;
+      return read;
+    }
     read += step.read;
     options.onProgress?.(read);
   }

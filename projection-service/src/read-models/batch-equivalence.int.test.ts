@@ -171,4 +171,13 @@ describe('applyBatch', () => {
       expect(oneByOne[table]?.length, table).toBeGreaterThan(0);
     expect(oneByOne.invoices).toHaveLength(5);
   });
+
+  it('swaps in a rebuild with planner statistics on every table (never analyzed would read -1 rows)', async () => {
+    await bed.rebuild(batched);
+    const never = await bed.rows(
+      `select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = 'read' and c.relkind = 'r' and c.reltuples < 0`,
+    );
+    expect(never).toEqual([]);
+  });
 });

@@ -131,6 +131,10 @@ async function buildAndSwap(
 ): Promise<RebuildResult> {
   const { schema, result, finish } = await buildScratch(pool, store, projections, 'all', onProgress);
   try {
+    // Fresh tables have no planner statistics until autovacuum comes by: without them the first
+    // queries on a million rows pick their plans blind. Gathered before the swap, not under its lock.
+    const tables = await pool.query('select tablename from pg_tables where schemaname = $1', [schema]);
+    for (const { tablename } of tables.rows) await pool.query(`analyze ${quoteIdent(schema)}.${quoteIdent(tablename)}`);
     const retired = buildSchemaName('retired');
     await inTransaction(pool, async (sql) => {
       await finish(sql);
