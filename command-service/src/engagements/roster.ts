@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { SessionUser } from '@agency/contracts';
 import { engagement, tutor } from '@agency/domain';
-import { type Position, WrongExpectedRevision } from '@agency/platform';
+import type { Position } from '@agency/platform';
 import type pg from 'pg';
 import { type CommandContext, type CommandDependencies, createCommandContext } from '../pipeline/command-pipeline';
 
@@ -42,6 +43,9 @@ export async function settledTutor(deps: CommandDependencies, tutorId: string, c
   return settle.run(stream, tutor.tutorDecider, { type: 'SettleRoster', entries });
 }
 
+/** Who the store's own upkeep is recorded as. */
+const SYSTEM: SessionUser = { id: 'system', username: 'system', role: 'admin' };
+
 /**
  * Once per store: engagements started before tutors kept a roster are put on their tutor's
  * roster (and, when they have ended, taken off it again), so the rules and invoicing count them too. Read from the event store itself; an advisory lock keeps
@@ -76,37 +80,19 @@ export async function putEarlierEngagementsOnRosters(deps: CommandDependencies, 
     }
     let added = 0;
     for (const [engagementId, { tutorId, studentId, ended }] of earlier) {
+      const commandId = randomUUID();
+      const { context } = createCommandContext(deps, SYSTEM, commandId, commandId);
       const stream = tutor.tutorStream(tutorId);
-      for (let attempt = 1; ; attempt++) {
-        const recorded = await deps.store.readStream(stream);
-        const onRoster = recorded.some(
-          (event) => event.type === 'TutorEngagementStarted' && event.data.engagementId === engagementId,
-        );
-        if (recorded.length === 0 || onRoster) break;
-        const commandId = randomUUID();
-        const metadata = {
-          userId: 'system',
-          role: 'admin',
-          commandId,
-          correlationId: commandId,
-          causationId: commandId,
-          schemaVersion: 1,
-        };
-        try {
-          await deps.store.appendToStream(
-            stream,
-            [
-              { type: 'TutorEngagementStarted', data: { tutorId, engagementId, studentId }, metadata },
-              ...(ended ? [{ type: 'TutorEngagementEnded', data: { tutorId, engagementId }, metadata }] : []),
-            ],
-            { expectedRevision: recorded.length - 1 },
-          );
-          added += 1;
-          break;
-        } catch (error) {
-          if (!(error instanceof WrongExpectedRevision) || attempt >= 5) throw error;
-        }
-      }
+      const before = await context.load(stream, tutor.tutorDecider);
+      if (before.status === 'none' || tutor.engagementsEverOf(before).includes(engagementId)) continue;
+      // Decided by the tutor (once only), appended at the stream's revision (a concurrent change is decided again).
+      await context.run(stream, tutor.tutorDecider, {
+        type: 'PutEarlierEngagementOnRoster',
+        engagementId,
+        studentId,
+        ended,
+      });
+      added += 1;
     }
     await client.query("insert into command.migrations (name) values ('tutor-rosters') on conflict do nothing");
     return added;

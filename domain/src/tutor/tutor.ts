@@ -75,6 +75,11 @@ export type TutorCommand =
    * there, or whose start was never recorded there in time, is taken off.
    */
   | { type: 'SettleRoster'; entries: RosterEntryFacts[] }
+  /**
+   * An engagement recorded before tutors kept a roster (found in the store by the caller) goes on
+   * it, and off again when it has ended, so the roster's rules and invoicing count it too.
+   */
+  | { type: 'PutEarlierEngagementOnRoster'; engagementId: string; studentId: string; ended: boolean }
   /** Only a tutor who has left (terminated) is erased: a current tutor still teaches and is paid. */
   | { type: 'EraseTutor'; reason: string; erasedAt: string };
 
@@ -205,6 +210,19 @@ function settledEntries(state: TutorDetails, entries: RosterEntryFacts[], now: D
   });
 }
 
+/** Once only: an engagement the roster ever had is not put on it again (whatever the tutor's status now). */
+function earlierEngagement(
+  state: TutorDetails,
+  { engagementId, studentId, ended }: { engagementId: string; studentId: string; ended: boolean },
+): TutorEvent[] {
+  if (state.everOnRoster.includes(engagementId) || state.engagements[engagementId]) return [];
+  const { tutorId } = state;
+  return [
+    { type: 'TutorEngagementStarted', data: { tutorId, engagementId, studentId } },
+    ...(ended ? [{ type: 'TutorEngagementEnded' as const, data: { tutorId, engagementId } }] : []),
+  ];
+}
+
 /** Throws the reason in words when the lifecycle does not allow `action` now. */
 export function requireAllowed(view: TutorLifecycleView, action: TutorAction) {
   if (!tutorActionAllowed(view, action)) throw new DomainError('conflict', REFUSALS[action](view));
@@ -233,8 +251,9 @@ export function decide(command: TutorCommand, state: TutorState, now: Date): Tut
   }
   if (state.status === 'none') throw new DomainError('not_found', 'There is no such tutor.');
   const { tutorId } = state;
-  // Settling only records what the engagements' streams already say; it is no change to the tutor.
+  // These only record what the engagements' own streams already say: no change to the tutor.
   if (command.type === 'SettleRoster') return settledEntries(state, command.entries, now);
+  if (command.type === 'PutEarlierEngagementOnRoster') return earlierEngagement(state, command);
   if (state.erased) throw new DomainError('conflict', "This tutor's personal data was erased.");
   switch (command.type) {
     case 'EraseTutor':

@@ -324,3 +324,35 @@ describe('the engagements a tutor ever had (which months can be invoiced)', () =
     expect(engagementsEverOf(state)).toEqual(['e1']);
   });
 });
+
+describe('engagements recorded before tutors kept a roster', () => {
+  const earlier = (ended: boolean): TutorCommand => ({
+    type: 'PutEarlierEngagementOnRoster',
+    engagementId: 'e1',
+    studentId: 's1',
+    ended,
+  });
+
+  it('go on the roster, and off again when they have ended, whatever the tutor is now', () => {
+    given([registered])
+      .when(earlier(false))
+      .thenEvents([engaged('e1', 's1')]);
+    given([registered, terminated])
+      .when(earlier(true))
+      .thenEvents([engaged('e1', 's1'), ended('e1')]);
+  });
+
+  it('go on once: an engagement the roster ever had is not put on again', () => {
+    given([registered, engaged('e1', 's1')])
+      .when(earlier(false))
+      .thenEvents([]);
+    given([registered, engaged('e1', 's1'), ended('e1')])
+      .when(earlier(true))
+      .thenEvents([]);
+  });
+
+  it('count for invoicing once on', () => {
+    const state = fold(tutorDecider, [registered, engaged('e1', 's1'), ended('e1')]);
+    expect(engagementsEverOf(state)).toEqual(['e1']);
+  });
+});
