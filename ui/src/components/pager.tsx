@@ -3,27 +3,48 @@ import { useState } from 'react';
 import { Button } from './button';
 
 /**
- * Rows a long list draws at once. A month of every tutor's lessons runs to thousands of rows at
- * agency scale; drawing them all stalls the page for seconds, a hundred is quick and still reads
- * as one list. Paged rather than windowed: every drawn row is a real table row, so the browser's
- * find, screen readers and copying a page of rows work as in any table.
+ * Rows a long list asks for and draws at once. A month of every tutor's lessons runs to
+ * thousands of rows at agency scale; drawing them all stalls the page for seconds, a hundred is
+ * quick and still reads as one list. Paged rather than windowed: every drawn row is a real table
+ * row, so the browser's find, screen readers and copying a page of rows work as in any table.
  */
 export const PAGE_SIZE = 100;
 
-export type Paging = { page: number; pageCount: number; size: number; total: number; onPage: (page: number) => void };
+/** What a paged query answers besides its rows (GET /api/lessons, GET /api/clients). */
+export type PagedAnswer = { total: number; nextCursor: string | null };
+
+export type Paging = {
+  page: number;
+  total: number;
+  /** Rows on this page. */
+  shown: number;
+  onPrevious?: () => void;
+  onNext?: () => void;
+};
 
 /**
- * The page of `rows` to draw, and the pager's state. The page is the component's own, so a list
- * drawn anew (another filter: its loader shows Loading… in between) starts on the first page, and
- * a quiet refresh (live updates) keeps the page shown, moved back if the list got shorter.
+ * The page of a server-paged list to ask for: `cursor` (undefined for the first page), and the
+ * pager for the answer. The pages walked through are remembered (Previous goes back one); other
+ * filters (`filters`, compared by value) start again on the first page. A quiet refresh of the
+ * same page (live updates) keeps it.
  */
-export function usePage<T>(rows: readonly T[], size = PAGE_SIZE): { rows: readonly T[]; paging: Paging } {
-  const [wanted, setPage] = useState(0);
-  const pageCount = Math.max(1, Math.ceil(rows.length / size));
-  const page = Math.min(wanted, pageCount - 1);
+export function useCursorPages(filters: unknown) {
+  const key = JSON.stringify(filters);
+  const [walked, setWalked] = useState<{ key: string; cursors: (string | undefined)[] }>({
+    key,
+    cursors: [undefined],
+  });
+  const cursors = walked.key === key ? walked.cursors : [undefined];
+  const page = cursors.length - 1;
   return {
-    rows: pageCount === 1 ? rows : rows.slice(page * size, (page + 1) * size),
-    paging: { page, pageCount, size, total: rows.length, onPage: setPage },
+    cursor: cursors[page],
+    paging: ({ total, nextCursor }: PagedAnswer, shown: number): Paging => ({
+      page,
+      total,
+      shown,
+      onPrevious: page > 0 ? () => setWalked({ key, cursors: cursors.slice(0, -1) }) : undefined,
+      onNext: nextCursor ? () => setWalked({ key, cursors: [...cursors, nextCursor] }) : undefined,
+    }),
   };
 }
 
@@ -40,19 +61,19 @@ const count = new Intl.NumberFormat('en-GB');
 
 /** Previous / Next under a paged list, with which rows are shown; nothing when all fit on one page. */
 export function Pager({ paging, label }: { paging: Paging; label: string }) {
-  const { page, pageCount, size, total, onPage } = paging;
-  if (pageCount <= 1) return null;
-  const first = page * size + 1;
-  const last = Math.min(total, (page + 1) * size);
+  const { page, total, shown, onPrevious, onNext } = paging;
+  if (!onPrevious && !onNext) return null;
+  const first = page * PAGE_SIZE + 1;
   return (
     <Bar aria-label={`${label} pages`}>
-      <Button type="button" variant="secondary" disabled={page === 0} onClick={() => onPage(page - 1)}>
+      <Button type="button" variant="secondary" disabled={!onPrevious} onClick={onPrevious}>
         Previous
       </Button>
       <span aria-live="polite">
-        Rows {count.format(first)}–{count.format(last)} of {count.format(total)} (page {page + 1} of {pageCount})
+        Rows {count.format(first)}–{count.format(first + shown - 1)} of {count.format(total)} (page {page + 1} of{' '}
+        {Math.max(1, Math.ceil(total / PAGE_SIZE))})
       </span>
-      <Button type="button" variant="secondary" disabled={page === pageCount - 1} onClick={() => onPage(page + 1)}>
+      <Button type="button" variant="secondary" disabled={!onNext} onClick={onNext}>
         Next
       </Button>
     </Bar>

@@ -10,6 +10,7 @@ import type {
   TutorListAnswer,
   TutorListItem,
 } from '@agency/contracts';
+import { PAGE_SIZE } from '../../components/pager';
 import type { ContactInput } from '../../lib/contact-form-values';
 import { getJson, postJson } from '../../lib/http';
 
@@ -30,12 +31,14 @@ export type NewContact = Omit<Contact, 'id'>;
 
 type Command = { commandId: string };
 
-export type ClientsQuery = { includeInactive: boolean; tutor?: string };
+export type ClientsQuery = { includeInactive: boolean; tutor?: string; cursor?: string };
 
+/** One page of the list (`cursor`: the previous page's `nextCursor`), with the whole list's count. */
 export function fetchClients(query: ClientsQuery, signal?: AbortSignal) {
-  const params = new URLSearchParams({ includeInactive: query.includeInactive ? 'Y' : 'N' });
+  const params = new URLSearchParams({ includeInactive: query.includeInactive ? 'Y' : 'N', limit: String(PAGE_SIZE) });
   if (query.tutor) params.set('tutor', query.tutor);
-  return getJson<ClientListAnswer>(`/api/clients?${params}`, signal).then((answer) => answer.clients);
+  if (query.cursor) params.set('cursor', query.cursor);
+  return getJson<ClientListAnswer>(`/api/clients?${params}`, signal);
 }
 
 export const fetchTutors = (signal?: AbortSignal) =>

@@ -7,6 +7,7 @@ import type {
   TutorListAnswer,
   TutorListItem,
 } from '@agency/contracts';
+import { PAGE_SIZE } from '../../components/pager';
 import { withAsOf } from '../../lib/as-of';
 import { getJson, postJson } from '../../lib/http';
 
@@ -37,11 +38,17 @@ export type LessonInput = {
 const weekParams = ({ tutorId, month, from, to }: WeekQuery) =>
   new URLSearchParams({ from, to, month, tutorId }).toString();
 
-export const fetchLessons = ({ year, month, tutorId, asOf }: LessonsQuery & { asOf?: string }, signal?: AbortSignal) =>
-  getJson<LessonsMonth>(
-    `/api/lessons?${withAsOf(new URLSearchParams({ year: String(year), month: String(month), tutorId: tutorId ?? '' }), asOf)}`,
-    signal,
-  );
+/** One page of the month's lessons (`cursor`: the previous page's `nextCursor`); the totals are the month's. */
+export function fetchLessons(query: LessonsQuery & { asOf?: string; cursor?: string }, signal?: AbortSignal) {
+  const params = new URLSearchParams({
+    year: String(query.year),
+    month: String(query.month),
+    tutorId: query.tutorId ?? '',
+    limit: String(PAGE_SIZE),
+  });
+  if (query.cursor) params.set('cursor', query.cursor);
+  return getJson<LessonsMonth>(`/api/lessons?${withAsOf(params, query.asOf)}`, signal);
+}
 
 export const fetchTimesheet = (query: WeekQuery, signal?: AbortSignal) =>
   getJson<TimesheetAnswer>(`/api/lessons/timesheet?${weekParams(query)}`, signal);

@@ -1,14 +1,13 @@
 import styled from '@emotion/styled';
 import { memo } from 'react';
 import { Link } from 'react-router-dom';
-import { Pager, usePage } from '../../../components/pager';
 import { EmptyRow, Table, TableWrap, Td, Th, Tr } from '../../../components/table';
 import type { ClientListItem } from '../api';
 
 const Inactive = styled.span(({ theme }) => ({ marginLeft: '0.5rem', color: theme.colors.muted, fontSize: '0.85rem' }));
 
 /**
- * The clients list, a page at a time; rows open the client when `onOpen` is given. Drawn again
+ * A page of the clients list; rows open the client when `onOpen` is given. Drawn again
  * only when the list (or `onOpen`) changes, not when the tutor options arrive.
  */
 export const ClientsTable = memo(function ClientsTable({
@@ -18,51 +17,47 @@ export const ClientsTable = memo(function ClientsTable({
   clients: ClientListItem[];
   onOpen?: (id: string) => void;
 }) {
-  const { rows, paging } = usePage(clients);
   return (
-    <>
-      <TableWrap>
-        <Table>
-          <thead>
+    <TableWrap>
+      <Table>
+        <thead>
+          <tr>
+            <Th scope="col">Name</Th>
+            <Th scope="col">Address</Th>
+            <Th scope="col">Phone</Th>
+            <Th scope="col">Email</Th>
+            <Th scope="col" style={{ textAlign: 'right' }}>
+              Students
+            </Th>
+          </tr>
+        </thead>
+        <tbody>
+          {clients.length === 0 ? (
             <tr>
-              <Th scope="col">Name</Th>
-              <Th scope="col">Address</Th>
-              <Th scope="col">Phone</Th>
-              <Th scope="col">Email</Th>
-              <Th scope="col" style={{ textAlign: 'right' }}>
-                Students
-              </Th>
+              <EmptyRow colSpan={5}>No clients to show.</EmptyRow>
             </tr>
-          </thead>
-          <tbody>
-            {clients.length === 0 ? (
-              <tr>
-                <EmptyRow colSpan={5}>No clients to show.</EmptyRow>
-              </tr>
-            ) : (
-              rows.map((client) => (
-                <Tr key={client.id} clickable={Boolean(onOpen)} onClick={onOpen ? () => onOpen(client.id) : undefined}>
-                  <Td>
-                    {onOpen ? (
-                      <Link to={`/client/${client.id}`} onClick={(event) => event.stopPropagation()}>
-                        {client.name}
-                      </Link>
-                    ) : (
-                      client.name
-                    )}
-                    {client.active === false ? <Inactive>(inactive)</Inactive> : null}
-                  </Td>
-                  <Td>{client.address}</Td>
-                  <Td>{client.phone}</Td>
-                  <Td>{client.email}</Td>
-                  <Td numeric>{client.students}</Td>
-                </Tr>
-              ))
-            )}
-          </tbody>
-        </Table>
-      </TableWrap>
-      <Pager paging={paging} label="Clients" />
-    </>
+          ) : (
+            clients.map((client) => (
+              <Tr key={client.id} clickable={Boolean(onOpen)} onClick={onOpen ? () => onOpen(client.id) : undefined}>
+                <Td>
+                  {onOpen ? (
+                    <Link to={`/client/${client.id}`} onClick={(event) => event.stopPropagation()}>
+                      {client.name}
+                    </Link>
+                  ) : (
+                    client.name
+                  )}
+                  {client.active === false ? <Inactive>(inactive)</Inactive> : null}
+                </Td>
+                <Td>{client.address}</Td>
+                <Td>{client.phone}</Td>
+                <Td>{client.email}</Td>
+                <Td numeric>{client.students}</Td>
+              </Tr>
+            ))
+          )}
+        </tbody>
+      </Table>
+    </TableWrap>
   );
 });

@@ -5,6 +5,7 @@ import { Button } from '../../../components/button';
 import { Checkbox } from '../../../components/checkbox';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
+import { Pager, useCursorPages } from '../../../components/pager';
 import { Select } from '../../../components/select';
 import { isOffice, useCurrentUser } from '../../../lib/current-user';
 import { useLoader } from '../../../lib/use-loader';
@@ -32,7 +33,9 @@ export function ClientsPage() {
   const [includeInactive, setIncludeInactive] = useState(false);
   const [tutor, setTutor] = useState('');
 
-  const clients = useLoader(loadClients, { includeInactive, tutor: staff ? tutor || undefined : user.tutorId });
+  const filters = { includeInactive, tutor: staff ? tutor || undefined : user.tutorId };
+  const pages = useCursorPages(filters);
+  const clients = useLoader(loadClients, { ...filters, cursor: pages.cursor });
   const tutors = useLoader(loadTutors, staff);
   const openClient = useCallback((id: string) => navigate(`/client/${id}`), [navigate]);
   const tutorOptions = [
@@ -73,7 +76,12 @@ export function ClientsPage() {
         {showInactive}
       </Filters>
       <LoadState state={clients.state} onRetry={clients.retry}>
-        {(rows) => <ClientsTable clients={rows} onOpen={staff ? openClient : undefined} />}
+        {(answer) => (
+          <>
+            <ClientsTable clients={answer.clients} onOpen={staff ? openClient : undefined} />
+            <Pager paging={pages.paging(answer, answer.clients.length)} label="Clients" />
+          </>
+        )}
       </LoadState>
     </>
   );

@@ -5,7 +5,7 @@ import { AsOfControl } from '../../../components/as-of';
 import { Button } from '../../../components/button';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
-import { Pager, usePage } from '../../../components/pager';
+import { Pager, useCursorPages } from '../../../components/pager';
 import { SelectionFilter } from '../../../components/selection-filter';
 import { EmptyRow, Table, TableWrap, Td, Th, TotalsFooter, Tr } from '../../../components/table';
 import { useAsOf } from '../../../lib/as-of';
@@ -20,7 +20,8 @@ import { fetchLessons, fetchTutorOptions, type LessonsMonth, type LessonsQuery }
 
 const Actions = styled.div({ display: 'flex', flexWrap: 'wrap', gap: '0.75rem', marginTop: '1rem' });
 
-const loadLessons = (query: LessonsQuery & { asOf: string }, signal: AbortSignal) => fetchLessons(query, signal);
+const loadLessons = (query: LessonsQuery & { asOf: string; cursor?: string }, signal: AbortSignal) =>
+  fetchLessons(query, signal);
 const loadTutors = (staff: boolean, signal: AbortSignal) => (staff ? fetchTutorOptions(signal) : Promise.resolve([]));
 
 /** lessons: the month's lessons with totals; the month, year and tutor live in the address. */
@@ -33,7 +34,9 @@ export function LessonsPage() {
   const tutorId = staff ? selected.tutorId : (user.tutorId ?? '');
 
   const { asOf } = useAsOf();
-  const lessons = useLoader(loadLessons, { year, month, tutorId: tutorId || undefined, asOf });
+  const filters = { year, month, tutorId: tutorId || undefined, asOf };
+  const pages = useCursorPages(filters);
+  const lessons = useLoader(loadLessons, { ...filters, cursor: pages.cursor });
   useLiveRefresh(['lessons'], lessons.refresh);
   const tutors = useLoader(loadTutors, staff);
   const title = monthTitle(selected);
@@ -55,6 +58,7 @@ export function LessonsPage() {
         {(data) => (
           <>
             <LessonsTable data={data} staff={staff} emptyText={emptyText(data, user.role === 'admin', title)} />
+            <Pager paging={pages.paging(data, data.lessons.length)} label="Lessons" />
             {asOf ? null : (
               <Actions>
                 {data.canAddLessons ? (
@@ -64,7 +68,7 @@ export function LessonsPage() {
                 ) : null}
                 {mayInvoiceFor(user, tutorId) ? (
                   <Button type="button" variant="secondary" onClick={generateInvoice}>
-                    {data.lessons.length > 0 ? 'Generate Invoice' : 'No lessons this month'}
+                    {data.total > 0 ? 'Generate Invoice' : 'No lessons this month'}
                   </Button>
                 ) : null}
               </Actions>
@@ -91,63 +95,58 @@ const LessonsTable = memo(function LessonsTable({
   emptyText: string;
 }) {
   const columns = staff ? 8 : 6;
-  // Totals stay the month's, whichever page is shown.
-  const { rows, paging } = usePage(data.lessons);
+  // Focusable, so the keyboard scrolls a table wider than the screen: its rows hold no link.
   return (
-    <>
-      {/* Focusable, so the keyboard scrolls a table wider than the screen: its rows hold no link. */}
-      <TableWrap tabIndex={0} role="region" aria-label="Lessons of the month">
-        <Table>
-          <caption className="visually-hidden">Lessons of the month</caption>
-          <thead>
+    <TableWrap tabIndex={0} role="region" aria-label="Lessons of the month">
+      <Table>
+        <caption className="visually-hidden">Lessons of the month</caption>
+        <thead>
+          <tr>
+            <Th scope="col">Date</Th>
+            {staff ? <Th scope="col">Tutor</Th> : null}
+            <Th scope="col">Student</Th>
+            <Th scope="col">Duration</Th>
+            <Th scope="col">Rate</Th>
+            <Th scope="col">Amount</Th>
+            <Th scope="col">Commission</Th>
+            {staff ? <Th scope="col">Partner Share</Th> : null}
+          </tr>
+        </thead>
+        <tbody>
+          {data.lessons.length === 0 ? (
             <tr>
-              <Th scope="col">Date</Th>
-              {staff ? <Th scope="col">Tutor</Th> : null}
-              <Th scope="col">Student</Th>
-              <Th scope="col">Duration</Th>
-              <Th scope="col">Rate</Th>
-              <Th scope="col">Amount</Th>
-              <Th scope="col">Commission</Th>
-              {staff ? <Th scope="col">Partner Share</Th> : null}
+              <EmptyRow colSpan={columns}>{emptyText}</EmptyRow>
             </tr>
-          </thead>
-          <tbody>
-            {data.lessons.length === 0 ? (
-              <tr>
-                <EmptyRow colSpan={columns}>{emptyText}</EmptyRow>
-              </tr>
-            ) : (
-              rows.map((lesson) => (
-                <Tr key={lesson.id}>
-                  <DateTd>
-                    {formatDate(lesson.date)}
-                    {lesson.locked ? <Locked> (invoiced)</Locked> : null}
-                  </DateTd>
-                  {staff ? <Td>{lesson.tutor}</Td> : null}
-                  <Td>{lesson.student}</Td>
-                  <Td numeric>{lesson.duration}</Td>
-                  <Td numeric>{formatMoney(lesson.rate)}</Td>
-                  <Td numeric>{formatMoney(lesson.amount)}</Td>
-                  <Td numeric>{formatMoney(lesson.commission)}</Td>
-                  {staff ? <Td numeric>{formatMoney(lesson.partnerCommission)}</Td> : null}
-                </Tr>
-              ))
-            )}
-          </tbody>
-          {data.lessons.length > 0 ? (
-            <TotalsFooter
-              labelColumns={staff ? 5 : 4}
-              totals={[
-                { testId: 'total-amount', amount: data.totals.amount },
-                { testId: 'total-commission', amount: data.totals.commission },
-                ...(staff ? [{ testId: 'total-partner', amount: data.totals.partnerCommission }] : []),
-              ]}
-            />
-          ) : null}
-        </Table>
-      </TableWrap>
-      <Pager paging={paging} label="Lessons" />
-    </>
+          ) : (
+            data.lessons.map((lesson) => (
+              <Tr key={lesson.id}>
+                <DateTd>
+                  {formatDate(lesson.date)}
+                  {lesson.locked ? <Locked> (invoiced)</Locked> : null}
+                </DateTd>
+                {staff ? <Td>{lesson.tutor}</Td> : null}
+                <Td>{lesson.student}</Td>
+                <Td numeric>{lesson.duration}</Td>
+                <Td numeric>{formatMoney(lesson.rate)}</Td>
+                <Td numeric>{formatMoney(lesson.amount)}</Td>
+                <Td numeric>{formatMoney(lesson.commission)}</Td>
+                {staff ? <Td numeric>{formatMoney(lesson.partnerCommission)}</Td> : null}
+              </Tr>
+            ))
+          )}
+        </tbody>
+        {data.lessons.length > 0 ? (
+          <TotalsFooter
+            labelColumns={staff ? 5 : 4}
+            totals={[
+              { testId: 'total-amount', amount: data.totals.amount },
+              { testId: 'total-commission', amount: data.totals.commission },
+              ...(staff ? [{ testId: 'total-partner', amount: data.totals.partnerCommission }] : []),
+            ]}
+          />
+        ) : null}
+      </Table>
+    </TableWrap>
   );
 });
 
