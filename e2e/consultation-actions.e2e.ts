@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminApi, contactFor } from './support/api';
 import { expectAccessible, launchChromium, screenshot } from './support/chromium';
-import { logInAsAdmin } from './support/session';
+import { logIn, logInAsAdmin } from './support/session';
 
 /**
  * Issue 14 on the consultations list: an admin records part payments against a consultation's
@@ -97,5 +97,23 @@ describe('paying and cancelling a consultation in the browser', () => {
     ).toBe(0);
     await expectAccessible(page);
     await screenshot(page, 'consultation-cancelled');
+  });
+
+  it('shows an auditor the list without the admin’s actions', async () => {
+    const username = `auditor${surname}`.toLowerCase();
+    await (await adminApi()).post('/api/users', {
+      username,
+      password: 'auditor-password',
+      role: 'auditor',
+      name: 'Ada Auditor',
+    });
+    const auditor = await logIn(browser, username, 'auditor-password');
+    await auditor.goto('/consultations');
+    await auditor.getByRole('heading', { name: 'Consultations' }).waitFor();
+    const line = auditor.getByRole('row').filter({ hasText: child });
+    await expect.poll(() => line.count()).toBe(1);
+    expect(await line.getByRole('button').count()).toBe(0);
+    expect(await auditor.getByRole('button', { name: 'New Consultation' }).count()).toBe(0);
+    await expectAccessible(auditor);
   });
 });

@@ -18,7 +18,7 @@ const Muted = styled.span(({ theme }) => ({ color: theme.colors.muted }));
 const RowButton = styled(Button)({ minHeight: '2rem', padding: '0.25rem 0.6rem', fontSize: '0.85rem' });
 const Question = styled.div({ padding: '0.25rem 0', '& p': { margin: '0 0 0.5rem' } });
 
-const COLUMNS = 7;
+const COLUMNS = 6;
 const what = (row: ConsultationRow) => `the consultation of ${formatDate(row.date)} for ${row.child}`;
 /** Pounds still owed on the row's invoice. */
 const owed = (row: ConsultationRow) => Math.max(Math.round((row.amount - row.paid) * 100) / 100, 0);
@@ -30,9 +30,12 @@ const owed = (row: ConsultationRow) => Math.max(Math.round((row.amount - row.pai
  */
 export function ConsultationsTable({
   consultations,
+  admin,
   onChanged,
 }: {
   consultations: ConsultationRow[];
+  /** Only an admin records payments and cancels; an auditor reads the list. */
+  admin: boolean;
   /** The list is out of date: a payment or a cancellation was recorded. */
   onChanged: () => void;
 }) {
@@ -56,6 +59,7 @@ export function ConsultationsTable({
     }),
   );
   const active = snapshot.context.consultationId;
+  const columns = admin ? COLUMNS + 1 : COLUMNS;
   return (
     <TableWrap>
       <Table>
@@ -68,55 +72,63 @@ export function ConsultationsTable({
             <Th scope="col">Amount</Th>
             <Th scope="col">Invoice Ref</Th>
             <Th scope="col">Paid</Th>
-            <Th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </Th>
+            {admin ? (
+              <Th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </Th>
+            ) : null}
           </tr>
         </thead>
         <tbody>
           {consultations.length === 0 ? (
             <tr>
-              <EmptyRow colSpan={COLUMNS}>No consultations recorded yet</EmptyRow>
+              <EmptyRow colSpan={columns}>No consultations recorded yet</EmptyRow>
             </tr>
           ) : (
             consultations.map((row) => {
+              if (!admin) return <ConsultationLine key={row.id} row={row} />;
               const paying = snapshot.matches('paying') && active === row.id;
               const asking =
                 (snapshot.matches('confirmingCancel') || snapshot.matches('cancelling')) && active === row.id;
               const payable = row.invoiceId !== null && !row.cancelled && owed(row) > 0;
               const formId = `payment-${row.id}`;
               return (
-                <ConsultationLine key={row.id} row={row}>
-                  <Td nowrap>
-                    {payable ? (
-                      <RowButton
-                        type="button"
-                        variant="secondary"
-                        aria-label={`Record Payment for ${row.invoiceReference}`}
-                        aria-expanded={paying}
-                        aria-controls={paying ? formId : undefined}
-                        onClick={() =>
-                          send(paying ? { type: 'payment.close' } : { type: 'payment.open', consultationId: row.id })
-                        }
-                      >
-                        Record Payment
-                      </RowButton>
-                    ) : null}{' '}
-                    {row.cancelled ? null : (
-                      <RowButton
-                        type="button"
-                        variant="secondary"
-                        aria-label={`Cancel consultation of ${formatDate(row.date)} for ${row.child}`}
-                        aria-expanded={asking}
-                        onClick={() => send({ type: 'cancel.ask', consultationId: row.id })}
-                      >
-                        Cancel consultation
-                      </RowButton>
-                    )}
-                  </Td>
+                <ConsultationLine
+                  key={row.id}
+                  row={row}
+                  actions={
+                    <Td nowrap>
+                      {payable ? (
+                        <RowButton
+                          type="button"
+                          variant="secondary"
+                          aria-label={`Record Payment for ${row.invoiceReference}`}
+                          aria-expanded={paying}
+                          aria-controls={paying ? formId : undefined}
+                          onClick={() =>
+                            send(paying ? { type: 'payment.close' } : { type: 'payment.open', consultationId: row.id })
+                          }
+                        >
+                          Record Payment
+                        </RowButton>
+                      ) : null}{' '}
+                      {row.cancelled ? null : (
+                        <RowButton
+                          type="button"
+                          variant="secondary"
+                          aria-label={`Cancel consultation of ${formatDate(row.date)} for ${row.child}`}
+                          aria-expanded={asking}
+                          onClick={() => send({ type: 'cancel.ask', consultationId: row.id })}
+                        >
+                          Cancel consultation
+                        </RowButton>
+                      )}
+                    </Td>
+                  }
+                >
                   {paying && row.invoiceId ? (
                     <tr>
-                      <Td colSpan={COLUMNS}>
+                      <Td colSpan={columns}>
                         <RecordPaymentForm
                           id={formId}
                           label={`Payment for ${row.invoiceReference}`}
@@ -130,7 +142,7 @@ export function ConsultationsTable({
                   ) : null}
                   {asking ? (
                     <tr>
-                      <Td colSpan={COLUMNS}>
+                      <Td colSpan={columns}>
                         <Question role="group" aria-label={`Cancel ${what(row)}?`}>
                           <p>
                             Cancel {what(row)}?
@@ -170,9 +182,16 @@ export function ConsultationsTable({
   );
 }
 
-/** One consultation's row: its facts, then `children` (the actions cell, then any row opened under it). */
-function ConsultationLine({ row, children }: { row: ConsultationRow; children: [ReactNode, ...ReactNode[]] }) {
-  const [actions, ...below] = children;
+/** One consultation's row: its facts, then the admin's `actions` cell; `children`, any row opened under it. */
+function ConsultationLine({
+  row,
+  actions,
+  children,
+}: {
+  row: ConsultationRow;
+  actions?: ReactNode;
+  children?: ReactNode;
+}) {
   return (
     <>
       <Tr>
@@ -211,7 +230,7 @@ function ConsultationLine({ row, children }: { row: ConsultationRow; children: [
         </Td>
         {actions}
       </Tr>
-      {below}
+      {children}
     </>
   );
 }

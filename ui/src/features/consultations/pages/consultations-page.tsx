@@ -2,6 +2,7 @@ import { useNavigate } from 'react-router-dom';
 import { Button } from '../../../components/button';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
+import { useCurrentUser } from '../../../lib/current-user';
 import { useLoader } from '../../../lib/use-loader';
 import { fetchConsultations } from '../api';
 import { ConsultationsTable } from '../components/consultations-table';
@@ -12,15 +13,19 @@ const loadConsultations = (_: 'all', signal: AbortSignal) => fetchConsultations(
 export function ConsultationsPage() {
   const navigate = useNavigate();
   const { state, retry, refresh } = useLoader(loadConsultations, 'all');
+  // An auditor reads the list and changes nothing.
+  const admin = useCurrentUser().role === 'admin';
   return (
     <>
       <PageHeading title="Consultations">
-        <Button type="button" onClick={() => navigate('/consultations/new')}>
-          New Consultation
-        </Button>
+        {admin ? (
+          <Button type="button" onClick={() => navigate('/consultations/new')}>
+            New Consultation
+          </Button>
+        ) : null}
       </PageHeading>
       <LoadState state={state} onRetry={retry}>
-        {(consultations) => <ConsultationsTable consultations={consultations} onChanged={refresh} />}
+        {(consultations) => <ConsultationsTable consultations={consultations} admin={admin} onChanged={refresh} />}
       </LoadState>
     </>
   );
