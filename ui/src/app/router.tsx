@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
+import { askCurrentUserEarly } from '../features/session/api';
 import { NotFoundPage } from './not-found-page';
 
 /**
@@ -23,7 +24,10 @@ const clients = {
   contactForm: () => import('../features/clients/pages/contact-form-page'),
   childForm: () => import('../features/clients/pages/child-form-page'),
 };
-const signedInShell = () => import('./signed-in-shell');
+const signedInShell = () => {
+  askCurrentUserEarly();
+  return import('./signed-in-shell');
+};
 
 /** Shown while the first page's chunks arrive: index.html's own Loading…, kept until the page draws. */
 const FirstLoad = () => (

@@ -1,11 +1,11 @@
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { LoadState } from '../components/load-state';
-import { fetchCurrentUser } from '../features/session/api';
+import { fetchCurrentUser, takeCurrentUserAskedEarly } from '../features/session/api';
 import { CurrentUserContext } from '../lib/current-user';
 import { useLoader } from '../lib/use-loader';
 import { Shell } from './shell';
 
-const loadUser = (_: null, signal: AbortSignal) => fetchCurrentUser(signal);
+const loadUser = (_: null, signal: AbortSignal) => takeCurrentUserAskedEarly() ?? fetchCurrentUser(signal);
 
 /** The guard of every route inside the shell: no session → /login. */
 export function SignedInShell() {

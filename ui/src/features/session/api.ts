@@ -7,6 +7,25 @@ export const fetchCurrentUser = (signal?: AbortSignal) =>
     (answer): User => ({ ...answer.user, agencyTimeZone: answer.agency.timeZone }),
   );
 
+let askedEarly: Promise<User> | undefined;
+
+/**
+ * Asks who is signed in while the signed-in shell's scripts are still on their way (the router
+ * calls this as it starts loading them), so the first page does not wait for one after the other.
+ */
+export function askCurrentUserEarly() {
+  askedEarly = fetchCurrentUser();
+  // Its failure is the shell's to show, when it takes the answer.
+  askedEarly.catch(() => undefined);
+}
+
+/** The answer asked for early, once; later loads (a retry, the next sign-in) ask again. */
+export function takeCurrentUserAskedEarly(): Promise<User> | undefined {
+  const answer = askedEarly;
+  askedEarly = undefined;
+  return answer;
+}
+
 export async function login(credentials: { username: string; password: string }): Promise<User> {
   const answer = await postJson<{ token?: string; user: User }>('/auth/local', credentials);
   return answer.user;
