@@ -112,6 +112,7 @@ export async function buildCommandApp(options: CommandAppOptions) {
     processed: new ProcessedCommands(db),
     projections,
     clock: options.clock ?? (() => new Date()),
+    queryUrl: options.queryUrl,
   };
   // Tutors keep a roster of their ongoing engagements; those started before it are added once.
   await putEarlierEngagementsOnRosters(deps, db);

@@ -56,6 +56,11 @@ export type CommandDependencies = {
   processed: ProcessedCommands;
   projections: ProjectionWatch;
   clock: () => Date;
+  /**
+   * Where the query service answers GET /api/* (the proxy's upstream): a command's view is asked
+   * there directly. Without it, through this service's own proxy (one hop more).
+   */
+  queryUrl?: string;
   /** Fault injection, for tests only: called at each step of a command; may throw or wait. */
   faults?: { at: (fault: FaultStep) => void | Promise<void> };
 };
@@ -241,19 +246,29 @@ function uuidHeader(request: FastifyRequest, name: string, label: string): strin
 
 /**
  * Asks the query side for a view once the projections show the command, with the caller's own
- * credentials (so the same role rules apply), through this service's proxy of GET /api/*. When
- * the projections lag (`visible: false`) and the view cannot be had yet, the answer goes without it.
+ * credentials (so the same role rules apply): at the query service itself when its address is
+ * known, else through this service's proxy of GET /api/*. When the projections lag (`visible:
+ * false`) and the view cannot be had yet, the answer goes without it.
  */
-async function askQuerySide(app: FastifyInstance, request: FastifyRequest, url: string, visible: boolean) {
+async function askQuerySide(
+  app: FastifyInstance,
+  queryUrl: string | undefined,
+  request: FastifyRequest,
+  url: string,
+  visible: boolean,
+) {
   const { authorization, cookie } = request.headers;
-  const response = await app.inject({
-    method: 'GET',
-    url,
-    headers: { ...(authorization ? { authorization } : {}), ...(cookie ? { cookie } : {}) },
-  });
-  if (response.statusCode === 200) return response.json() as Record<string, unknown>;
+  const headers = { ...(authorization ? { authorization } : {}), ...(cookie ? { cookie } : {}) };
+  const response = queryUrl
+    ? await fetch(new URL(url, queryUrl), { headers }).then(async (answer) => ({
+        statusCode: answer.status,
+        body: await answer.text(),
+      }))
+    : await app.inject({ method: 'GET', url, headers });
+  const body = () => JSON.parse(response.body) as Record<string, unknown>;
+  if (response.statusCode === 200) return body();
   if (!visible) return {};
-  const { error } = response.json() as { error?: { code?: string; message?: string } };
+  const { error } = body() as { error?: { code?: string; message?: string } };
   throw new HttpError(response.statusCode, error?.code ?? 'view_unavailable', error?.message ?? 'Please reload.');
 }
 
@@ -305,7 +320,9 @@ export function commandRoute<S extends z.ZodType, P = Record<string, string>, A 
           : [position, appendedTypes()];
       // A projection stopped at an event it cannot apply answers at once: the save is recorded, the lists lag.
       const visible = upTo ? await deps.projections.waitFor(upTo, 5000, types) : true;
-      const view = route.view ? await askQuerySide(app, request, route.view(input, answer), visible) : {};
+      const view = route.view
+        ? await askQuerySide(app, deps.queryUrl, request, route.view(input, answer), visible)
+        : {};
       const body = {
         ...(answer as Record<string, unknown>),
         ...view,

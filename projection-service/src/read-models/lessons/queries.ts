@@ -168,11 +168,16 @@ export async function lessonQueries(fastify: FastifyInstance, { db }: { db: pg.P
       const tutorId = whoseLessons(user, request.query.tutorId);
       if (!tutorId) throw badQuery('tutorId', 'Choose a tutor');
       const [engagements, lessons, locked] = await Promise.all([
+        // Only those the grid can show (alive in the range, or with a lesson in it): a tutor of ten
+        // years has a hundred engagements, whose folded states are read and parsed otherwise.
         db.query(
           `select e.state, coalesce(ch.first_name || ' ' || ch.last_name, '') as student_name
              from engagements e left join children ch on ch.id = e.student_id
-            where e.tutor_id = $1`,
-          [tutorId],
+            where e.tutor_id = $1
+              and ((e.start_date <= $3::date and (e.end_date is null or e.end_date >= $2::date))
+                or exists (select 1 from lessons l where l.tutor_id = $1 and l.month = $4 and l.engagement_id = e.id
+                              and l.date between $2::date and $3::date))`,
+          [tutorId, from, to, month],
         ),
         db.query(`select ${LESSON_COLUMNS} from lessons l where l.tutor_id = $1 and l.month = $2`, [tutorId, month]),
         isLocked(tutorId, month),
