@@ -236,10 +236,10 @@ async function productFigures() {
     const oneTutor = writers[0] as (typeof writers)[number];
     const queries: [string, string][] = [
       ['lessons month, one tutor', `/api/lessons?year=${pastYear}&month=${pastMonth}&tutorId=${oneTutor.tutorId}`],
-      ['lessons month, all tutors', `/api/lessons?year=${pastYear}&month=${pastMonth}`],
+      ['lessons month, all tutors (a page: 250 by default)', `/api/lessons?year=${pastYear}&month=${pastMonth}`],
       ['invoices month', `/api/invoices?year=${pastYear}&month=${pastMonth}`],
       ['invoice status report', `/api/reports/invoiceStatus?year=${pastYear}&month=${pastMonth}`],
-      ['clients list', '/api/clients'],
+      ['clients list (a page: 250 by default)', '/api/clients'],
       ['tutor detail', `/api/tutors/${oneTutor.tutorId}`],
       ['engagement detail with history', `/api/tutors/engagement/${oneTutor.tutorId}/${oneTutor.engagementId}`],
     ];
