@@ -57,7 +57,13 @@ const Bar = styled.nav(({ theme }) => ({
   color: theme.colors.muted,
 }));
 
-const count = new Intl.NumberFormat('en-GB');
+// Made on first use: the first number format of a page loads the locale's data (a long task on a
+// slow phone), which a list that fits on one page never needs.
+let counter: Intl.NumberFormat | undefined;
+const count = (value: number) => {
+  counter ??= new Intl.NumberFormat('en-GB');
+  return counter.format(value);
+};
 
 /** Previous / Next under a paged list, with which rows are shown; nothing when all fit on one page. */
 export function Pager({ paging, label }: { paging: Paging; label: string }) {
@@ -70,7 +76,7 @@ export function Pager({ paging, label }: { paging: Paging; label: string }) {
         Previous
       </Button>
       <span aria-live="polite">
-        Rows {count.format(first)}–{count.format(first + shown - 1)} of {count.format(total)} (page {page + 1} of{' '}
+        Rows {count(first)}–{count(first + shown - 1)} of {count(total)} (page {page + 1} of{' '}
         {Math.max(1, Math.ceil(total / PAGE_SIZE))})
       </span>
       <Button type="button" variant="secondary" disabled={!onNext} onClick={onNext}>

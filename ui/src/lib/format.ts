@@ -17,10 +17,13 @@ export function formatDateTime(value: string | null | undefined): string {
   return date.isValid() ? date.format('DD MMM YYYY HH:mm') : value;
 }
 
-const money = new Intl.NumberFormat('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: true });
+// Made on first use: the first number format of a page loads the locale's data (a long task on a
+// slow phone), which a screen without money (the clients list) never needs.
+let money: Intl.NumberFormat | undefined;
 
 /** 0,0.00, e.g. 1,234.50. */
 export function formatMoney(value: number | null | undefined): string {
+  money ??= new Intl.NumberFormat('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: true });
   return money.format(value ?? 0);
 }
 
