@@ -1,6 +1,14 @@
+/** One date format per time zone: making one costs far more than using it (the UI asks on every render). */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** Today's calendar date (YYYY-MM-DD) in the agency's time zone. */
 export function todayIn(timeZone: string, now: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormats.set(timeZone, format);
+  }
+  return format.format(now);
 }
 
 /** The date and time now (`YYYY-MM-DDTHH:mm`) in the agency's time zone. */
