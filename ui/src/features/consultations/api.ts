@@ -8,6 +8,7 @@ import type {
   TutorListAnswer,
   TutorListItem,
 } from '@agency/contracts';
+import { everyPage } from '../../lib/every-page';
 import { getJson, postJson } from '../../lib/http';
 
 export type ConsultationRow = ConsultationRowView;
@@ -32,8 +33,14 @@ export type SavedConsultation = { id?: string; invoiceReference: string | null }
 export const fetchConsultations = (signal?: AbortSignal) =>
   getJson<ConsultationListAnswer>('/api/consultations', signal).then((answer) => answer.consultations);
 
-export const fetchClientOptions = (signal?: AbortSignal) =>
-  getJson<ClientListAnswer>('/api/clients?includeInactive=N', signal).then((answer) => answer.clients);
+/** Every active family for the typeahead, not the list's first page: its pages are walked to the end. */
+export const fetchClientOptions = (signal?: AbortSignal): Promise<ClientOption[]> =>
+  everyPage(async (cursor) => {
+    const params = new URLSearchParams({ includeInactive: 'N', limit: '1000' });
+    if (cursor) params.set('cursor', cursor);
+    const page = await getJson<ClientListAnswer>(`/api/clients?${params}`, signal);
+    return { rows: page.clients, nextCursor: page.nextCursor };
+  });
 
 /** Choosing a client loads that client's children. */
 export const fetchChildren = (clientId: string, signal?: AbortSignal) =>
