@@ -1,6 +1,9 @@
+import { PostgresEventStore } from '@agency/platform';
+import { openPersonalData } from '@agency/scripts/personal-data';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AS_OF_STREAMS, AS_OF_VIEWS, agencyInstant, asOfView, pastAwarePool } from './as-of';
 import { agencyTime } from './recorded-events';
 
 /**
@@ -127,6 +130,45 @@ describe('as of a past moment (real PostgreSQL)', () => {
       answer.groups.flatMap((group) => group.tutors).find((row) => row.tutorId === ids.tutor)?.earnings;
     expect(earningsOf(await get(report, before))).toBe(30);
     expect(earningsOf(await get(report, after))).toBe(64);
+  });
+
+  it("replays only the month's streams for the status report, giving the rows a replay of all of $all gives", async () => {
+    const personalData = await openPersonalData(product.dataDir, product.databaseUrl);
+    const pool = new pg.Pool({ connectionString: product.databaseUrl, max: 2, options: '-c search_path=read' });
+    const store = personalData.protect(await PostgresEventStore.connect(product.databaseUrl));
+    // The scoped replay must not read $all: a store that refuses to shows it reads streams only.
+    const streamsOnly = new Proxy(store, {
+      get: (target, property) =>
+        property === 'readAll'
+          ? () => {
+              throw new Error('the scoped replay read $all');
+            }
+          : Reflect.get(target, property, target),
+    });
+    try {
+      const projections = AS_OF_VIEWS['/api/reports/invoiceStatus']!;
+      const streams = await AS_OF_STREAMS['/api/reports/invoiceStatus']!({ year: 2025, month: 2 }, pool);
+      const rows = (client: pg.Pool) => async () => {
+        const read = async (sql: string) => (await client.query(sql)).rows.map((row) => JSON.stringify(row)).sort();
+        return {
+          tutors: await read('select * from tutors'),
+          lessons: await read("select * from lessons where month = '2025-02'"),
+          invoices: await read("select * from invoices where month = '2025-02'"),
+        };
+      };
+      const past = pastAwarePool(pool);
+      for (const local of [before, after]) {
+        const asOf = agencyInstant(local, 'Europe/London');
+        const scoped = await asOfView(pool, streamsOnly, projections, asOf, rows(past), streams);
+        const whole = await asOfView(pool, store, projections, asOf, rows(past));
+        expect(scoped.lessons.length + scoped.tutors.length).toBeGreaterThan(0);
+        expect(scoped).toEqual(whole);
+      }
+    } finally {
+      await store.close();
+      await pool.end();
+      await personalData.close();
+    }
   });
 
   it('is for the office: a tutor is refused, and a malformed moment is a bad request', async () => {

@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { readsEveryTutor, type SessionUser } from '@agency/contracts';
-import { type EventStore, forbidden, type Position } from '@agency/platform';
+import { invoice, timesheet, tutor } from '@agency/domain';
+import { comparePositions, type EventStore, forbidden, type Position, type RecordedEvent } from '@agency/platform';
 import type { RouteOptions } from 'fastify';
 import type pg from 'pg';
 import { quoteIdent } from '../projection-runner';
@@ -24,6 +25,32 @@ export const AS_OF_VIEWS: Record<string, Projection[]> = {
   '/api/invoices/': [tutorsProjection, invoicesProjection],
   '/api/lessons': [tutorsProjection, clientsProjection, lessonsProjection],
   '/api/tutors/engagement/:tutorId/:engagementId': [tutorsProjection, clientsProjection, engagementsProjection],
+};
+
+/**
+ * Views whose replay needs only a few streams, named from the request's query: their events are
+ * read stream by stream (in `$all` order once merged) instead of the whole of `$all`, so the cost
+ * follows the month asked for, not the size of the store. A month's lessons are all on its
+ * timesheet streams and its invoices on its invoice streams; tutors are never removed from the
+ * live table, so its ids name every tutor who could have existed then.
+ */
+type StreamsOf = (query: Record<string, unknown>, pool: pg.Pool) => Promise<string[]>;
+
+const monthOfQuery = (query: Record<string, unknown>) =>
+  `${String(query.year)}-${String(query.month).padStart(2, '0')}`;
+
+const everyTutor = async (pool: pg.Pool) =>
+  (await pool.query<{ id: string }>('select id from tutors')).rows.map((row) => row.id);
+
+export const AS_OF_STREAMS: Record<string, StreamsOf> = {
+  '/api/reports/invoiceStatus': async (query, pool) => {
+    const month = monthOfQuery(query);
+    return (await everyTutor(pool)).flatMap((id) => [
+      tutor.tutorStream(id),
+      timesheet.timesheetStream(id, month),
+      invoice.invoiceStream(id, month),
+    ]);
+  },
 };
 
 /** Events read from `$all` per round trip while replaying. */
@@ -72,6 +99,8 @@ export async function asOfView<T>(
   projections: Projection[],
   asOf: Date,
   work: () => Promise<T>,
+  /** Only these streams' events are replayed (their union in `$all` order); absent: all of `$all`. */
+  streams?: string[],
 ): Promise<T> {
   const client = await pool.connect();
   try {
@@ -82,17 +111,28 @@ export async function asOfView<T>(
     const wanted = new Set(projections.flatMap((projection) => projection.migrations ?? []));
     for (const migration of migrations) if (wanted.has(migration.name)) await client.query(migration.sql);
     const until = asOf.getTime();
-    let from: Position | undefined;
-    for (let done = false; !done; ) {
-      const events = await store.readAll({ from, limit: BATCH });
-      for (const event of events) {
-        const recorded = Date.parse(event.metadata.recordedAt);
-        if (recorded > until + COMMIT_SLACK_MS) done = true;
-        if (recorded > until) continue;
-        for (const projection of projections) await handlerFor(projection, event.type)?.(client, event);
+    const apply = async (event: RecordedEvent) => {
+      for (const projection of projections) await handlerFor(projection, event.type)?.(client, event);
+    };
+    if (streams) {
+      const events = (await Promise.all(streams.map((stream) => store.readStream(stream))))
+        .flat()
+        .filter((event) => Date.parse(event.metadata.recordedAt) <= until)
+        .sort((a, b) => comparePositions(a.position, b.position));
+      for (const event of events) await apply(event);
+    } else {
+      let from: Position | undefined;
+      for (let done = false; !done; ) {
+        const events = await store.readAll({ from, limit: BATCH });
+        for (const event of events) {
+          const recorded = Date.parse(event.metadata.recordedAt);
+          if (recorded > until + COMMIT_SLACK_MS) done = true;
+          if (recorded > until) continue;
+          await apply(event);
+        }
+        if (events.length < BATCH) done = true;
+        from = events.at(-1)?.position;
       }
-      if (events.length < BATCH) done = true;
-      from = events.at(-1)?.position;
     }
     return await pastConnection.run(client, work);
   } finally {
@@ -117,8 +157,15 @@ export function asOfRoutes({ pool, store, timeZone }: AsOfOptions) {
       if (!asOf) return handler.call(this, request, reply);
       const user = (request as { signedIn?: SessionUser }).signedIn;
       if (!user || !readsEveryTutor(user.role)) throw forbidden('Views as of a past moment are for the office.');
-      return asOfView(pool, store, projections, agencyInstant(asOf, timeZone), async () =>
-        handler.call(this, request, reply),
+      const streamsOf = AS_OF_STREAMS[route.url];
+      const streams = streamsOf ? await streamsOf(request.query as Record<string, unknown>, pool) : undefined;
+      return asOfView(
+        pool,
+        store,
+        projections,
+        agencyInstant(asOf, timeZone),
+        async () => handler.call(this, request, reply),
+        streams,
       );
     };
   };
