@@ -15,9 +15,9 @@ import pg from 'pg';
  * .data-scale; seeded by `npm run seed:scale` first when it is empty), printed as one table:
  * figure, measured value, target, and a ratio where a baseline is measured in the same run.
  * Figures only: nothing here passes or fails. `--only queries` (or a comma list of rebuild,
- * commands, queries, lighthouse, appends) measures only those phases, for a quick look.
+ * commands, queries, asof, lighthouse, appends) measures only those phases, for a quick look.
  */
-const PHASES = ['rebuild', 'commands', 'queries', 'lighthouse', 'appends'] as const;
+const PHASES = ['rebuild', 'commands', 'queries', 'asof', 'lighthouse', 'appends'] as const;
 const { values: options } = parseArgs({ options: { only: { type: 'string' } } });
 const only = options.only?.split(',').map((phase) => phase.trim()) ?? [...PHASES];
 const unknownPhase = only.find((phase) => !(PHASES as readonly string[]).includes(phase));
@@ -146,7 +146,7 @@ try {
   say(`${events} events in ${config.dataDir}`);
 
   if (measures('rebuild')) await rebuildFigures(events);
-  if (measures('commands') || measures('queries') || measures('lighthouse')) await productFigures();
+  if (measures('commands') || measures('queries') || measures('asof') || measures('lighthouse')) await productFigures();
   if (measures('appends')) await appendFigures();
 } finally {
   await db.end();
@@ -251,6 +251,20 @@ async function productFigures() {
         figure: `${label} (16 readers)`,
         value: `p50 ${ms(percentile(answered.sorted, 0.5))}, p99 ${ms(percentile(answered.sorted, 0.99))}`,
         target: 'p99 < 20 ms',
+      });
+    }
+
+    // The invoice status report as of a past moment (issue 16): the middle of the month after it.
+    if (measures('asof')) {
+      const moment = `${new Date(Date.UTC(pastYear, pastMonth, 15)).toISOString().slice(0, 10)}T12:00`;
+      const path = `/api/reports/invoiceStatus?year=${pastYear}&month=${pastMonth}&asOf=${moment}`;
+      say('as of: invoice status report');
+      await load(1, 1, () => get(path));
+      const answered = await load(10, 1, () => get(path));
+      table.push({
+        figure: 'invoice status report as of a past moment (one reader)',
+        value: `p50 ${ms(percentile(answered.sorted, 0.5))}, max ${ms(percentile(answered.sorted, 1))}`,
+        target: '< 2 s',
       });
     }
 
