@@ -111,25 +111,26 @@ export async function asOfView<T>(
     const wanted = new Set(projections.flatMap((projection) => projection.migrations ?? []));
     for (const migration of migrations) if (wanted.has(migration.name)) await client.query(migration.sql);
     const until = asOf.getTime();
-    const apply = async (event: RecordedEvent) => {
-      for (const projection of projections) await handlerFor(projection, event.type)?.(client, event);
+    // As the runner applies a batch: each projection in turn, set-based where it can be.
+    const apply = async (events: RecordedEvent[]) => {
+      for (const projection of projections) {
+        if (projection.applyBatch) await projection.applyBatch(client, events);
+        else for (const event of events) await handlerFor(projection, event.type)?.(client, event);
+      }
     };
     if (streams) {
       const events = (await Promise.all(streams.map((stream) => store.readStream(stream))))
         .flat()
         .filter((event) => Date.parse(event.metadata.recordedAt) <= until)
         .sort((a, b) => comparePositions(a.position, b.position));
-      for (const event of events) await apply(event);
+      for (let at = 0; at < events.length; at += BATCH) await apply(events.slice(at, at + BATCH));
     } else {
       let from: Position | undefined;
       for (let done = false; !done; ) {
         const events = await store.readAll({ from, limit: BATCH });
-        for (const event of events) {
-          const recorded = Date.parse(event.metadata.recordedAt);
-          if (recorded > until + COMMIT_SLACK_MS) done = true;
-          if (recorded > until) continue;
-          await apply(event);
-        }
+        const recorded = events.filter((event) => Date.parse(event.metadata.recordedAt) <= until);
+        if (events.some((event) => Date.parse(event.metadata.recordedAt) > until + COMMIT_SLACK_MS)) done = true;
+        await apply(recorded);
         if (events.length < BATCH) done = true;
         from = events.at(-1)?.position;
       }
