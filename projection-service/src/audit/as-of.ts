@@ -42,6 +42,18 @@ const monthOfQuery = (query: Record<string, unknown>) =>
 const everyTutor = async (pool: pg.Pool) =>
   (await pool.query<{ id: string }>('select id from tutors')).rows.map((row) => row.id);
 
+/** The invoices list: every tutor's stream and the invoice streams of the month asked (or of each month of the year). */
+const invoiceListStreams: StreamsOf = async (query, pool) => {
+  const months =
+    query.month === undefined
+      ? Array.from({ length: 12 }, (_, m) => monthOfQuery({ year: query.year, month: m + 1 }))
+      : [monthOfQuery(query)];
+  return (await everyTutor(pool)).flatMap((id) => [
+    tutor.tutorStream(id),
+    ...months.map((month) => invoice.invoiceStream(id, month)),
+  ]);
+};
+
 export const AS_OF_STREAMS: Record<string, StreamsOf> = {
   '/api/reports/invoiceStatus': async (query, pool) => {
     const month = monthOfQuery(query);
@@ -51,6 +63,8 @@ export const AS_OF_STREAMS: Record<string, StreamsOf> = {
       invoice.invoiceStream(id, month),
     ]);
   },
+  '/api/invoices': invoiceListStreams,
+  '/api/invoices/': invoiceListStreams,
 };
 
 /** Events read from `$all` per round trip while replaying. */
