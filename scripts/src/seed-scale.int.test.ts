@@ -36,6 +36,26 @@ describe('the scale seed', () => {
     });
     const stored = Number((await db.query('select count(*) from es.events')).rows[0].count);
     expect(stored).toBe(written);
+    // Written by one COPY in one transaction: $all (transaction_id, global_position) is the order
+    // the rows were decided in, each stream's revisions run 0, 1, 2… in that order, and the
+    // indexes dropped for the load are back.
+    const streams = await db.query(
+      `select count(*) as count from (
+         select stream_id, stream_revision,
+                row_number() over (partition by stream_id order by transaction_id, global_position) - 1 as expected
+           from es.events) x
+        where stream_revision <> expected`,
+    );
+    expect(Number(streams.rows[0].count)).toBe(0);
+    const indexes = (
+      await db.query(`select indexname from pg_indexes where schemaname = 'es' and tablename = 'events' order by 1`)
+    ).rows.map((row) => row.indexname);
+    expect(indexes).toEqual([
+      'events_event_id_key',
+      'events_in_global_order',
+      'events_pkey',
+      'events_stream_id_stream_revision_key',
+    ]);
     const store = new PersonalDataEventStore(new PostgresEventStore(db, { pollIntervalMs: 50 }), vault);
     const rebuilt = await rebuildReadModels(db, store, projections);
     expect(rebuilt.failures).toEqual([]);

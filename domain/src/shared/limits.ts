@@ -64,8 +64,12 @@ export function checkDuration(value: unknown, field = 'duration'): number {
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+/** Dates already found real and in range: at most the 73,414 days from 1900 to 2100. */
+const realDates = new Set<unknown>();
+
 /** A real `YYYY-MM-DD` date from 1900-01-01 to 2100-12-31. */
 export function checkDate(value: unknown, field = 'date'): string {
+  if (realDates.has(value)) return value as string;
   if (typeof value !== 'string' || value.length !== 10 || !DATE.test(value)) {
     return refuse(field, 'Use a date like 2026-01-31');
   }
@@ -73,6 +77,7 @@ export function checkDate(value: unknown, field = 'date'): string {
   if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value)
     return refuse(field, 'Not a real date');
   if (!isDateInRange(value)) return refuse(field, `Use a date between ${LIMITS.minDate} and ${LIMITS.maxDate}`);
+  realDates.add(value);
   return value;
 }
 

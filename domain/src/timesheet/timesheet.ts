@@ -226,11 +226,13 @@ function checkLesson(
   checkDate(date, 'date');
   checkDuration(duration);
   if (amountPence !== undefined) checkPence(amountPence, { field: 'amount', label: 'Amount' });
-  const sameDay = [...state.lessons.values()].filter(
-    (lesson) =>
-      lesson.lessonId !== command.lessonId && lesson.studentId === engagement.studentId && lesson.date === date,
-  );
-  const hours = sameDay.reduce((sum, lesson) => sum + lesson.duration, duration);
+  // The student's other lessons that day, summed in one pass (this runs on every save of a month's grid).
+  let hours = duration;
+  for (const lesson of state.lessons.values()) {
+    if (lesson.lessonId !== command.lessonId && lesson.studentId === engagement.studentId && lesson.date === date) {
+      hours += lesson.duration;
+    }
+  }
   if (hours > MAX_HOURS_A_DAY_WITH_ONE_STUDENT * 100) {
     throw new DomainError(
       'invalid',
@@ -250,10 +252,10 @@ export function decide(command: TimesheetCommand, state: TimesheetState, now: Da
       checkMayRecordFor(command.actor, tutorId);
       checkOpen(state, month);
       if (state.lessons.has(command.lessonId)) throw new DomainError('conflict', 'This lesson is already recorded.');
-      const duration = command.duration ?? DEFAULT_DURATION;
-      checkLesson(state, { ...command, duration });
-      if (duration === 0) return [];
-      const lesson = priceLesson({ ...command, duration });
+      const withDuration = { ...command, duration: command.duration ?? DEFAULT_DURATION };
+      checkLesson(state, withDuration);
+      if (withDuration.duration === 0) return [];
+      const lesson = priceLesson(withDuration);
       return [{ type: 'LessonRecorded', data: { tutorId, month, lesson } }];
     }
     case 'ChangeLesson': {
@@ -274,12 +276,13 @@ export function decide(command: TimesheetCommand, state: TimesheetState, now: Da
     case 'SaveLessonCell': {
       // Decided on the timesheet as it is now (again on a retry), so the choice between recording
       // and changing never rests on what the user's screen showed some time ago.
-      const { lessonId: shown, ...cell } = command;
+      // The cell's own fields with the lesson id replaced (a spread, not a rest: the grid saves often).
+      const shown = command.lessonId;
       const lessonId = cellLessonId(command);
       const recorded = state.lessons.get(lessonId);
       if (!recorded) {
         if (shown !== undefined) throw new DomainError('not_found', 'There is no such lesson on this timesheet.');
-        return decide({ ...cell, type: 'RecordLesson', lessonId }, state, now);
+        return decide({ ...command, type: 'RecordLesson', lessonId }, state, now);
       }
       if (shown === undefined && state.status === 'open') {
         // The cell was empty when the user typed: someone filled it meanwhile. Never a silent overwrite.
@@ -291,7 +294,7 @@ export function decide(command: TimesheetCommand, state: TimesheetState, now: Da
       // An amount typed earlier survives a save that leaves the duration as it was.
       const keepAmount = recorded.amountEdited && recorded.duration === command.duration;
       const amountPence = command.amountPence ?? (keepAmount ? recorded.amountPence : undefined);
-      return decide({ ...cell, type: 'ChangeLesson', lessonId, amountPence }, state, now);
+      return decide({ ...command, type: 'ChangeLesson', lessonId, amountPence }, state, now);
     }
     case 'RemoveLesson': {
       checkMayRecordFor(command.actor, tutorId);
