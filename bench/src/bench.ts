@@ -9,15 +9,17 @@ import { configFromEnvironment } from '@agency/scripts/config';
 import { openDatabase } from '@agency/scripts/database';
 import { startProduct } from '@agency/scripts/product';
 import pg from 'pg';
+import { chromium } from 'playwright-core';
+import { clientsReady, FIRST_LOAD_BUDGET_BYTES, firstLoadReport, loginReady, scriptsLoadedBy } from './first-load';
 
 /**
  * `npm run bench`: every figure of issue 17 against the scale store (DATA_DIR, default
  * .data-scale; seeded by `npm run seed:scale` first when it is empty), printed as one table:
  * figure, measured value, target, and a ratio where a baseline is measured in the same run.
  * Figures only: nothing here passes or fails. `--only queries` (or a comma list of rebuild,
- * commands, queries, asof, lighthouse, appends) measures only those phases, for a quick look.
+ * commands, queries, asof, firstload, lighthouse, appends) measures only those phases, for a quick look.
  */
-const PHASES = ['rebuild', 'commands', 'queries', 'asof', 'lighthouse', 'appends'] as const;
+const PHASES = ['rebuild', 'commands', 'queries', 'asof', 'firstload', 'lighthouse', 'appends'] as const;
 const { values: options } = parseArgs({ options: { only: { type: 'string' } } });
 const only = options.only?.split(',').map((phase) => phase.trim()) ?? [...PHASES];
 const unknownPhase = only.find((phase) => !(PHASES as readonly string[]).includes(phase));
@@ -149,7 +151,8 @@ try {
   say(`${events} events in ${config.dataDir}`);
 
   if (measures('rebuild')) await rebuildFigures(events);
-  if (measures('commands') || measures('queries') || measures('asof') || measures('lighthouse')) await productFigures();
+  if (['commands', 'queries', 'asof', 'firstload', 'lighthouse'].some((phase) => only.includes(phase)))
+    await productFigures();
   if (measures('appends')) await appendFigures();
 } finally {
   await db.end();
@@ -269,6 +272,33 @@ async function productFigures() {
         value: `p50 ${ms(percentile(answered.sorted, 0.5))}, max ${ms(percentile(answered.sorted, 1))}`,
         target: '< 2 s',
       });
+    }
+
+    // First-load JavaScript of the sign-in page and the clients list (empty cache), as e2e/first-load measures it.
+    if (measures('firstload')) {
+      say('first load: login and clients list');
+      const browser = await chromium.launch({
+        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+        args: ['--no-sandbox', '--disable-gpu'],
+      });
+      try {
+        for (const [label, path, ready, signedIn] of [
+          ['sign-in page', '/login', loginReady, false],
+          ['clients list', '/clients', clientsReady, true],
+        ] as const) {
+          const context = await browser.newContext({ baseURL: product.url });
+          if (signedIn) await context.addCookies([{ name: 'token', value: token, url: product.url }]);
+          const { total } = firstLoadReport(await scriptsLoadedBy(context, path, ready));
+          await context.close();
+          table.push({
+            figure: `first-load JS, ${label} (gzipped)`,
+            value: `${(total / 1000).toFixed(1)} KB`,
+            target: `≤ ${FIRST_LOAD_BUDGET_BYTES / 1000} KB`,
+          });
+        }
+      } finally {
+        await browser.close();
+      }
     }
 
     // Lighthouse on two screens, signed in by the session cookie.
