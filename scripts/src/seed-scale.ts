@@ -18,6 +18,7 @@ import {
 } from '@agency/domain';
 import { PostgresEventStore } from '@agency/platform';
 import { encryptPersonalFields } from '@agency/platform/personal-data';
+import { inTransaction } from '@agency/platform/transaction';
 import { SingleBar } from 'cli-progress';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
@@ -153,9 +154,8 @@ class BulkWriter {
  * random inserts. Nothing is committed unless everything was, indexes included.
  */
 async function copyIntoEventStore<T>(db: pg.Pool, write: (copy: Writable) => Promise<T>, timings: Timings) {
-  const client = await db.connect();
-  try {
-    await client.query('begin');
+  let finishing = 0;
+  const written = await inTransaction(db, async (client) => {
     await client.query('lock table es.events in share row exclusive mode');
     const empty = (await client.query('select not exists (select 1 from es.events) as empty')).rows[0].empty as boolean;
     const rebuild: string[] = [];
@@ -190,19 +190,14 @@ async function copyIntoEventStore<T>(db: pg.Pool, write: (copy: Writable) => Pro
     } finally {
       copy.end();
     }
-    const finishing = performance.now();
+    finishing = performance.now();
     await done;
     await client.query(`set local maintenance_work_mem = '256MB'`);
     for (const statement of rebuild) await client.query(statement);
-    await client.query('commit');
-    timings.finishMs = performance.now() - finishing;
     return result;
-  } catch (error) {
-    await client.query('rollback').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
+  timings.finishMs = performance.now() - finishing;
+  return written;
 }
 
 type Engaged = { summary: engagement.EngagementSummary; weekday: number; ratePence: number };

@@ -109,6 +109,17 @@ const tutorInvoiceOf = (row: InvoiceRow): TutorInvoiceView => ({
 export async function invoiceQueries(fastify: FastifyInstance, { db }: { db: pg.Pool }) {
   requireSignIn(fastify);
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  /** One invoice that is not void, for `user`: another tutor's is not found (never forbidden: its existence is not told). */
+  async function invoiceFor(user: SessionUser, id: string) {
+    const found = await db.query(
+      `select ${INVOICE_COLUMNS} from invoices i join tutors t on t.id = i.tutor_id where i.id = $1 and not i.void`,
+      [id],
+    );
+    const row = found.rows[0] && withMoney(found.rows[0]);
+    if (!row || (user.role === 'tutor' && row.tutor_id !== user.tutorId)) throw notFound('There is no such invoice.');
+    return row;
+  }
+
   const listSchema = { querystring: invoiceListQuery, response: { 200: invoiceListAnswer } };
   const list = async (request: { signedIn: SessionUser; query: z.output<typeof invoiceListQuery> }) => {
     const user = request.signedIn;
@@ -180,13 +191,7 @@ export async function invoiceQueries(fastify: FastifyInstance, { db }: { db: pg.
   const one = { params: invoiceParams, response: { 200: invoiceAnswer } };
   app.get('/api/invoices/:id', { schema: one }, async (request) => {
     const user = request.signedIn;
-    const found = await db.query(
-      `select ${INVOICE_COLUMNS} from invoices i join tutors t on t.id = i.tutor_id where i.id = $1 and not i.void`,
-      [request.params.id],
-    );
-    const row = found.rows[0] && withMoney(found.rows[0]);
-    // Another tutor's invoice is hidden as not found, as its document is.
-    if (!row || (user.role === 'tutor' && row.tutor_id !== user.tutorId)) throw notFound('There is no such invoice.');
+    const row = await invoiceFor(user, request.params.id);
     return redactForRole(user.role, { invoice: tutorInvoiceOf(row) });
   });
 
@@ -248,12 +253,7 @@ export async function invoiceQueries(fastify: FastifyInstance, { db }: { db: pg.
   };
   app.get('/api/invoices/doc/:id', { schema: document }, async (request, reply) => {
     const user = request.signedIn;
-    const found = await db.query(
-      `select ${INVOICE_COLUMNS} from invoices i join tutors t on t.id = i.tutor_id where i.id = $1 and not i.void`,
-      [request.params.id],
-    );
-    const row = found.rows[0] && withMoney(found.rows[0]);
-    if (!row || (user.role === 'tutor' && row.tutor_id !== user.tutorId)) throw notFound('There is no such invoice.');
+    const row = await invoiceFor(user, request.params.id);
     const pdf = await renderInvoiceDocument(
       {
         reference: row.reference,
