@@ -7,7 +7,7 @@ import type pg from 'pg';
 import { agencyTime } from '../audit/recorded-events';
 import { agencyDetailsOf } from '../read-models/agency/queries';
 import { requireSignIn } from '../signed-in';
-import { familySections, registrationSections, renderExportSummary } from './export-summary';
+import { familySections, registrationSections, renderExportSummary, type Sections } from './export-summary';
 import { familyExport } from './family-export';
 import { registrationExport } from './registration-export';
 
@@ -47,32 +47,45 @@ export async function exportQueries(
     },
   };
 
-  app.get('/api/clients/:id/export', { schema: exportSchema }, async (request, reply) => {
-    if (request.signedIn.role !== 'admin') throw forbidden('Exports of personal data are for admins.');
-    const data = await familyExport(db, store, timeZone, request.params.id);
-    if (!data) throw notFound('There is no such client.');
-    return archive(reply, `family-${request.params.id}`, data, (agency, madeAt) =>
-      renderExportSummary(
-        { title: 'Personal data held about your family', whom: `family ${request.params.id}` },
-        familySections(data),
-        agency,
-        madeAt,
-      ),
-    );
-  });
+  /** One export route: `load` the subject's data (absent: 404), then the archive with its summary. */
+  function exportRoute<T extends object>(
+    url: string,
+    about: { missing: string; file: string; title: string; whom: string },
+    load: (id: string) => Promise<T | undefined>,
+    sections: (data: T) => Sections,
+  ) {
+    app.get(url, { schema: exportSchema }, async (request, reply) => {
+      if (request.signedIn.role !== 'admin') throw forbidden('Exports of personal data are for admins.');
+      const { id } = request.params;
+      const data = await load(id);
+      if (!data) throw notFound(about.missing);
+      return archive(reply, `${about.file}-${id}`, data, (agency, madeAt) =>
+        renderExportSummary({ title: about.title, whom: `${about.whom} ${id}` }, sections(data), agency, madeAt),
+      );
+    });
+  }
 
+  exportRoute(
+    '/api/clients/:id/export',
+    {
+      missing: 'There is no such client.',
+      file: 'family',
+      title: 'Personal data held about your family',
+      whom: 'family',
+    },
+    (id) => familyExport(db, store, timeZone, id),
+    familySections,
+  );
   // A workshop booking of no known family is its own data subject, with its own export.
-  app.get('/api/workshops/registrations/:id/export', { schema: exportSchema }, async (request, reply) => {
-    if (request.signedIn.role !== 'admin') throw forbidden('Exports of personal data are for admins.');
-    const data = await registrationExport(db, store, timeZone, request.params.id);
-    if (!data) throw notFound('There is no such registration.');
-    return archive(reply, `booking-${request.params.id}`, data, (agency, madeAt) =>
-      renderExportSummary(
-        { title: 'Personal data held about your booking', whom: `workshop booking ${request.params.id}` },
-        registrationSections(data),
-        agency,
-        madeAt,
-      ),
-    );
-  });
+  exportRoute(
+    '/api/workshops/registrations/:id/export',
+    {
+      missing: 'There is no such registration.',
+      file: 'booking',
+      title: 'Personal data held about your booking',
+      whom: 'workshop booking',
+    },
+    (id) => registrationExport(db, store, timeZone, id),
+    registrationSections,
+  );
 }

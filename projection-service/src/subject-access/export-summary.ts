@@ -13,7 +13,7 @@ const phones = (value: unknown) =>
 const lines = (value: unknown) => (Array.isArray(value) ? value.map(text).join(', ') : text(value));
 
 /** Each part of an export as a heading and one line per item, in words a family reads. */
-type Sections = [heading: string, items: string[]][];
+export type Sections = [heading: string, items: string[]][];
 
 /** The parts every export has: the family invoices, their payments and the history of changes. */
 const billingAndHistory = (data: Pick<FamilyExport, 'familyInvoices' | 'payments' | 'history'>): Sections => [
