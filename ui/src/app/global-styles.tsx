@@ -38,6 +38,39 @@ export function GlobalStyles() {
           white-space: nowrap;
           border: 0;
         }
+        /* Table body cells and rows (components/table.tsx): plain classes, no styles computed per cell. */
+        .cell {
+          padding: 0.65rem 0.75rem;
+          border-bottom: 1px solid ${theme.colors.border};
+          vertical-align: middle;
+          text-align: left;
+        }
+        /* Money and dates never break across lines; names may. */
+        .cell-numeric {
+          text-align: right;
+          font-variant-numeric: tabular-nums;
+          white-space: nowrap;
+        }
+        .cell-nowrap {
+          white-space: nowrap;
+        }
+        /* A muted note in a cell, e.g. (invoiced), (inactive). */
+        .cell-note {
+          color: ${theme.colors.muted};
+          font-size: 0.85rem;
+        }
+        .cell-note-apart {
+          margin-left: 0.5rem;
+        }
+        .row-clickable {
+          cursor: pointer;
+        }
+        .row:hover {
+          background: ${theme.colors.rowHover};
+        }
+        .row:last-of-type > .cell {
+          border-bottom: none;
+        }
         h1,
         h2,
         h3 {

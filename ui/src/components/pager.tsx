@@ -1,5 +1,6 @@
 import styled from '@emotion/styled';
 import { useState } from 'react';
+import { formatCount } from '../lib/numbers';
 import { Button } from './button';
 
 /**
@@ -57,14 +58,6 @@ const Bar = styled.nav(({ theme }) => ({
   color: theme.colors.muted,
 }));
 
-// Made on first use: the first number format of a page loads the locale's data (a long task on a
-// slow phone), which a list that fits on one page never needs.
-let counter: Intl.NumberFormat | undefined;
-const count = (value: number) => {
-  counter ??= new Intl.NumberFormat('en-GB');
-  return counter.format(value);
-};
-
 /** Previous / Next under a paged list, with which rows are shown; nothing when all fit on one page. */
 export function Pager({ paging, label }: { paging: Paging; label: string }) {
   const { page, total, shown, onPrevious, onNext } = paging;
@@ -76,7 +69,7 @@ export function Pager({ paging, label }: { paging: Paging; label: string }) {
         Previous
       </Button>
       <span aria-live="polite">
-        Rows {count(first)}–{count(first + shown - 1)} of {count(total)} (page {page + 1} of{' '}
+        Rows {formatCount(first)}–{formatCount(first + shown - 1)} of {formatCount(total)} (page {page + 1} of{' '}
         {Math.max(1, Math.ceil(total / PAGE_SIZE))})
       </span>
       <Button type="button" variant="secondary" disabled={!onNext} onClick={onNext}>

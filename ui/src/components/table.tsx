@@ -1,4 +1,5 @@
 import styled from '@emotion/styled';
+import type { ComponentPropsWithoutRef } from 'react';
 import { formatMoney } from '../lib/format';
 
 /**
@@ -26,25 +27,27 @@ export const Th = styled.th(({ theme }) => ({
   whiteSpace: 'nowrap',
 }));
 
-// Layout props stay off the element (`nowrap` is also a legacy HTML attribute of td).
-export const Td = styled('td', { shouldForwardProp: (prop) => prop !== 'numeric' && prop !== 'nowrap' })<{
-  numeric?: boolean;
-  nowrap?: boolean;
-}>(({ theme, numeric, nowrap }) => ({
-  padding: '0.65rem 0.75rem',
-  borderBottom: `1px solid ${theme.colors.border}`,
-  verticalAlign: 'middle',
-  textAlign: numeric ? 'right' : 'left',
-  fontVariantNumeric: numeric ? 'tabular-nums' : undefined,
-  // Money and dates never break across lines; names may.
-  whiteSpace: numeric || nowrap ? 'nowrap' : undefined,
-}));
+/**
+ * Body cells and rows are plain elements with fixed class names (their rules are in the app's
+ * global styles, app/global-styles.tsx): a page of a long list draws hundreds of cells, and an
+ * Emotion-styled cell computed and hashed its styles once per cell on every render (issue 17:
+ * most of the lists' blocking time on a slow phone). Layout props stay off the element
+ * (`nowrap` is also a legacy HTML attribute of td).
+ */
+export function Td({
+  numeric,
+  nowrap,
+  className,
+  ...props
+}: ComponentPropsWithoutRef<'td'> & { numeric?: boolean; nowrap?: boolean }) {
+  const classes = `cell${numeric ? ' cell-numeric' : nowrap ? ' cell-nowrap' : ''}`;
+  return <td className={className ? `${classes} ${className}` : classes} {...props} />;
+}
 
-export const Tr = styled.tr<{ clickable?: boolean }>(({ theme, clickable }) => ({
-  cursor: clickable ? 'pointer' : undefined,
-  '&:hover': { background: theme.colors.rowHover },
-  '&:last-of-type td': { borderBottom: 'none' },
-}));
+export function Tr({ clickable, className, ...props }: ComponentPropsWithoutRef<'tr'> & { clickable?: boolean }) {
+  const classes = clickable ? 'row row-clickable' : 'row';
+  return <tr className={className ? `${classes} ${className}` : classes} {...props} />;
+}
 
 export const EmptyRow = styled.td(({ theme }) => ({
   padding: '1.5rem 1rem',

@@ -1,9 +1,11 @@
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import { createLoader, type Fetcher, type LoaderState } from './loader';
 
 /**
  * Loads `params` with `fetcher` whenever the parameters change (compared by value);
- * the latest request wins.
+ * the latest request wins. Each new state is drawn in a transition (not as an external store's
+ * update, which React always draws in one go): a page of a hundred rows is drawn in slices that
+ * leave the main thread free between them, instead of one long task (issue 17).
  */
 export function useLoader<P, R>(
   fetcher: Fetcher<P, R>,
@@ -13,7 +15,16 @@ export function useLoader<P, R>(
   fetcherRef.current = fetcher;
   const [loader] = useState(() => createLoader<P, R>((p, signal) => fetcherRef.current(p, signal)));
 
-  const state = useSyncExternalStore(loader.subscribe, loader.current, loader.current);
+  const [state, setState] = useState(loader.current);
+  // Subscribed before the first load below is started, so no change of state is missed.
+  useEffect(() => {
+    const show = () => {
+      const next = loader.current();
+      startTransition(() => setState(next));
+    };
+    show();
+    return loader.subscribe(show);
+  }, [loader]);
 
   const key = JSON.stringify(params);
   const paramsRef = useRef(params);

@@ -1,10 +1,7 @@
-import styled from '@emotion/styled';
 import { memo } from 'react';
 import { Link } from 'react-router-dom';
 import { EmptyRow, Table, TableWrap, Td, Th, Tr } from '../../../components/table';
 import type { ClientListItem } from '../api';
-
-const Inactive = styled.span(({ theme }) => ({ marginLeft: '0.5rem', color: theme.colors.muted, fontSize: '0.85rem' }));
 
 /**
  * A page of the clients list; rows open the client when `onOpen` is given. Drawn again
@@ -47,7 +44,7 @@ export const ClientsTable = memo(function ClientsTable({
                   ) : (
                     client.name
                   )}
-                  {client.active === false ? <Inactive>(inactive)</Inactive> : null}
+                  {client.active === false ? <span className="cell-note cell-note-apart">(inactive)</span> : null}
                 </Td>
                 <Td>{client.address}</Td>
                 <Td>{client.phone}</Td>

@@ -120,10 +120,10 @@ const LessonsTable = memo(function LessonsTable({
           ) : (
             data.lessons.map((lesson) => (
               <Tr key={lesson.id}>
-                <DateTd>
+                <Td nowrap>
                   {formatDate(lesson.date)}
-                  {lesson.locked ? <Locked> (invoiced)</Locked> : null}
-                </DateTd>
+                  {lesson.locked ? <span className="cell-note"> (invoiced)</span> : null}
+                </Td>
                 {staff ? <Td>{lesson.tutor}</Td> : null}
                 <Td>{lesson.student}</Td>
                 <Td numeric>{lesson.duration}</Td>
@@ -149,6 +149,3 @@ const LessonsTable = memo(function LessonsTable({
     </TableWrap>
   );
 });
-
-const DateTd = styled(Td)({ whiteSpace: 'nowrap' });
-const Locked = styled.span(({ theme }) => ({ color: theme.colors.muted, fontSize: '0.85rem' }));
