@@ -1,4 +1,5 @@
 import { announceCatchingUp } from './catching-up';
+import { forgetEarlyAnswers, takeEarlyAnswer } from './early-answers';
 
 export type FieldErrors = Record<string, string>;
 
@@ -37,16 +38,22 @@ export async function request<T>(
 ): Promise<T> {
   let response: Response;
   try {
-    response = await fetch(path, {
-      method,
-      credentials: 'same-origin',
-      headers:
-        body === undefined
-          ? { Accept: 'application/json' }
-          : { Accept: 'application/json', 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal,
-    });
+    const ask = () =>
+      fetch(path, {
+        method,
+        credentials: 'same-origin',
+        headers:
+          body === undefined
+            ? { Accept: 'application/json' }
+            : { Accept: 'application/json', 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
+      });
+    // An answer asked for as the page opened is taken when it succeeded; anything else is asked
+    // again. Any POST (a sign-in, a sign-out, a change) makes what was asked before it stale.
+    if (method === 'POST') forgetEarlyAnswers();
+    const early = method === 'GET' ? takeEarlyAnswer(path) : undefined;
+    response = await (early ? early.then((answer) => (answer.ok ? answer : ask()), ask) : ask());
   } catch (cause) {
     if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
     throw new HttpError(0, 'network', 'The server could not be reached. Check your connection and try again.');
