@@ -1,36 +1,54 @@
-import { useMachine } from '@xstate/react';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { HttpError } from '../../lib/http';
 import { keepalive, logout } from './api';
-import { sessionMachine } from './machines/session-machine';
+import type { SessionActor } from './machines/session-actor';
 
 const activityEvents = ['mousemove', 'keydown', 'click', 'scroll', 'touchstart'] as const;
 const activityThrottleMs = 1000;
 
-/** Runs the idle / warning / logout lifecycle for the signed-in shell. */
+/**
+ * Runs the idle / warning / logout lifecycle for the signed-in shell. The session machine (and
+ * xstate with it) is loaded once the shell is up, not before the first page can draw: 14 KB and
+ * its start-up off the way of a list's first paint on a slow phone (issue 17). Its timers run for
+ * an hour and fifteen seconds, so starting them a moment later changes nothing; a logout asked for
+ * before it has loaded logs out at once.
+ */
 export function useSession() {
   const navigate = useNavigate();
   const navigateRef = useRef(navigate);
   navigateRef.current = navigate;
-  // The machine must stay the same object across renders; it reaches the router through a ref.
-  const [machine] = useState(() =>
-    sessionMachine.provide({
-      actions: {
-        keepalive: () => {
-          keepalive().catch((error: unknown) => {
-            if (error instanceof HttpError && error.status === 401) navigateRef.current('/login', { replace: true });
-          });
+  const [warning, setWarning] = useState(false);
+  const actorRef = useRef<SessionActor | null>(null);
+
+  const logOut = useRef(() => {
+    logout()
+      .catch(() => undefined)
+      .finally(() => navigateRef.current('/login', { replace: true }));
+  }).current;
+
+  useEffect(() => {
+    let stopped = false;
+    import('./machines/session-actor').then(({ startSession }) => {
+      if (stopped) return;
+      actorRef.current = startSession(
+        {
+          keepalive: () => {
+            keepalive().catch((error: unknown) => {
+              if (error instanceof HttpError && error.status === 401) navigateRef.current('/login', { replace: true });
+            });
+          },
+          logout: logOut,
         },
-        logout: () => {
-          logout()
-            .catch(() => undefined)
-            .finally(() => navigateRef.current('/login', { replace: true }));
-        },
-      },
-    }),
-  );
-  const [snapshot, send] = useMachine(machine);
+        setWarning,
+      );
+    });
+    return () => {
+      stopped = true;
+      actorRef.current?.stop();
+      actorRef.current = null;
+    };
+  }, [logOut]);
 
   useEffect(() => {
     let last = 0;
@@ -38,16 +56,16 @@ export function useSession() {
       const now = Date.now();
       if (now - last < activityThrottleMs) return;
       last = now;
-      send({ type: 'session.activity' });
+      actorRef.current?.send({ type: 'session.activity' });
     };
     for (const type of activityEvents) window.addEventListener(type, onActivity, { passive: true });
     return () => {
       for (const type of activityEvents) window.removeEventListener(type, onActivity);
     };
-  }, [send]);
+  }, []);
 
   return {
-    warning: snapshot.matches({ signedIn: { idle: 'warning' } }),
-    logout: () => send({ type: 'session.logout' }),
+    warning,
+    logout: () => (actorRef.current ? actorRef.current.send({ type: 'session.logout' }) : logOut()),
   };
 }
