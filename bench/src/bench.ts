@@ -306,45 +306,69 @@ async function productFigures() {
       ['clients list', '/clients'],
       ['lessons month, all tutors', `/lessons?year=${pastYear}&month=${pastMonth}`],
     ] as const;
+    // Lighthouse's mobile score moves by several points between runs on this machine: each screen
+    // is scored three times after one warm-up visit (the server's caches as a user would find
+    // them, not a product started a second ago), and the median run is the figure; all three are shown.
+    const lighthouseRuns = 3;
     for (const [label, path] of measures('lighthouse') ? screens : []) {
-      say(`lighthouse: ${label}`);
-      const profile = await mkdtemp(join(tmpdir(), 'agency-lighthouse-'));
+      say(`lighthouse: ${label} (warm-up, then ${lighthouseRuns} runs)`);
       try {
-        // The lighthouse package from node_modules when installed, else through npx.
-        const local = join(ROOT, 'node_modules/.bin/lighthouse');
-        const [command, first] = existsSync(local) ? [local, []] : ['npx', ['--yes', 'lighthouse@12']];
-        const { stdout } = await run(
-          command,
-          [
-            ...first,
-            `${product.url}${path}`,
-            '--output=json',
-            '--quiet',
-            '--only-categories=performance,accessibility',
-            `--extra-headers=${JSON.stringify({ Cookie: `token=${token}` })}`,
-            `--chrome-flags=--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync --user-data-dir=${profile}`,
-          ],
-          { env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium' }, maxBuffer: 64 << 20 },
-        );
-        const report = JSON.parse(stdout) as { categories: Record<string, { score: number | null }> };
-        const score = (name: string) => Math.round((report.categories[name]?.score ?? 0) * 100);
+        await lighthouse(`${product.url}${path}`, token);
+        const runs: { performance: number; accessibility: number; lcp: number; tbt: number }[] = [];
+        for (let n = 0; n < lighthouseRuns; n++) runs.push(await lighthouse(`${product.url}${path}`, token));
+        runs.sort((a, b) => a.performance - b.performance);
+        const median = runs[Math.floor(runs.length / 2)] as (typeof runs)[number];
         table.push({
-          figure: `Lighthouse ${label}`,
-          value: `performance ${score('performance')}, accessibility ${score('accessibility')}`,
+          figure: `Lighthouse mobile, ${label} (median of ${lighthouseRuns})`,
+          value: `performance ${median.performance} (runs, lowest first: ${runs.map((run) => run.performance).join('/')}), accessibility ${median.accessibility}; LCP ${(median.lcp / 1000).toFixed(2)} s, TBT ${median.tbt.toFixed(0)} ms`,
           target: '≥ 95, 100',
         });
       } catch (error) {
         table.push({
-          figure: `Lighthouse ${label}`,
+          figure: `Lighthouse mobile, ${label}`,
           value: `not measured: ${String(error).split('\n')[0]}`,
           target: '≥ 95, 100',
         });
-      } finally {
-        await rm(profile, { recursive: true, force: true });
       }
     }
   } finally {
     await product.stop();
+  }
+}
+
+/** One Lighthouse run (mobile defaults) of a page, signed in by the session cookie. */
+async function lighthouse(url: string, token: string) {
+  const profile = await mkdtemp(join(tmpdir(), 'agency-lighthouse-'));
+  try {
+    // The lighthouse package from node_modules when installed, else through npx.
+    const local = join(ROOT, 'node_modules/.bin/lighthouse');
+    const [command, first] = existsSync(local) ? [local, []] : ['npx', ['--yes', 'lighthouse@12']];
+    const { stdout } = await run(
+      command,
+      [
+        ...first,
+        url,
+        '--output=json',
+        '--quiet',
+        '--only-categories=performance,accessibility',
+        `--extra-headers=${JSON.stringify({ Cookie: `token=${token}` })}`,
+        `--chrome-flags=--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync --user-data-dir=${profile}`,
+      ],
+      { env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium' }, maxBuffer: 64 << 20 },
+    );
+    const report = JSON.parse(stdout) as {
+      categories: Record<string, { score: number | null }>;
+      audits: Record<string, { numericValue?: number }>;
+    };
+    const score = (name: string) => Math.round((report.categories[name]?.score ?? 0) * 100);
+    return {
+      performance: score('performance'),
+      accessibility: score('accessibility'),
+      lcp: report.audits['largest-contentful-paint']?.numericValue ?? Number.NaN,
+      tbt: report.audits['total-blocking-time']?.numericValue ?? Number.NaN,
+    };
+  } finally {
+    await rm(profile, { recursive: true, force: true });
   }
 }
 
