@@ -16,7 +16,13 @@ import type { PersonalDataVault } from '@agency/platform/personal-data';
 import { SESSIONS_SCHEMA, Sessions } from '@agency/platform/sessions';
 import fastifyHttpProxy from '@fastify/http-proxy';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyServerOptions, type RouteOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  type RouteOptions,
+} from 'fastify';
 import pg from 'pg';
 import { agencyRoutes, seedAgencyDetails } from './agency/agency-routes';
 import { Accounts } from './auth/accounts';
@@ -53,6 +59,12 @@ export type CommandAppOptions = {
   jwtSecret: string;
   /** Where GET /api/* is answered (the projection service). */
   queryUrl: string;
+  /**
+   * The query service itself, when it runs in this process (`npm start`): GET /api/* is handed to
+   * it as the same request, answered on the same connection, instead of a second HTTP hop through
+   * the proxy to `queryUrl`. It checks the session and writes the answer exactly as over HTTP.
+   */
+  queryApp?: Pick<FastifyInstance, 'routing'>;
   /** The built UI; served with a fallback to index.html for client-side routes. */
   uiDir?: string;
   timeZone?: string;
@@ -178,12 +190,24 @@ export async function buildCommandApp(options: CommandAppOptions) {
   await app.register(workshopRoutes, { deps, invoicing, db, mailer, timeZone });
   // The whole API (these routes and the query service's) at /api/docs, ahead of the query proxy.
   await app.register(apiDocs, { upstream: options.queryUrl, title: 'Tutoring agency API' });
-  await app.register(fastifyHttpProxy, {
-    upstream: options.queryUrl,
-    prefix: '/api',
-    rewritePrefix: '/api',
-    httpMethods: ['GET', 'HEAD'],
-  });
+  const queryApp = options.queryApp;
+  if (queryApp) {
+    // The query app answers the raw request on this socket with its own headers, session check
+    // and log (warnings and errors only here: its own log has the request).
+    const handOver = { logLevel: 'warn' } as const;
+    const handler = (request: FastifyRequest, reply: FastifyReply) => {
+      reply.hijack();
+      queryApp.routing(request.raw, reply.raw);
+    };
+    for (const url of ['/api', '/api/*']) app.get(url, handOver, handler);
+  } else {
+    await app.register(fastifyHttpProxy, {
+      upstream: options.queryUrl,
+      prefix: '/api',
+      rewritePrefix: '/api',
+      httpMethods: ['GET', 'HEAD'],
+    });
+  }
   if (uiIndex) {
     // Files are looked up per request, so a UI rebuilt under a running server is served whole.
     // Built assets carry a content hash in their names and never change; index.html always may.

@@ -88,6 +88,8 @@ export async function startProduct(
     store,
     jwtSecret: config.jwtSecret,
     queryUrl,
+    // Same process: GETs are handed to the query app without a second HTTP hop.
+    queryApp: query,
     uiDir: UI_DIR,
     timeZone: config.timeZone,
     loginLimits: options.loginLimits,
