@@ -178,4 +178,15 @@ describe('paged lists', () => {
     const foreign = Buffer.from(JSON.stringify(['no-such-client'])).toString('base64url');
     expect((await get(`/api/clients?cursor=${foreign}`)).status).toBe(409);
   });
+
+  it('offers to add lessons to one tutor’s open month only: an invoiced (locked) month does not, on any page', async () => {
+    const url = `/api/lessons?year=2024&month=3&tutorId=${tutors[0]}`;
+    expect((await admin.get(url)).canAddLessons).toBe(true);
+    await admin.post('/api/invoices/save', { tutorId: tutors[0], year: 2024, month: 3 });
+    expect((await admin.get(url)).canAddLessons).toBe(false);
+    expect((await admin.get(`${url}&limit=2`)).canAddLessons).toBe(false);
+    // The other tutor's month stays open; the whole agency's list never offers it.
+    expect((await admin.get(`/api/lessons?year=2024&month=3&tutorId=${tutors[1]}`)).canAddLessons).toBe(true);
+    expect((await admin.get('/api/lessons?year=2024&month=3')).canAddLessons).toBe(false);
+  });
 });

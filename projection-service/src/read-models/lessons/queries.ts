@@ -107,9 +107,11 @@ export async function lessonQueries(fastify: FastifyInstance, { db }: { db: pg.P
         [month, tutorId, afterId, limit + 1, afterDate],
       ),
       db.query(
+        // The month's lock for one tutor in the same round trip (every query of a request costs).
         `select count(*)::int as total, coalesce(sum(amount_pence), 0) as amount_pence,
                 coalesce(sum(commission_pence), 0) as commission_pence,
-                coalesce(sum(partner_commission_pence), 0) as partner_commission_pence
+                coalesce(sum(partner_commission_pence), 0) as partner_commission_pence,
+                $2::text is not null and exists (select 1 from locked_months where tutor_id = $2 and month = $1) as locked
            from lessons where month = $1 and ($2::text is null or tutor_id = $2)`,
         [month, tutorId],
       ),
@@ -125,7 +127,7 @@ export async function lessonQueries(fastify: FastifyInstance, { db }: { db: pg.P
     const canAddLessons =
       tutorId !== null &&
       timesheet.mayRecordFor({ role: user.role, tutorId: user.tutorId ?? null }, tutorId) &&
-      !(await isLocked(tutorId, month));
+      !totals.locked;
     // The Partner Share column is for staff: the one visibility rule drops it from a tutor's answer.
     return redactForRole(user.role, {
       month,
