@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
+import { engagement, timesheet } from '@agency/domain';
 import {
   apiDescription,
   apiDocs,
@@ -48,6 +49,7 @@ import { createMailer, type Mailer } from './mail/mailer';
 import { type CommandDependencies, createCommandContext } from './pipeline/command-pipeline';
 import { ProcessedCommands } from './pipeline/idempotency';
 import { ProjectionWatch } from './pipeline/projection-watch';
+import { StreamStates } from './pipeline/stream-states';
 import { COMMAND_SERVICE_SCHEMA, TUTOR_SCHEMA } from './schema';
 import { TutorNames } from './tutors/tutor-names';
 import { tutorRoutes } from './tutors/tutor-routes';
@@ -123,6 +125,8 @@ export async function buildCommandApp(options: CommandAppOptions) {
     store: options.store,
     processed: new ProcessedCommands(db),
     projections,
+    // A tutor's month of lessons (and the engagement each save prices from) is long: kept folded.
+    states: new StreamStates([timesheet.timesheetDecider, engagement.engagementDecider]),
     clock: options.clock ?? (() => new Date()),
     queryUrl: options.queryUrl,
   };

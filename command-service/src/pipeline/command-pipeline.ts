@@ -16,6 +16,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Claim, ProcessedCommands } from './idempotency';
 import type { ProjectionWatch } from './projection-watch';
+import { catchUpStream, type FoldedStream, foldStream, idKey, type StreamStates } from './stream-states';
 
 const MAX_ATTEMPTS = 4;
 
@@ -55,6 +56,11 @@ export type CommandDependencies = {
   store: EventStore;
   processed: ProcessedCommands;
   projections: ProjectionWatch;
+  /**
+   * The folded states of recently used streams, for the deciders it lists: a command on one of
+   * them reads only the events after the kept revision, or none when its append is accepted.
+   */
+  states?: StreamStates;
   clock: () => Date;
   /**
    * Where the query service answers GET /api/* (the proxy's upstream): a command's view is asked
@@ -119,52 +125,85 @@ export function createCommandContext(
   // the loser of a race) must show what the command saw, so the wait covers it too.
   let furthestRead: Position | undefined;
   const readTypes = new Set<string>();
-  const read = (recorded: RecordedEvent[]) => {
-    const last = recorded.at(-1)?.position;
+  const read = ({ last, types }: Pick<FoldedStream<unknown>, 'last' | 'types'>) => {
     if (last && (!furthestRead || comparePositions(last, furthestRead) > 0)) furthestRead = last;
-    for (const event of recorded) readTypes.add(event.type);
+    for (const type of types) readTypes.add(type);
   };
   // A retry decides with the time of the first run, so it gives the same answer.
   const now = startedAt ?? deps.clock();
   let idsGiven = 0;
   const newId = () => derivedId(commandId, 'id', idsGiven++);
   const steps = new Map<string, number>();
+  /** The kept states of this decider's streams, when they are kept. */
+  const keptFor = (decider: object) => (deps.states?.keeps(decider) ? deps.states : undefined);
   const load: CommandContext['load'] = async (streamId, decider) => {
-    const recorded = await deps.store.readStream(streamId);
-    read(recorded);
-    return fold(
-      decider,
-      recorded.map((e) => ({ type: e.type, data: e.data }) as never),
-    );
+    const states = keptFor(decider);
+    const kept = states?.get(decider, streamId);
+    const folded =
+      (kept && (await catchUpStream(deps.store, streamId, decider, kept))) ??
+      foldStream(decider, await deps.store.readStream(streamId));
+    states?.put(decider, streamId, folded);
+    read(folded);
+    return folded.state;
   };
   const run: CommandContext['run'] = async (streamId, decider, command) => {
     const step = steps.get(streamId) ?? 0;
     steps.set(streamId, step + 1);
     const idOf = (index: number) => derivedId(commandId, streamId, step, index);
+    const firstKey = idKey(idOf(0));
     const foldUpTo = (recorded: RecordedEvent[], end: number) =>
       fold(
         decider,
         recorded.slice(0, end).map((e) => ({ type: e.type, data: e.data }) as never),
       );
+    const states = keptFor(decider);
+    // What the command decides on: a kept state (not yet known to be current) or one read now.
+    let folded = states?.get(decider, streamId);
+    let current = false;
+    const keep = (next: FoldedStream<ReturnType<typeof decider.initialState>> | undefined) => {
+      folded = next;
+      current = true;
+      if (next) states?.put(decider, streamId, next);
+    };
     let reread: RecordedEvent[] | undefined;
-    for (let attempt = 1; ; attempt++) {
-      const recorded = reread ?? (await deps.store.readStream(streamId));
-      reread = undefined;
-      const done = stepAppendedUpTo(recorded, idOf);
-      if (done >= 0) {
-        // An earlier run of this command appended this step already: it is not decided again.
-        reached((recorded[done] as RecordedEvent).position);
-        return foldUpTo(recorded, done + 1);
+    let conflicts = 0;
+    for (;;) {
+      // Read whole when nothing is kept, or when the stream may hold this step's events already.
+      if (!folded || folded.idKeys.has(firstKey)) {
+        const recorded = reread ?? (await deps.store.readStream(streamId));
+        reread = undefined;
+        const done = stepAppendedUpTo(recorded, idOf);
+        if (done >= 0) {
+          // An earlier run of this command appended this step already: it is not decided again.
+          reached((recorded[done] as RecordedEvent).position);
+          return foldUpTo(recorded, done + 1);
+        }
+        keep(foldStream(decider, recorded));
       }
-      const state = foldUpTo(recorded, recorded.length);
-      const events = decider.decide(command, state, now);
-      if (events.length === 0) {
-        read(recorded);
-        return state;
-      }
-      let appended = false;
+      const basis = folded as FoldedStream<ReturnType<typeof decider.initialState>>;
+      // Only an append is checked by the store: any other outcome of a kept state is confirmed
+      // against the events after it (and decided again when there are some).
+      const confirm = async () => keep(await catchUpStream(deps.store, streamId, decider, basis));
+      let events: ReturnType<typeof decider.decide>;
       try {
-        const result = await deps.store.appendToStream(
+        events = decider.decide(command, basis.state, now);
+      } catch (error) {
+        if (current) throw error;
+        await confirm();
+        continue;
+      }
+      if (events.length === 0) {
+        if (!current) {
+          await confirm();
+          continue;
+        }
+        read(basis);
+        return basis.state;
+      }
+      const wasCurrent = current;
+      let result: Awaited<ReturnType<EventStore['appendToStream']>>;
+      try {
+        result = await deps.store.appendToStream(
           streamId,
           events.map((event, index) => ({
             id: idOf(index),
@@ -179,32 +218,48 @@ export function createCommandContext(
               schemaVersion: eventCatalogue.get(event.type)?.version ?? 1,
             },
           })),
-          { expectedRevision: recorded.length === 0 ? 'no_stream' : recorded.length - 1 },
+          { expectedRevision: basis.revision < 0 ? 'no_stream' : basis.revision },
         );
-        reached(
-          result.position,
-          events.map((event) => event.type),
-        );
-        appended = true;
       } catch (error) {
         // Another runner of this command (one that took over a lapsed claim, or the one it took
         // over from) may have appended these very events: reading the stream again finds them.
-        const again = await deps.store.readStream(streamId).catch(() => undefined);
-        reread = again;
-        if (again && stepAppendedUpTo(again, idOf) >= 0) continue;
+        const after = await catchUpStream(deps.store, streamId, decider, basis).catch(() => null);
+        if (after === null || after === undefined || after.idKeys.has(firstKey)) {
+          const again = await deps.store.readStream(streamId).catch(() => undefined);
+          folded = undefined;
+          reread = again;
+          if (again && stepAppendedUpTo(again, idOf) >= 0) continue;
+        } else keep(after);
         if (!(error instanceof WrongExpectedRevision)) throw error;
-        if (attempt >= MAX_ATTEMPTS) {
+        // A kept state the stream has moved past is no conflict with anyone: only refusals of a
+        // state read in this run count.
+        if (wasCurrent && ++conflicts >= MAX_ATTEMPTS) {
           throw new HttpError(
             409,
             'concurrent_change',
             'Someone else changed this at the same time. Please reload and try again.',
           );
         }
+        continue;
       }
-      if (appended) {
-        await deps.faults?.at({ step: 'appended', commandId, streamId });
-        return events.reduce(decider.evolve, state);
+      reached(
+        result.position,
+        events.map((event) => event.type),
+      );
+      const state = events.reduce(decider.evolve, basis.state);
+      if (states) {
+        // Kept as a reader would fold it: the payloads as stored (JSON), not the objects decided.
+        const stored = events.map((event, index) => ({
+          id: idOf(index),
+          revision: basis.revision + 1 + index,
+          position: result.position,
+          type: event.type,
+          data: JSON.parse(JSON.stringify(event.data)),
+        }));
+        states.put(decider, streamId, foldStream(decider, stored as RecordedEvent[], basis));
       }
+      await deps.faults?.at({ step: 'appended', commandId, streamId });
+      return state;
     }
   };
   return {

@@ -41,7 +41,8 @@ export type RecordedEvent = {
 export type AppendResult = { nextRevision: number; position: Position };
 
 export interface EventStore {
-  readStream(streamId: string): Promise<RecordedEvent[]>;
+  /** The stream in revision order; with `fromRevision`, only the events at or after that revision. */
+  readStream(streamId: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]>;
   appendToStream(
     streamId: string,
     events: EventToAppend[],

@@ -139,8 +139,8 @@ export class PersonalDataEventStore implements EventStore {
     return clear;
   }
 
-  async readStream(streamId: string): Promise<RecordedEvent[]> {
-    return this.decryptAll(await this.inner.readStream(streamId));
+  async readStream(streamId: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]> {
+    return this.decryptAll(await this.inner.readStream(streamId, options));
   }
 
   async appendToStream(

@@ -74,6 +74,17 @@ export function eventStoreContract(
       expect((await store.readStream(id)).map((e) => e.type)).toEqual(['A', 'B']);
     });
 
+    it('reads a stream from a revision: only the events at or after it, none past the end', async () => {
+      const id = stream();
+      await store.appendToStream(id, [event('A'), event('B'), event('C')], { expectedRevision: 'no_stream' });
+      expect((await store.readStream(id, { fromRevision: 1 })).map((e) => [e.type, e.revision])).toEqual([
+        ['B', 1],
+        ['C', 2],
+      ]);
+      expect(await store.readStream(id, { fromRevision: 3 })).toEqual([]);
+      expect(await store.readStream(stream(), { fromRevision: 1 })).toEqual([]);
+    });
+
     it('appends with any whatever the revision', async () => {
       const id = stream();
       await store.appendToStream(id, [event('A')], { expectedRevision: 'any' });

@@ -74,11 +74,11 @@ export class EsdbEventStore implements EventStore {
     }
   }
 
-  async readStream(streamId: string): Promise<RecordedEvent[]> {
+  async readStream(streamId: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
     const events: RecordedEvent[] = [];
     try {
       for await (const resolved of this.client.readStream(streamId, {
-        fromRevision: SERVER_START,
+        fromRevision: options.fromRevision ? BigInt(options.fromRevision) : SERVER_START,
         direction: FORWARDS,
       })) {
         if (resolved.event) events.push(fromServerEvent(resolved.event as ServerRecordedEvent, this.upcast));

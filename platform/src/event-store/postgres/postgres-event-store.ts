@@ -124,10 +124,10 @@ export class PostgresEventStore implements EventStore {
     return new PostgresEventStore(pool, options);
   }
 
-  async readStream(streamId: string): Promise<RecordedEvent[]> {
+  async readStream(streamId: string, options: { fromRevision?: number } = {}): Promise<RecordedEvent[]> {
     const result = await this.pool.query<EventRow>(
-      `select ${COLUMNS} from es.events where stream_id = $1 order by stream_revision`,
-      [streamId],
+      `select ${COLUMNS} from es.events where stream_id = $1 and stream_revision >= $2 order by stream_revision`,
+      [streamId, options.fromRevision ?? 0],
     );
     return result.rows.map((row) => toRecorded(row, this.upcast));
   }
