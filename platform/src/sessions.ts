@@ -57,6 +57,11 @@ const LIVE = `ended_at is null
   and last_seen_at > now() - make_interval(secs => ${SESSION_IDLE_SECONDS})
   and created_at > now() - make_interval(secs => ${SESSION_LIFETIME_SECONDS})`;
 
+const CHECK = `select user_id, ended_reason, ended_at is not null as ended,
+        last_seen_at <= now() - make_interval(secs => ${SESSION_IDLE_SECONDS}) as idle,
+        created_at <= now() - make_interval(secs => ${SESSION_LIFETIME_SECONDS}) as expired
+   from auth.sessions where id = $1`;
+
 export class Sessions implements SessionCheck {
   constructor(private readonly db: pg.Pool) {}
 
@@ -81,13 +86,8 @@ export class Sessions implements SessionCheck {
    * (the only write, once per session).
    */
   async check(sessionId: string, userId: string): Promise<SessionState> {
-    const found = await this.db.query(
-      `select user_id, ended_reason, ended_at is not null as ended,
-              last_seen_at <= now() - make_interval(secs => ${SESSION_IDLE_SECONDS}) as idle,
-              created_at <= now() - make_interval(secs => ${SESSION_LIFETIME_SECONDS}) as expired
-         from auth.sessions where id = $1`,
-      [sessionId],
-    );
+    // Asked on every request: a named statement is parsed and planned once per connection.
+    const found = await this.db.query({ name: 'session-check', text: CHECK, values: [sessionId] });
     const row = found.rows[0];
     if (!row) return { live: false, reason: 'unknown' };
     if (row.user_id !== userId) return { live: false, reason: 'other-user' };

@@ -58,6 +58,12 @@ export type QueryAppOptions = {
 export async function buildQueryApp(options: QueryAppOptions) {
   const app = Fastify({ logger: options.logger ?? false, ...serverLimits });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
+  // Reads are many and change nothing: at the default level (info) their two request lines are
+  // not written (about 5 % of a read's CPU); warnings (every refusal) and errors still are, and
+  // LOG_LEVEL=debug logs every request.
+  app.addHook('onRoute', (route) => {
+    if (app.log.level === 'info' && !route.logLevel) route.logLevel = 'warn';
+  });
   // Every query reads the live schema by name, so a rebuild's swap is picked up at once.
   const db = new pg.Pool({ connectionString: options.databaseUrl, max: 10, options: '-c search_path=read' });
   db.on('error', (error) => app.log.warn({ err: error }, 'idle database connection lost'));
