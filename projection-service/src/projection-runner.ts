@@ -247,9 +247,12 @@ export async function catchUpStep(
     ahead?: ReadAhead;
     /** Called with the position after which the next step will read, before this one applies its batch. */
     readNext?: (from: Position) => void;
+    /** Building a schema not yet live: see `catchUp`. */
+    scratch?: boolean;
   },
 ): Promise<{ read: number; failures: AppliedFailure[] }> {
   await lockWriter(sql, schema);
+  if (options.scratch) await sql.query('set local synchronous_commit = off');
   const statuses = await readStatuses(sql, schema, true);
   const due = projections.filter((projection) => {
     const status = statuses.get(projection.name);
@@ -301,6 +304,12 @@ export async function catchUp(
     stopped?: () => boolean;
     /** Events per transaction: large, since a catch-up (or a rebuild) is mostly behind by many. */
     limit?: number;
+    /**
+     * `schema` is a rebuild's, swapped in (by a transaction that commits synchronously) only once
+     * whole: its batches commit without waiting for the WAL flush, since a crash meanwhile loses
+     * the unfinished rebuild anyway (the next one starts afresh in a schema of its own).
+     */
+    scratch?: boolean;
   },
 ): Promise<number> {
   let read = 0;

@@ -111,6 +111,7 @@ async function buildScratch(
   try {
     result.applied = await catchUp(pool, store, schema, projections, {
       follow: false,
+      scratch: true,
       onProgress,
       onFailure: (failure) => result.failures.push(failure),
     });
@@ -195,6 +196,7 @@ export function rebuildProjection(
     try {
       result.applied = await catchUp(pool, store, schema, [projection], {
         follow: false,
+        scratch: true,
         onProgress,
         onFailure: (failure) => result.failures.push(failure),
       });
