@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engagementsProjection } from './engagements/projection';
 import { invoicesProjection } from './invoices/projection';
 import { lessonsProjection } from './lessons/projection';
+import { migrations } from './migrations';
 import type { Projection } from './projection';
 import { type GivenEvent, projectionTestBed } from './testing/projection-test-bed';
 
@@ -179,5 +180,23 @@ describe('applyBatch', () => {
         where n.nspname = 'read' and c.relkind = 'r' and c.reltuples < 0`,
     );
     expect(never).toEqual([]);
+  });
+
+  it('swaps in a rebuild with every index its migrations make (the secondary ones are dropped for the load, then made again)', async () => {
+    await bed.rebuild(batched);
+    await bed.rows(
+      `drop schema if exists from_migrations cascade; create schema from_migrations; set search_path to from_migrations;
+       ${migrations.map((migration) => migration.sql).join(';\n')};
+       set search_path to read`,
+    );
+    const indexes = (schema: string) =>
+      bed.rows(
+        `select tablename, indexname, regexp_replace(indexdef, ' ON [^ ]+\\.', ' ON ') as definition
+           from pg_indexes where schemaname = $1 order by tablename, indexname`,
+        [schema],
+      );
+    const expected = await indexes('from_migrations');
+    expect(expected.some((index) => index.indexname === 'lessons_month_date')).toBe(true);
+    expect(await indexes('read')).toEqual(expected);
   });
 });
