@@ -224,7 +224,7 @@ export function createCommandContext(
         // Another runner of this command (one that took over a lapsed claim, or the one it took
         // over from) may have appended these very events: reading the stream again finds them.
         const after = await catchUpStream(deps.store, streamId, decider, basis).catch(() => null);
-        if (after === null || after === undefined || after.idKeys.has(firstKey)) {
+        if (!after || after.idKeys.has(firstKey)) {
           const again = await deps.store.readStream(streamId).catch(() => undefined);
           folded = undefined;
           reread = again;
