@@ -50,6 +50,9 @@ import { type CommandDependencies, createCommandContext } from './pipeline/comma
 import { ProcessedCommands } from './pipeline/idempotency';
 import { ProjectionWatch } from './pipeline/projection-watch';
 import { StreamStates } from './pipeline/stream-states';
+import type { Reactor } from './reactors/reactor';
+import { REACTOR_SCHEMA, type ReactorBackoff, ReactorRunner } from './reactors/reactor-runner';
+import { ReactorWatch } from './reactors/reactor-watch';
 import { COMMAND_SERVICE_SCHEMA, TUTOR_SCHEMA } from './schema';
 import { TutorNames } from './tutors/tutor-names';
 import { tutorRoutes } from './tutors/tutor-routes';
@@ -92,6 +95,8 @@ export type CommandAppOptions = {
   onRoute?: (route: RouteOptions) => void;
   /** The data subjects' keys: with it, families and tutors who have left can be erased. */
   personalData?: PersonalDataVault;
+  /** How long a reactor stopped at an event waits before it tries again (1 s doubling to 60 s by default). */
+  reactorBackoff?: ReactorBackoff;
 };
 
 /**
@@ -118,9 +123,12 @@ export async function buildCommandApp(options: CommandAppOptions) {
   await db.query(INVOICE_SCHEMA);
   await db.query(SESSIONS_SCHEMA);
   await db.query(LOGIN_THROTTLE_SCHEMA);
+  await db.query(REACTOR_SCHEMA);
   const sessions = new Sessions(db);
   const projections = new ProjectionWatch(db);
   await projections.start();
+  const reactions = new ReactorWatch(db);
+  await reactions.start();
   const deps: CommandDependencies = {
     store: options.store,
     processed: new ProcessedCommands(db),
@@ -129,13 +137,23 @@ export async function buildCommandApp(options: CommandAppOptions) {
     states: new StreamStates([timesheet.timesheetDecider, engagement.engagementDecider]),
     clock: options.clock ?? (() => new Date()),
     queryUrl: options.queryUrl,
+    reactions,
   };
+  // What follows from events (credits, family invoices, moves, e-mails): registered before this
+  // start records anything, so a new store's reactors begin at its first event.
+  const reactorList: Reactor[] = [];
+  const reactors = new ReactorRunner(db, options.store, deps, reactorList, {
+    log: (message, error) => app.log.warn({ err: error }, message),
+    backoff: options.reactorBackoff,
+  });
   // Tutors keep a roster of their ongoing engagements; those started before it are added once.
   await putEarlierEngagementsOnRosters(deps, db);
   // The agency's own details are events: the first start of a store records them as they shipped.
   await seedAgencyDetails(deps);
   const accounts = new Accounts(db);
   app.addHook('onClose', async () => {
+    await reactors.stop();
+    await reactions.stop();
     await projections.stop();
     await db.end();
   });
@@ -238,5 +256,6 @@ export async function buildCommandApp(options: CommandAppOptions) {
   /** For scripts and tests: a token in a new session of this user, as a login would give. */
   const signSession = async (user: Parameters<typeof createCommandContext>[1]) =>
     app.jwt.sign({ ...user, sid: await sessions.start(user.id) });
-  return { app, accounts, deps, actAs, sessions, signSession };
+  await reactors.register();
+  return { app, accounts, deps, actAs, sessions, signSession, reactors };
 }

@@ -40,6 +40,8 @@ export async function startProduct(
     logLevel?: string;
     /** Sees every route of both services as it is added (the authorization matrix test). */
     onRoute?: (service: 'command' | 'query', route: RouteOptions) => void;
+    /** How soon a reactor stopped at an event tries again (tests shorten it). */
+    reactorBackoff?: { firstMs: number; maxMs: number };
   } = {},
 ): Promise<RunningProduct> {
   const log = options.log ?? ((line: string) => console.log(line));
@@ -61,12 +63,19 @@ export async function startProduct(
   const runner = new ProjectionRunner(projectionPool, store, projections, (message, error) =>
     log(`${message}: ${error}`),
   );
-  // Several instances may share the database: the one holding the leader lock runs the projections,
-  // the others take over within seconds of its death.
+  // Several instances may share the database: the one holding the leader lock runs the projections
+  // and the reactors, the others take over within seconds of its death.
+  let reactors: { start(): void; stop(): Promise<void> } | undefined;
   const leadership = new ProjectionLeadership(
     { connectionString: database.url },
-    () => runner.start(),
-    () => runner.stop(),
+    () => {
+      runner.start();
+      reactors?.start();
+    },
+    () => {
+      runner.stop();
+      void reactors?.stop();
+    },
     { log: (message, error) => log(error ? `${message}: ${error}` : message) },
   );
   await leadership.start();
@@ -99,6 +108,7 @@ export async function startProduct(
     logger: serviceLogger(options.logLevel),
     onRoute: onRoute && ((route) => onRoute('command', route)),
     personalData: personalData.vault,
+    reactorBackoff: options.reactorBackoff,
     outboxDir: join(config.dataDir, 'outbox'),
     mailer: createMailer({
       smtpUrl: config.smtpUrl,
@@ -107,6 +117,8 @@ export async function startProduct(
       log,
     }),
   });
+  reactors = command.reactors;
+  if (leadership.isLeader) reactors.start();
   const stopRetention = startRetentionJob(personalData.vault, log);
   await command.app.listen({ port: config.port, host: config.host });
   const address = command.app.server.address();

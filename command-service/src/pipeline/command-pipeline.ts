@@ -43,6 +43,12 @@ export type CommandContext = {
     streamId: string,
     decider: Pick<Decider<unknown, E, S>, 'initialState' | 'evolve'>,
   ) => Promise<S>;
+  /**
+   * Waits (boundedly) until the named reactors have reacted to what this command appended, so
+   * the answer can say what they did; what is loaded after it is awaited on the read side too.
+   * false: not yet (a reactor is stopped or slow): the follow-up is under way.
+   */
+  settle: (reactors: readonly string[]) => Promise<boolean>;
 };
 
 /** Where a test may make a command fail or stop (a crash is a step that never returns). */
@@ -67,6 +73,8 @@ export type CommandDependencies = {
    * there directly. Without it, through this service's own proxy (one hop more).
    */
   queryUrl?: string;
+  /** How far the reactors have got: a command may wait for the follow-up of its events. */
+  reactions?: { waitFor(names: readonly string[], position: Position, timeoutMs: number): Promise<boolean> };
   /** Fault injection, for tests only: called at each step of a command; may throw or wait. */
   faults?: { at: (fault: FaultStep) => void | Promise<void> };
 };
@@ -110,8 +118,10 @@ export function createCommandContext(
   user: SessionUser,
   commandId: string,
   correlationId: string,
-  startedAt?: Date,
+  /** `startedAt`: a retry's first run's time; `causationId`: the event that caused it (a reactor's step). */
+  options: Date | { startedAt?: Date; causationId?: string } = {},
 ) {
+  const { startedAt, causationId = commandId } = options instanceof Date ? { startedAt: options } : options;
   let furthest: Position | undefined;
   // The event types appended, so the wait concerns only the projections that handle them
   // (unknown when a retry found a step appended by an earlier run: then every projection).
@@ -214,7 +224,7 @@ export function createCommandContext(
               role: user.role,
               commandId,
               correlationId,
-              causationId: commandId,
+              causationId,
               schemaVersion: eventCatalogue.get(event.type)?.version ?? 1,
             },
           })),
@@ -262,8 +272,16 @@ export function createCommandContext(
       return state;
     }
   };
+  let settled = false;
+  const settle: CommandContext['settle'] = async (reactors) => {
+    settled = true;
+    if (!furthest) return true;
+    return (await deps.reactions?.waitFor(reactors, furthest, 5000)) ?? false;
+  };
   return {
-    context: { user, commandId, now, newId, run, load } satisfies CommandContext,
+    context: { user, commandId, now, newId, run, load, settle } satisfies CommandContext,
+    /** Whether the command waited for reactors (what it read after that is awaited too). */
+    settled: () => settled,
     appendedUpTo: () => furthest,
     /** The furthest event read, and every type read (with the appended ones: unknown when they are). */
     readUpTo: () =>
@@ -354,7 +372,7 @@ export function commandRoute<S extends z.ZodType, P = Record<string, string>, A 
       if (!claimed.claimed) return reply.status(claimed.answer.statusCode).send(claimed.answer.body);
       claim = claimed;
     }
-    const { context, appendedUpTo, readUpTo, appendedTypes } = createCommandContext(
+    const { context, appendedUpTo, readUpTo, appendedTypes, settled } = createCommandContext(
       deps,
       user,
       commandId,
@@ -368,7 +386,7 @@ export function commandRoute<S extends z.ZodType, P = Record<string, string>, A 
       const position = appendedUpTo();
       await deps.faults?.at({ step: 'handled', commandId });
       // A view shows what was read too: when that is further than what was appended, it is awaited.
-      const seen = route.view ? readUpTo() : undefined;
+      const seen = route.view || settled() ? readUpTo() : undefined;
       const [upTo, types] =
         seen && (!position || comparePositions(seen.position, position) > 0)
           ? [seen.position, seen.types]

@@ -31,5 +31,16 @@ export const healthAnswer = z.object({
       }),
     )
     .optional(),
+  /** What follows from events (credits, invoices, moves, e-mails): each reactor's place and failure. */
+  reactors: z
+    .array(
+      z.object({
+        name: z.string(),
+        position: z.string(),
+        state: z.enum(['live', 'stalled']),
+        failure: projectionFailureView.nullable(),
+      }),
+    )
+    .optional(),
 });
 export type HealthAnswer = z.infer<typeof healthAnswer>;

@@ -50,6 +50,11 @@ export interface EventStore {
   ): Promise<AppendResult>;
   /** Events after `from` (exclusive) in global order. */
   readAll(options?: { from?: Position; limit?: number }): Promise<RecordedEvent[]>;
+  /**
+   * The position of the last event a reader of `$all` can see now (START when there is none):
+   * where something that starts following the log today begins, without reading the past.
+   */
+  head(): Promise<Position>;
   /** Catches up from `from` (exclusive), then stays live until unsubscribed. */
   subscribeToAll(from?: Position): Observable<RecordedEvent>;
   /**

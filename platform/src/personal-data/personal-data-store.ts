@@ -159,6 +159,10 @@ export class PersonalDataEventStore implements EventStore {
     return this.decryptAll(await this.inner.readAll(options));
   }
 
+  head(): Promise<Position> {
+    return this.inner.head();
+  }
+
   subscribeToAll(position?: Position): Observable<RecordedEvent> {
     if (this.followAll) return observeFollow(this.followAll, position ?? START);
     return this.inner.subscribeToAll(position).pipe(concatMap((event) => from(this.decrypt(event))));

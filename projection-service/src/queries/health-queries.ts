@@ -49,8 +49,26 @@ export async function healthQueries(
       )
       .catch(() => undefined);
     if (!result) return reply.status(503).send({ status: 'unavailable' });
-    const status = result.rows.some((row) => row.failure) ? ('degraded' as const) : ('ok' as const);
+    // The command side's reactors share the database (command.reactor_checkpoints): none yet is none stopped.
+    const reactors = await db
+      .query<Omit<Row, 'following' | 'lag'>>(
+        `select name, commit_position, prepare_position, failed_at, failure, attempts, retry_at
+           from command.reactor_checkpoints order by name`,
+      )
+      .then((found) => found.rows)
+      .catch(() => []);
+    const stopped = result.rows.some((row) => row.failure) || reactors.some((row) => row.failure);
+    const status = stopped ? ('degraded' as const) : ('ok' as const);
     if (user?.role !== 'admin') return { status };
+    const failureOf = (row: Pick<Row, 'failure' | 'failed_at' | 'attempts' | 'retry_at'>) =>
+      row.failure
+        ? {
+            ...row.failure,
+            since: row.failed_at?.toISOString() ?? null,
+            attempts: row.attempts,
+            nextRetryAt: row.retry_at?.toISOString() ?? null,
+          }
+        : null;
     return {
       status,
       projections: result.rows.map((row) => ({
@@ -58,14 +76,13 @@ export async function healthQueries(
         position: `${row.commit_position}/${row.prepare_position}`,
         lag: row.lag === null ? null : Number(row.lag),
         state: row.failure ? ('stalled' as const) : row.following ? ('live' as const) : ('catching up' as const),
-        failure: row.failure
-          ? {
-              ...row.failure,
-              since: row.failed_at?.toISOString() ?? null,
-              attempts: row.attempts,
-              nextRetryAt: row.retry_at?.toISOString() ?? null,
-            }
-          : null,
+        failure: failureOf(row),
+      })),
+      reactors: reactors.map((row) => ({
+        name: row.name,
+        position: `${row.commit_position}/${row.prepare_position}`,
+        state: row.failure ? ('stalled' as const) : ('live' as const),
+        failure: failureOf(row),
       })),
     };
   });

@@ -26,7 +26,7 @@ export type TestProduct = RunningProduct & {
 /** The whole product (both services, runner) on its own fresh database, for integration tests. */
 export async function startTestProduct(
   overrides: Partial<ProductConfig> = {},
-  options: Pick<NonNullable<Parameters<typeof startProduct>[1]>, 'onRoute'> = {},
+  options: Pick<NonNullable<Parameters<typeof startProduct>[1]>, 'onRoute' | 'reactorBackoff'> = {},
 ): Promise<TestProduct> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'agency-product-'));
@@ -50,6 +50,8 @@ export async function startTestProduct(
       logLevel: 'silent',
       // Many tests log in from one address: only the per-username delay applies to them.
       loginLimits: { ...DEFAULT_LOGIN_LIMITS, freePerAddress: 1000 },
+      // A reactor a test made fail tries again at once, not a second later.
+      reactorBackoff: { firstMs: 10, maxMs: 100 },
       ...options,
     },
   );

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { getJson } from '../lib/http';
 
 type ProjectionHealth = NonNullable<HealthAnswer['projections']>[number];
+type ReactorHealth = NonNullable<HealthAnswer['reactors']>[number];
 
 const POLL_MS = 15_000;
 
@@ -21,13 +22,17 @@ const Banner = styled.div(({ theme }) => ({
  */
 export function HealthBanner() {
   const [stalled, setStalled] = useState<ProjectionHealth[]>([]);
+  const [stuck, setStuck] = useState<ReactorHealth[]>([]);
   useEffect(() => {
     let controller: AbortController | undefined;
     const check = () => {
       controller?.abort();
       controller = new AbortController();
       getJson<HealthAnswer>('/api/health', controller.signal)
-        .then((health) => setStalled((health.projections ?? []).filter((p) => p.failure)))
+        .then((health) => {
+          setStalled((health.projections ?? []).filter((p) => p.failure));
+          setStuck((health.reactors ?? []).filter((r) => r.failure));
+        })
         .catch(() => {});
     };
     check();
@@ -37,7 +42,7 @@ export function HealthBanner() {
       controller?.abort();
     };
   }, []);
-  if (stalled.length === 0) return null;
+  if (stalled.length === 0 && stuck.length === 0) return null;
   return (
     <Banner role="alert" data-testid="health-banner">
       {stalled.map(({ name, failure, lag }) => (
@@ -46,6 +51,14 @@ export function HealthBanner() {
           {failure?.position}): {failure?.error}. {lag ? `${lag} events are waiting. ` : ''}
           Saves are still recorded; the {name} lists will catch up once it is fixed (see README, "When a read model
           stops").
+        </p>
+      ))}
+      {stuck.map(({ name, failure }) => (
+        <p key={`reactor-${name}`}>
+          <strong>The {name} workflow has stopped</strong> at a {failure?.type} event in {failure?.streamId} (position{' '}
+          {failure?.position}): {failure?.error}. It tries again by itself
+          {failure?.nextRetryAt ? ` (next at ${failure.nextRetryAt})` : ''}; what follows from that event waits until
+          then (see docs/reactors.md).
         </p>
       ))}
     </Banner>

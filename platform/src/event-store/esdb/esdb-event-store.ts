@@ -1,6 +1,7 @@
 import { type EventUpcaster, upcastEvent } from '@agency/contracts';
 import {
   type AllStreamResolvedEvent,
+  BACKWARDS,
   END,
   EventStoreDBClient,
   excludeSystemEvents,
@@ -23,6 +24,7 @@ import {
   afterPosition,
   fromServerEvent,
   fromServerRevision,
+  isSystemEvent,
   mapAppendError,
   readAllRequest,
   type ServerRecordedEvent,
@@ -130,6 +132,16 @@ export class EsdbEventStore implements EventStore {
       cursor = last.position;
     }
     return out.slice(0, limit);
+  }
+
+  async head(): Promise<Position> {
+    for await (const resolved of this.client.readAll({ fromPosition: END, direction: BACKWARDS, maxCount: 100 })) {
+      const event = resolved.event;
+      if (event?.position && !isSystemEvent(event)) {
+        return { commit: event.position.commit, prepare: event.position.prepare };
+      }
+    }
+    return START;
   }
 
   /**

@@ -182,6 +182,16 @@ export class PostgresEventStore implements EventStore {
     return result.rows.map((row) => toRecorded(row, this.upcast));
   }
 
+  async head(): Promise<Position> {
+    const result = await this.pool.query<{ commit: string; prepare: string }>(
+      `select transaction_id::text as commit, global_position::text as prepare from es.events
+        where transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+        order by transaction_id desc, global_position desc limit 1`,
+    );
+    const row = result.rows[0];
+    return row ? { commit: BigInt(row.commit), prepare: BigInt(row.prepare) } : START;
+  }
+
   /** Events exist that a running transaction still hides from `$all` readers. */
   private async someEventsWithheld(): Promise<boolean> {
     const result = await this.pool.query(

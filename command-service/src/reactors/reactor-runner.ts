@@ -1,0 +1,225 @@
+import {
+  comparePositions,
+  type EventStore,
+  formatPosition,
+  type Position,
+  type RecordedEvent,
+  START,
+} from '@agency/platform';
+import type pg from 'pg';
+import type { CommandDependencies } from '../pipeline/command-pipeline';
+import { type Reactor, reactionContext } from './reactor';
+
+/** Notified whenever a reactor's checkpoint or failure changes (commands waiting on it listen). */
+export const REACTOR_CHANNEL = 'reactor_checkpoint';
+
+export const REACTOR_SCHEMA = `
+-- Each reactor's place in $all: every event at or before it has been reacted to. A reactor that
+-- cannot react to an event stops just before it: failure says which event and why, retry_at when
+-- it tries again (backing off); it never skips the event.
+create table if not exists command.reactor_checkpoints (
+  name text primary key,
+  handles text[] not null,
+  commit_position bigint not null default 0,
+  prepare_position bigint not null default 0,
+  failed_at timestamptz,
+  failure jsonb,
+  attempts int not null default 0,
+  retry_at timestamptz,
+  updated_at timestamptz not null default now()
+);
+`;
+
+export type ReactorFailure = {
+  position: string;
+  streamId: string;
+  eventId: string;
+  type: string;
+  error: string;
+  at: string;
+};
+
+export type ReactorBackoff = { firstMs: number; maxMs: number };
+const DEFAULT_BACKOFF: ReactorBackoff = { firstMs: 1000, maxMs: 60_000 };
+
+const delayAfter = (attempts: number, backoff: ReactorBackoff) =>
+  Math.min(backoff.maxMs, backoff.firstMs * 2 ** Math.min(20, Math.max(0, attempts - 1)));
+
+/**
+ * Runs the reactors on the instance that leads (the projection leader): each follows `$all` on
+ * its own from its checkpoint, so one stopped at an event it cannot handle holds back only itself.
+ * A reactor new to a store that already has events starts at the head of the log: it reacts to
+ * what happens from then on (what happened before was done by the code of its time).
+ */
+export class ReactorRunner {
+  private controller?: AbortController;
+  private loops: Promise<void>[] = [];
+  private readonly backoff: ReactorBackoff;
+
+  constructor(
+    private readonly db: pg.Pool,
+    private readonly store: EventStore,
+    private readonly deps: CommandDependencies,
+    readonly reactors: readonly Reactor[],
+    private readonly options: { log?: (message: string, error?: unknown) => void; backoff?: ReactorBackoff } = {},
+  ) {
+    this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+  }
+
+  private log(message: string, error?: unknown) {
+    this.options.log?.(message, error);
+  }
+
+  /** Makes every reactor's checkpoint row (at the head of the log for one new to a store). */
+  async register() {
+    for (const reactor of this.reactors) {
+      const known = await this.db.query('select 1 from command.reactor_checkpoints where name = $1', [reactor.name]);
+      if (known.rowCount) {
+        await this.db.query('update command.reactor_checkpoints set handles = $2 where name = $1', [
+          reactor.name,
+          reactor.handles,
+        ]);
+        continue;
+      }
+      const head = await this.store.head();
+      await this.db.query(
+        `insert into command.reactor_checkpoints (name, handles, commit_position, prepare_position)
+         values ($1, $2, $3, $4) on conflict (name) do nothing`,
+        [reactor.name, reactor.handles, head.commit.toString(), head.prepare.toString()],
+      );
+    }
+  }
+
+  start() {
+    if (this.controller && !this.controller.signal.aborted) return;
+    const controller = new AbortController();
+    this.controller = controller;
+    this.loops = this.reactors.map((reactor) => this.follow(reactor, controller.signal));
+  }
+
+  async stop() {
+    this.controller?.abort();
+    await Promise.allSettled(this.loops);
+    this.loops = [];
+  }
+
+  private async checkpointOf(name: string): Promise<Position> {
+    const result = await this.db.query(
+      'select commit_position, prepare_position from command.reactor_checkpoints where name = $1',
+      [name],
+    );
+    const row = result.rows[0];
+    return row ? { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) } : START;
+  }
+
+  private async advance(name: string, position: Position) {
+    await this.db.query(
+      `update command.reactor_checkpoints
+          set commit_position = $2, prepare_position = $3, failure = null, failed_at = null, attempts = 0,
+              retry_at = null, updated_at = now()
+        where name = $1 and (commit_position, prepare_position) < ($2::bigint, $3::bigint)`,
+      [name, position.commit.toString(), position.prepare.toString()],
+    );
+    await this.db.query(`select pg_notify('${REACTOR_CHANNEL}', $1)`, [name]);
+  }
+
+  private async fail(name: string, event: RecordedEvent, error: unknown): Promise<number> {
+    const failure: ReactorFailure = {
+      position: formatPosition(event.position),
+      streamId: event.streamId,
+      eventId: event.id,
+      type: event.type,
+      error: error instanceof Error ? error.message : String(error),
+      at: new Date().toISOString(),
+    };
+    const result = await this.db.query<{ attempts: number }>(
+      `update command.reactor_checkpoints
+          set failure = $2, failed_at = coalesce(failed_at, now()), attempts = attempts + 1, updated_at = now()
+        where name = $1 returning attempts`,
+      [name, JSON.stringify(failure)],
+    );
+    const attempts = result.rows[0]?.attempts ?? 1;
+    const delay = delayAfter(attempts, this.backoff);
+    await this.db.query(
+      `update command.reactor_checkpoints set retry_at = now() + $2 * interval '1 millisecond' where name = $1`,
+      [name, delay],
+    );
+    await this.db.query(`select pg_notify('${REACTOR_CHANNEL}', $1)`, [name]);
+    this.log(
+      `reactor ${name} stopped at event ${failure.position} (${event.type} in ${event.streamId}): ${failure.error}; ` +
+        `retrying in ${delay} ms`,
+      error,
+    );
+    return delay;
+  }
+
+  /** Reacts to one event until it succeeds (or the runner stops): a failure is retried, never skipped. */
+  private async reactTo(reactor: Reactor, event: RecordedEvent, signal: AbortSignal) {
+    while (!signal.aborted) {
+      try {
+        await reactor.react(event, (key) => reactionContext(this.deps, reactor.name, event, key));
+        return true;
+      } catch (error) {
+        if (signal.aborted) return false;
+        const delay = await this.fail(reactor.name, event, error).catch(() => this.backoff.firstMs);
+        await abortableSleep(delay, signal);
+      }
+    }
+    return false;
+  }
+
+  private async follow(reactor: Reactor, signal: AbortSignal) {
+    const handles = new Set(reactor.handles);
+    const followAll = this.store.followAll?.bind(this.store);
+    while (!signal.aborted) {
+      try {
+        const from = await this.checkpointOf(reactor.name);
+        const handleBatch = async (events: RecordedEvent[]) => {
+          let passed: Position | undefined;
+          for (const event of events) {
+            if (signal.aborted) return;
+            if (handles.has(event.type)) {
+              if (passed) await this.advance(reactor.name, passed);
+              passed = undefined;
+              if (!(await this.reactTo(reactor, event, signal))) return;
+              await this.advance(reactor.name, event.position);
+            } else passed = event.position;
+          }
+          if (passed) await this.advance(reactor.name, passed);
+        };
+        if (followAll) await followAll(from, handleBatch, { signal });
+        else await this.poll(from, handleBatch, signal);
+      } catch (error) {
+        if (signal.aborted) return;
+        this.log(`reactor ${reactor.name} could not read the log; trying again`, error);
+        await abortableSleep(1000, signal);
+      }
+    }
+  }
+
+  /** For a store without `followAll`: reads `$all` after `from` every half second. */
+  private async poll(from: Position, handle: (events: RecordedEvent[]) => Promise<void>, signal: AbortSignal) {
+    let position = from;
+    while (!signal.aborted) {
+      const events = await this.store.readAll({ from: position });
+      const last = events.at(-1);
+      if (last && comparePositions(last.position, position) > 0) {
+        await handle(events);
+        position = last.position;
+      } else await abortableSleep(500, signal);
+    }
+  }
+}
+
+function abortableSleep(ms: number, signal: AbortSignal) {
+  return new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done);
+  });
+}
