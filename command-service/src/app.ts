@@ -35,6 +35,7 @@ import { type ResetLimits, ResetThrottle } from './auth/reset-throttle';
 import { sessionRoutes } from './auth/session-routes';
 import { userRoutes } from './auth/user-routes';
 import { clientRoutes } from './clients/client-routes';
+import { consultationReactor } from './consultations/consultation-reactor';
 import { consultationRoutes } from './consultations/consultation-routes';
 import { engagementRoutes } from './engagements/engagement-routes';
 import { putEarlierEngagementsOnRosters } from './engagements/roster';
@@ -56,6 +57,8 @@ import { ReactorWatch } from './reactors/reactor-watch';
 import { COMMAND_SERVICE_SCHEMA, TUTOR_SCHEMA } from './schema';
 import { TutorNames } from './tutors/tutor-names';
 import { tutorRoutes } from './tutors/tutor-routes';
+import { workshopLookups } from './workshops/workshop-lookups';
+import { workshopReactor } from './workshops/workshop-reactor';
 import { workshopRoutes } from './workshops/workshop-routes';
 
 export type CommandAppOptions = {
@@ -206,10 +209,14 @@ export async function buildCommandApp(options: CommandAppOptions) {
     await app.register(erasureRoutes, { deps, db, vault: options.personalData, outboxDir });
   }
   await app.register(agencyRoutes, { deps });
-  const invoicing = familyInvoicing({ mailer, timeZone, log: app.log });
+  const invoicing = familyInvoicing({ timeZone });
   await app.register(consultationRoutes, { deps, invoicing });
   await app.register(familyInvoiceRoutes, { deps });
-  await app.register(workshopRoutes, { deps, invoicing, db, mailer, timeZone });
+  await app.register(workshopRoutes, { deps, invoicing, db, timeZone });
+  reactorList.push(
+    consultationReactor(invoicing),
+    workshopReactor({ store: options.store, invoicing, lookups: workshopLookups(db) }),
+  );
   // The whole API (these routes and the query service's) at /api/docs, ahead of the query proxy.
   await app.register(apiDocs, { upstream: options.queryUrl, title: 'Tutoring agency API' });
   const queryApp = options.queryApp;

@@ -1,8 +1,10 @@
 import { consultationBody, consultationCancelBody } from '@agency/contracts';
-import { client, consultation, toPence, toPounds, tutor } from '@agency/domain';
+import { client, consultation, familyInvoice, toPence, toPounds, tutor } from '@agency/domain';
 import type { FastifyInstance } from 'fastify';
 import type { FamilyInvoicing } from '../family-invoices/family-invoicing';
+import { MAIL_REACTOR } from '../mail/mail-reactor-name';
 import { type CommandContext, type CommandDependencies, commandRoute } from '../pipeline/command-pipeline';
+import { CONSULTATIONS_REACTOR } from './consultation-reactor';
 
 type Saved = Exclude<consultation.ConsultationState, { status: 'none' }>;
 
@@ -24,9 +26,10 @@ function consultationAnswer(state: Saved, invoiceReference: string | null) {
 }
 
 /**
- * Consultations (admins only): record or change one, billing it at once on a family invoice, or
- * cancel it. An invoice that no longer says what the consultation is (changed after issue, or
- * cancelled) is credited as a whole by a credit note, and a changed one gets a new invoice.
+ * Consultations (admins only): record, change or cancel one, on its own stream. Its family invoices
+ * follow from those events (the consultations reactor issues and credits them); the answer waits
+ * for that briefly, so it can name the invoice. Everything the invoice will need is checked
+ * before the consultation is recorded, so a recorded consultation is never left unbilled by a refusal.
  */
 export async function consultationRoutes(
   app: FastifyInstance,
@@ -34,12 +37,16 @@ export async function consultationRoutes(
 ) {
   const { consultationDecider, consultationStream } = consultation;
 
-  /** Credits every earlier invoice of the consultation (all of them once it is cancelled). */
-  async function creditStale(context: CommandContext, state: Saved) {
-    const stale = state.status === 'cancelled' ? state.invoiceIds : state.invoiceIds.slice(0, -1);
-    for (const invoiceId of stale) {
-      await invoicing.credit(context, invoiceId, state.status === 'cancelled' ? 'cancelled' : 'changed');
-    }
+  /** The reference of the consultation's current invoice, once the reactor has issued it (null until then). */
+  async function invoiceOf(context: CommandContext, state: Saved) {
+    if (state.status !== 'recorded') return { reference: null, mailed: false };
+    await context.settle([CONSULTATIONS_REACTOR]);
+    const invoice = await context.load(
+      familyInvoice.familyInvoiceStream(state.consultation.invoiceId),
+      familyInvoice.familyInvoiceDecider,
+    );
+    if (invoice.status === 'none') return { reference: null, mailed: false };
+    return { reference: invoice.invoice.reference, mailed: await context.settle([MAIL_REACTOR]) };
   }
 
   commandRoute(app, deps, {
@@ -47,7 +54,7 @@ export async function consultationRoutes(
     roles: ['admin'],
     body: consultationBody,
     handle: async ({ body }, context) => {
-      const { run, load, user, newId } = context;
+      const { run, load, user, newId, now } = context;
       const agency = await invoicing.agencyDetails(load);
       const family = await load(client.clientStream(body.client), client.clientDecider);
       const consultationId = body.id ?? newId();
@@ -62,32 +69,25 @@ export async function consultationRoutes(
           : null,
       };
       const assessor = details.assessment?.tutorId;
-      const command = {
+      const fields = {
         consultation: details,
         invoiceId: newId(),
         family: family.status === 'registered' ? { childIds: family.childIds } : null,
         assessorKnown: !assessor || (await load(tutor.tutorStream(assessor), tutor.tutorDecider)).status !== 'none',
         actor: { role: user.role, tutorId: user.tutorId },
       };
-      const saved = await run(
-        consultationStream(consultationId),
-        consultationDecider,
-        body.id ? { type: 'ChangeConsultation', ...command } : { type: 'RecordConsultation', ...command },
-      );
+      const command: consultation.ConsultationCommand = body.id
+        ? { type: 'ChangeConsultation', ...fields }
+        : { type: 'RecordConsultation', ...fields };
+      const stream = consultationStream(consultationId);
+      // The details' own rules first (pure, whatever the stream holds, so a retry of a run that
+      // appended is not refused), then the invoice that will follow: both before anything is written.
+      consultationDecider.decide({ ...fields, type: 'RecordConsultation' }, consultationDecider.initialState(), now);
+      const billing = await invoicing.billingOf(load, details.clientId);
+      if (billing) familyInvoice.checkInvoice({ billing, lines: consultation.consultationLines(details) });
+      const saved = await run(stream, consultationDecider, command);
       if (saved.status === 'none') throw new Error('a consultation that was just saved is missing');
-      let reference: string | null = null;
-      let mailed = false;
-      if (saved.status === 'recorded') {
-        await creditStale(context, saved);
-        const { issued, mailed: sent } = await invoicing.issue(context, {
-          invoiceId: saved.consultation.invoiceId,
-          clientId: saved.consultation.clientId,
-          billedFor: { kind: 'consultation', id: consultationId },
-          lines: consultation.consultationLines(saved.consultation),
-        });
-        reference = issued.invoice.reference;
-        mailed = sent;
-      }
+      const { reference, mailed } = await invoiceOf(context, saved);
       return { consultation: consultationAnswer(saved, reference), mailed };
     },
   });
@@ -103,7 +103,7 @@ export async function consultationRoutes(
         actor: { role: user.role, tutorId: user.tutorId },
       });
       if (cancelled.status === 'none') throw new Error('a consultation that was just cancelled is missing');
-      await creditStale(context, cancelled);
+      await context.settle([CONSULTATIONS_REACTOR]);
       return { consultation: consultationAnswer(cancelled, null) };
     },
   });

@@ -1,32 +1,24 @@
-import type { AgencyDetails, BilledFor, FamilyBilling, FamilyInvoiceLine } from '@agency/contracts';
-import { addDays, agency, client, displayDate, familyInvoice, formatPounds, todayIn } from '@agency/domain';
+import type { BilledFor, FamilyBilling, FamilyInvoiceLine } from '@agency/contracts';
+import { addDays, agency, client, familyInvoice, todayIn } from '@agency/domain';
 import { HttpError } from '@agency/platform';
-import { renderFamilyDocument } from '@agency/platform/documents/family-invoice-document';
-import type { FastifyBaseLogger } from 'fastify';
-import type { Mailer } from '../mail/mailer';
-import { familyDocumentMessage } from '../mail/messages';
-import type { CommandContext } from '../pipeline/command-pipeline';
-
-type Issued = Exclude<familyInvoice.FamilyInvoiceState, { status: 'none' }>;
+import { type CommandContext, derivedId } from '../pipeline/command-pipeline';
 
 /** Enough tries for every save of a busy office at the same moment: each try that loses lets another win. */
 const SEQUENCE_ATTEMPTS = 25;
 
 /**
- * Family invoices as the command side issues them: the agency-wide reference (a number of the
- * sequence stream, taken at its expected revision), the family's billing details and the
- * agency's terms from their own streams (never a read model that may lag), the PDF e-mailed to
- * the family's first contact. A mail that cannot be sent leaves the invoice issued (`mailed: false`).
+ * A credit note's id: one per invoice (an invoice is credited once, as a whole), so however often
+ * a crediting step runs, it names the same note and takes the same number.
  */
-export function familyInvoicing({
-  mailer,
-  timeZone,
-  log,
-}: {
-  mailer: Mailer;
-  timeZone: string;
-  log: FastifyBaseLogger;
-}) {
+export const creditNoteIdOf = (invoiceId: string) => derivedId('credit-note', invoiceId);
+
+/**
+ * Family invoices as the reactors issue them: the agency-wide reference (a number of the sequence
+ * stream taken for the document's own id, so a re-run gets its number back), the family's billing
+ * details and the agency's terms from their own streams (never a read model that may lag). The
+ * PDFs are e-mailed by the mail reactor, from the events.
+ */
+export function familyInvoicing({ timeZone }: { timeZone: string }) {
   const { familyInvoiceDecider, familyInvoiceStream, sequenceDecider, sequenceStream } = familyInvoice;
 
   const agencyDetails = async (load: CommandContext['load']) =>
@@ -46,47 +38,16 @@ export function familyInvoicing({
     }
   }
 
-  async function mail(issued: Issued, details: AgencyDetails, kind: 'invoice' | 'credit note'): Promise<boolean> {
-    const { invoice, creditNote } = issued;
-    const document = kind === 'invoice' ? invoice : creditNote;
-    if (!document) return false;
-    try {
-      const pdf = await renderFamilyDocument(
-        kind === 'invoice'
-          ? { ...invoice, kind, paidPence: issued.paidPence }
-          : {
-              ...invoice,
-              kind,
-              reference: document.reference,
-              date: document.date,
-              creditedReference: invoice.reference,
-              paidPence: 0,
-            },
-        details,
-      );
-      await mailer.send(
-        familyDocumentMessage({
-          to: invoice.billing.email,
-          name: invoice.billing.name,
-          kind,
-          reference: document.reference,
-          total: formatPounds(invoice.totalPence),
-          dueDate: displayDate(invoice.dueDate),
-          agencyName: details.name,
-          pdf,
-        }),
-      );
-      return true;
-    } catch (error) {
-      log.warn({ err: error }, `family ${kind} ${document.reference} could not be e-mailed`);
-      return false;
-    }
+  /** Whom a family's invoices are addressed to now (its first contact); null: no such family. */
+  async function billingOf(load: CommandContext['load'], clientId: string): Promise<FamilyBilling | null> {
+    return (await load(client.clientStream(clientId), familyInvoice.familyBillingView))?.billing ?? null;
   }
 
   return {
     agencyDetails,
+    billingOf,
 
-    /** Issues an invoice to a family and e-mails it (once: a retry finds it issued and sends nothing). */
+    /** Issues an invoice to a family (once: a re-run finds it issued and changes nothing). */
     async issue(
       context: CommandContext,
       input: {
@@ -102,13 +63,13 @@ export function familyInvoicing({
       const { run, load, now } = context;
       const stream = familyInvoiceStream(input.invoiceId);
       const before = await load(stream, familyInvoiceDecider);
+      if (before.status !== 'none') return before;
       const details = await agencyDetails(load);
       const { billing: given, ...invoice } = input;
-      const family = given
-        ? { billing: given }
-        : await load(client.clientStream(input.clientId), familyInvoice.familyBillingView);
-      if (!family)
+      const billing = given ?? (await billingOf(load, input.clientId));
+      if (!billing) {
         throw new HttpError(400, 'invalid_input', 'There is no such client.', { client: 'There is no such client' });
+      }
       const date = todayIn(timeZone, now);
       const number = await takeNumber(run, input.invoiceId);
       const issued = await run(stream, familyInvoiceDecider, {
@@ -118,32 +79,29 @@ export function familyInvoicing({
           reference: familyInvoice.familyInvoiceReference(details.familyInvoicePrefix, number),
           date,
           dueDate: addDays(date, details.paymentTermsDays),
-          billing: family.billing,
+          billing,
         },
       });
       if (issued.status === 'none') throw new Error('an invoice that was just issued is missing');
-      const mailed = before.status === 'none' ? await mail(issued, details, 'invoice') : false;
-      return { issued, mailed };
+      return issued;
     },
 
-    /** Credits a whole invoice with a credit note of its own reference, and e-mails the note. */
+    /** Credits a whole invoice with a credit note of its own reference (once; nothing for an invoice never issued). */
     async credit(context: CommandContext, invoiceId: string, reason: 'changed' | 'cancelled') {
-      const { run, load, now, newId } = context;
+      const { run, load, now } = context;
       const stream = familyInvoiceStream(invoiceId);
       const before = await load(stream, familyInvoiceDecider);
       if (before.status === 'none' || before.creditNote) return before;
       const details = await agencyDetails(load);
-      const creditNoteId = newId();
+      const creditNoteId = creditNoteIdOf(invoiceId);
       const number = await takeNumber(run, creditNoteId);
-      const credited = await run(stream, familyInvoiceDecider, {
+      return run(stream, familyInvoiceDecider, {
         type: 'IssueCreditNote',
         creditNoteId,
         reference: familyInvoice.creditNoteReference(details.familyInvoicePrefix, number),
         date: todayIn(timeZone, now),
         reason,
       });
-      if (credited.status !== 'none') await mail(credited, details, 'credit note');
-      return credited;
     },
   };
 }

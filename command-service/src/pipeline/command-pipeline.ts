@@ -275,8 +275,10 @@ export function createCommandContext(
   let settled = false;
   const settle: CommandContext['settle'] = async (reactors) => {
     settled = true;
-    if (!furthest) return true;
-    return (await deps.reactions?.waitFor(reactors, furthest, 5000)) ?? false;
+    // What it appended, or what it read after an earlier wait (a document a reactor issued).
+    const upTo = furthestRead && (!furthest || comparePositions(furthestRead, furthest) > 0) ? furthestRead : furthest;
+    if (!upTo) return true;
+    return (await deps.reactions?.waitFor(reactors, upTo, 5000)) ?? false;
   };
   return {
     context: { user, commandId, now, newId, run, load, settle } satisfies CommandContext,

@@ -24,6 +24,25 @@ export function workshopLookups(db: pg.Pool) {
       );
       return (found.rows[0]?.event_id as string | undefined) ?? null;
     },
+
+    /**
+     * The invoice a registration is on now, as the read models have it: only for a booking made
+     * before registrations kept their account's key, whose address an erasure has since removed.
+     */
+    async invoicedPriceOf(registrationId: string): Promise<number | null> {
+      const found = await db.query('select price_pence from read.workshop_invoiced where registration_id = $1', [
+        registrationId,
+      ]);
+      const price = found.rows[0]?.price_pence as string | undefined;
+      return price === undefined ? null : Number(price);
+    },
+
+    async invoiceOfRegistration(registrationId: string): Promise<string | null> {
+      const found = await db.query('select invoice_id from read.workshop_invoiced where registration_id = $1', [
+        registrationId,
+      ]);
+      return (found.rows[0]?.invoice_id as string | undefined) ?? null;
+    },
   };
 }
 export type WorkshopLookups = ReturnType<typeof workshopLookups>;

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import {
   bookingBody,
+  ERASED,
   LIMITS,
   registrationDeleteBody,
   registrationMoveBody,
@@ -11,29 +12,29 @@ import {
   workshopInvoiceConfirmBody,
   workshopInvoiceDraftBody,
 } from '@agency/contracts';
-import { nowLocalIn, toPence, toPounds, workshop } from '@agency/domain';
+import { familyInvoice, nowLocalIn, toPence, toPounds, workshop } from '@agency/domain';
 import { describeOnly, HttpError, invalidInput, notFound } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { ResetThrottle } from '../auth/reset-throttle';
 import type { FamilyInvoicing } from '../family-invoices/family-invoicing';
-import type { Mailer } from '../mail/mailer';
-import { workshopMessage } from '../mail/messages';
+import { MAIL_REACTOR } from '../mail/mail-reactor-name';
 import {
   type CommandContext,
   type CommandDependencies,
   commandRoute,
   createCommandContext,
+  derivedId,
   domainToHttp,
 } from '../pipeline/command-pipeline';
 import { workshopLookups } from './workshop-lookups';
+import { accountKey, accountKeyOf, WORKSHOPS_REACTOR, workshopInvoiceOf } from './workshop-reactor';
 
 type Live = Exclude<workshop.WorkshopState, { status: 'none' }>;
 type Options = {
   deps: CommandDependencies;
   invoicing: FamilyInvoicing;
   db: pg.Pool;
-  mailer: Mailer;
   timeZone: string;
 };
 
@@ -41,10 +42,6 @@ type Options = {
 const BOOKING_ATTEMPTS = 25;
 /** Who a public booking is recorded as (no login): the events' metadata says so. */
 const PUBLIC_BOOKER = { id: 'public-booking', username: 'public', role: 'public' } as unknown as SessionUser;
-
-/** The workshop account of an e-mail address: a digest, so no address is in a stream's name. */
-export const accountKey = (email: string) =>
-  createHash('sha256').update(email.trim().toLowerCase()).digest('hex').slice(0, 32);
 
 const { workshopDecider, workshopStream, accountDecider, accountStream } = workshop;
 
@@ -76,10 +73,13 @@ const withRetries = async <T>(attempt: () => Promise<T>): Promise<T> => {
 
 /**
  * Workshops: events (admins), the public booking (no login, rate-limited, a honeypot), moves,
- * deletes, places from the waiting list, and workshop invoices issued as family invoices.
+ * deletes, places from the waiting list, and workshop invoices issued as family invoices. Each
+ * command decides on one stream; what follows (credits, the move out of the old event, the family
+ * invoice, the parents' e-mails) is the workshops and mail reactors' doing, which a command waits
+ * for briefly so its answer shows it.
  */
 export async function workshopRoutes(app: FastifyInstance, options: Options) {
-  const { deps, invoicing, db, mailer, timeZone } = options;
+  const { deps, invoicing, db, timeZone } = options;
   const lookups = workshopLookups(db);
   // Public bookings per e-mail address and per client address, in the database like reset requests.
   const throttle = new ResetThrottle(db, {
@@ -89,33 +89,10 @@ export async function workshopRoutes(app: FastifyInstance, options: Options) {
   });
   const nowLocal = (context: CommandContext) => nowLocalIn(timeZone, context.now);
 
-  async function tell(registration: workshop.Registration, subject: string, paragraphs: string[]) {
-    const { contact } = registration;
-    await mailer
-      .send(workshopMessage({ to: contact.email, name: contact.firstName, subject, paragraphs }))
-      .catch((error) => app.log.warn({ err: error }, 'a workshop e-mail could not be sent'));
-  }
-
-  const when = (state: Live) => `${state.event.description} on ${workshop.displayDateTime(state.event.dateTime)}`;
-
   async function loadLive(context: CommandContext, eventId: string): Promise<Live> {
     const state = await context.load(workshopStream(eventId), workshopDecider);
     if (state.status === 'none') throw notFound('There is no such event.');
     return state;
-  }
-
-  /** Credits a registration's invoice, if it has one, and frees the invoice's other registrations. */
-  async function creditInvoiceOf(
-    context: CommandContext,
-    registration: workshop.Registration,
-    reason: 'changed' | 'cancelled',
-  ) {
-    const stream = accountStream(accountKey(registration.contact.email));
-    const account = await context.load(stream, accountDecider);
-    const invoiced = account.invoiced.get(registration.registrationId);
-    if (!invoiced) return;
-    await invoicing.credit(context, invoiced.invoiceId, reason);
-    await context.run(stream, accountDecider, { type: 'NoteCredited', invoiceId: invoiced.invoiceId });
   }
 
   commandRoute(app, deps, {
@@ -150,44 +127,17 @@ export async function workshopRoutes(app: FastifyInstance, options: Options) {
     roles: ['admin'],
     body: workshopEventCancelBody,
     handle: async ({ body }, context) => {
-      const before = await loadLive(context, body.id);
+      await loadLive(context, body.id);
       const cancelled = await context.run(workshopStream(body.id), workshopDecider, {
         type: 'CancelEvent',
         actor: { role: context.user.role, tutorId: context.user.tutorId },
       });
       if (cancelled.status === 'none') throw new Error('an event that was just cancelled is missing');
-      if (before.status !== 'cancelled') {
-        for (const registration of before.registrations.values()) {
-          await creditInvoiceOf(context, registration, 'cancelled');
-          await tell(registration, `Cancelled: ${before.event.description}`, [
-            `We are sorry: ${when(before)} has been cancelled.`,
-            'Anything you were invoiced for it is credited. We hope to see you at another workshop.',
-          ]);
-        }
-      }
+      // Its invoices are credited by the workshops reactor: the answer waits for it a moment.
+      await context.settle([WORKSHOPS_REACTOR]);
       return { event: eventAnswer(cancelled) };
     },
   });
-
-  /** The parent's confirmation, or the waiting-list letter. */
-  async function tellBooking(registration: workshop.Registration, state: Live) {
-    if (registration.status === 'registered') {
-      await tell(
-        registration,
-        `Booked: ${state.event.description}`,
-        [
-          `Thank you: ${registration.children.map((c) => c.firstName).join(', ')} ${registration.places === 1 ? 'has a place' : 'have places'} at ${when(state)}.`,
-          state.event.location ? `Where: ${state.event.location}.` : '',
-          'We will send you an invoice.',
-        ].filter(Boolean),
-      );
-    } else {
-      await tell(registration, `Waiting list: ${state.event.description}`, [
-        `${when(state)} is full, so your booking is on the waiting list.`,
-        'We will e-mail you if a place comes free.',
-      ]);
-    }
-  }
 
   // The public booking: no login, so it is bounded here rather than by a session.
   app.post(
@@ -209,11 +159,10 @@ export async function workshopRoutes(app: FastifyInstance, options: Options) {
       }
       const clientId = await lookups.familyWithEmail(body.contact.email);
       const { context, appendedUpTo } = createCommandContext(deps, PUBLIC_BOOKER, commandId, commandId);
-      const registrationId = context.newId();
+      // Of this command and this event: one command id sent for two events books two registrations.
+      const registrationId = derivedId(commandId, 'registration', eventId);
       try {
-        // A repeated booking (the same command id) answers again but e-mails nothing new.
-        const before = await context.load(workshopStream(eventId), workshopDecider);
-        const repeated = before.status !== 'none' && before.registrations.has(registrationId);
+        // A repeated booking (the same command id) finds its registration; its e-mail follows from the event, once.
         const state = await withRetries(() =>
           context.run(workshopStream(eventId), workshopDecider, {
             type: 'Register',
@@ -223,6 +172,7 @@ export async function workshopRoutes(app: FastifyInstance, options: Options) {
               contact: body.contact,
               children: body.children,
               comments: body.comments,
+              accountKey: accountKey(body.contact.email),
             },
             nowLocal: nowLocal(context),
           }),
@@ -232,7 +182,6 @@ export async function workshopRoutes(app: FastifyInstance, options: Options) {
         if (!registration) throw new Error('a registration that was just made is missing');
         const position = appendedUpTo();
         if (position) await deps.projections.waitFor(position, 5000);
-        if (!repeated) await tellBooking(registration, state);
         return { registration: { id: registrationId, status: registration.status } };
       } catch (error) {
         throw domainToHttp(error);
@@ -252,9 +201,6 @@ export async function workshopRoutes(app: FastifyInstance, options: Options) {
       });
       const registration = state.status === 'none' ? undefined : state.registrations.get(body.registrationId);
       if (state.status === 'none' || !registration) throw notFound('There is no such registration.');
-      await tell(registration, `A place for you: ${state.event.description}`, [
-        `Good news: a place came free, so your booking for ${when(state)} is confirmed.`,
-      ]);
       return { registration: { id: registration.registrationId, status: registration.status } };
     },
   });
@@ -268,25 +214,32 @@ export async function workshopRoutes(app: FastifyInstance, options: Options) {
       const actor = { role: context.user.role, tutorId: context.user.tutorId };
       const from = await loadLive(context, fromEventId);
       const registration = from.registrations.get(registrationId);
-      if (!registration) throw notFound('There is no such registration on this event.');
-      const account = await context.load(accountStream(accountKey(registration.contact.email)), accountDecider);
-      // Into the new event first (its capacity decides), then out of the old one.
+      if (!registration) {
+        // A retry of a move that is done (moved out by the reactor already) answers as the move did.
+        const to = await context.load(workshopStream(toEventId), workshopDecider);
+        const moved = to.status === 'none' ? undefined : to.registrations.get(registrationId);
+        if (to.status === 'none' || moved?.movedFrom !== fromEventId) {
+          throw notFound('There is no such registration on this event.');
+        }
+        return { registration: { id: registrationId, eventId: toEventId }, event: eventAnswer(to) };
+      }
+      const key = accountKeyOf(registration);
+      const account = key ? await context.load(accountStream(key), accountDecider) : undefined;
+      const invoiced = key
+        ? (account?.invoiced.get(registrationId) ?? null)
+        : await lookups.invoicedPriceOf(registrationId);
+      // Into the new event (its capacity decides); the workshops reactor then takes it out of the old one.
       const to = await context.run(workshopStream(toEventId), workshopDecider, {
         type: 'MoveIn',
         registration,
         fromEventId,
-        invoicedPricePence: account.invoiced.get(registrationId)?.pricePence ?? null,
+        invoicedPricePence: invoiced === null ? null : typeof invoiced === 'number' ? invoiced : invoiced.pricePence,
         nowLocal: nowLocal(context),
         actor,
         erased: from.erased.has(registrationId),
       });
       if (to.status === 'none') throw notFound('There is no such event to move to.');
-      await context.run(workshopStream(fromEventId), workshopDecider, {
-        type: 'MoveOut',
-        registrationId,
-        toEventId,
-        actor,
-      });
+      await context.settle([WORKSHOPS_REACTOR]);
       return { registration: { id: registrationId, eventId: toEventId }, event: eventAnswer(to) };
     },
   });
@@ -296,14 +249,13 @@ export async function workshopRoutes(app: FastifyInstance, options: Options) {
     roles: ['admin'],
     body: registrationDeleteBody,
     handle: async ({ body }, context) => {
-      const before = await loadLive(context, body.eventId);
-      const registration = before.registrations.get(body.registrationId);
       await context.run(workshopStream(body.eventId), workshopDecider, {
         type: 'DeleteRegistration',
         registrationId: body.registrationId,
         actor: { role: context.user.role, tutorId: context.user.tutorId },
       });
-      if (registration) await creditInvoiceOf(context, registration, 'changed');
+      // Its invoice is credited by the workshops reactor: the answer waits for it a moment.
+      await context.settle([WORKSHOPS_REACTOR]);
       return { registration: { id: body.registrationId, deleted: true } };
     },
   });
@@ -333,17 +285,39 @@ export async function workshopRoutes(app: FastifyInstance, options: Options) {
             registrationIds: 'Moved or deleted',
           });
         }
-        found.push({ state, registration });
+        found.push({ state, registration, key: accountKeyOf(registration) });
       }
-      const email = (found[0]?.registration.contact.email ?? '').trim().toLowerCase();
-      if (found.some(({ registration }) => registration.contact.email.trim().toLowerCase() !== email)) {
+      if (found.some(({ state, registration, key }) => key === null || state.erased.has(registration.registrationId))) {
+        throw new HttpError(
+          409,
+          'conflict',
+          'A booking on this invoice had its personal data erased: it cannot be invoiced.',
+          {
+            registrationIds: 'Erased',
+          },
+        );
+      }
+      const key = found[0]?.key ?? '';
+      if (found.some((entry) => entry.key !== key)) {
         throw new HttpError(400, 'invalid', 'Every registration on one invoice must be of the same e-mail address.', {
           registrationIds: 'Registrations of another e-mail address',
         });
       }
       const invoiceId = newId();
       const discountPence = toPence(body.discountAmount, 'Discount');
-      const account = await run(accountStream(accountKey(email)), accountDecider, {
+      // The family invoice that will follow, checked now: once the account says "invoiced", it is issued.
+      const invoice = workshopInvoiceOf(
+        found.map(({ state, registration }) => ({ event: state.event, registration })),
+        invoiceId,
+      );
+      const billing = invoice.billing ?? (await invoicing.billingOf(load, invoice.clientId));
+      if (!billing || billing.email === ERASED) {
+        throw new HttpError(409, 'conflict', 'The family of this booking was erased: it cannot be invoiced.', {
+          registrationIds: 'Erased',
+        });
+      }
+      const totalPence = familyInvoice.checkInvoice({ billing, lines: invoice.lines, discountPence });
+      const account = await run(accountStream(key), accountDecider, {
         type: 'ConfirmWorkshopInvoice',
         invoiceId,
         registrations: found.map(({ state, registration }) => ({
@@ -355,28 +329,15 @@ export async function workshopRoutes(app: FastifyInstance, options: Options) {
         actor: { role: user.role, tutorId: user.tutorId },
       });
       if (!account.invoices.has(invoiceId)) throw new Error('an invoice that was just confirmed is missing');
-      const first = (found[0] as (typeof found)[number]).registration;
-      const linked = found.find(({ registration }) => registration.clientId !== null)?.registration.clientId ?? null;
-      const { issued, mailed } = await invoicing.issue(context, {
-        invoiceId,
-        clientId: linked ?? `registration:${first.registrationId}`,
-        billedFor: { kind: 'workshops', id: invoiceId },
-        lines: found.map(({ state, registration }) => workshop.registrationLine(state.event, registration.places)),
-        discountPence,
-        billing: linked
-          ? undefined
-          : {
-              name: `${first.contact.firstName} ${first.contact.lastName}`,
-              address: first.contact.address,
-              postcode: first.contact.postcode,
-              email: first.contact.email,
-            },
-      });
+      // Issued by the workshops reactor, e-mailed by the mail reactor: the answer waits for both a moment.
+      await context.settle([WORKSHOPS_REACTOR]);
+      const issued = await load(familyInvoice.familyInvoiceStream(invoiceId), familyInvoice.familyInvoiceDecider);
+      const mailed = issued.status !== 'none' && (await context.settle([MAIL_REACTOR]));
       return {
         invoice: {
           id: invoiceId,
-          reference: issued.invoice.reference,
-          total: toPounds(issued.invoice.totalPence),
+          reference: issued.status === 'none' ? null : issued.invoice.reference,
+          total: toPounds(totalPence),
           discount: toPounds(discountPence),
         },
         mailed,

@@ -56,6 +56,12 @@ export const registrationDetails = z.object({
   status: z.enum(['registered', 'waitlisted']),
   /** The event it was moved from, or null when booked here. */
   movedFrom: z.string().nullable(),
+  /**
+   * The workshop account it is invoiced on (`workshop-account-{accountKey}`), fixed at booking so
+   * the workflows that credit or move it never depend on the e-mail address, which an erasure
+   * turns into "Erased". Absent from bookings recorded before it was kept (their address gives it).
+   */
+  accountKey: z.string().max(64).optional(),
 });
 export type RegistrationDetails = z.infer<typeof registrationDetails>;
 

@@ -54,8 +54,14 @@ const refuseInvalid = (field: string, message: string): never => {
   throw new DomainError('invalid', `${message}.`, { [field]: message });
 };
 
+/**
+ * The name on an invoice is a contact's first and last names, each within the text limit: its
+ * bound is theirs together, so no valid contact gives a name an invoice would refuse.
+ */
+const MAX_BILLING_NAME = 2 * LIMITS.maxTextLength + 1;
+
 function checkBilling(billing: FamilyBilling) {
-  checkText(billing.name, { field: 'billing.name', label: 'The family’s name', required: true });
+  checkText(billing.name, { field: 'billing.name', label: 'The family’s name', required: true, max: MAX_BILLING_NAME });
   checkList(billing.address, LIMITS.maxAddressLines, 'billing.address', 'Address lines', (line) =>
     checkText(line, { field: 'billing.address', label: 'An address line' }),
   );
@@ -73,6 +79,18 @@ function checkLines(lines: readonly FamilyInvoiceLine[]): Pence {
   return checkPence(total, { field: 'amount', label: 'The total' });
 }
 
+/**
+ * What an invoice to issue must be, apart from its reference and dates (a command checks this
+ * before its own append, so the invoice that follows from it is never refused): the total.
+ */
+export function checkInvoice(invoice: Pick<IssuedInvoice, 'billing' | 'lines' | 'discountPence'>): Pence {
+  checkBilling(invoice.billing);
+  const sum = checkLines(invoice.lines);
+  const discount = checkPence(invoice.discountPence ?? 0, { field: 'discountAmount', label: 'Discount' });
+  if (discount > sum) refuseInvalid('discountAmount', `The discount cannot be more than ${formatPounds(sum)}`);
+  return sum - discount;
+}
+
 export function decide(command: FamilyInvoiceCommand, state: FamilyInvoiceState, _now: Date): FamilyInvoiceEvent[] {
   switch (command.type) {
     case 'IssueFamilyInvoice': {
@@ -84,11 +102,7 @@ export function decide(command: FamilyInvoiceCommand, state: FamilyInvoiceState,
       checkDate(invoice.date, 'date');
       checkDate(invoice.dueDate, 'dueDate');
       if (invoice.dueDate < invoice.date) refuseInvalid('dueDate', 'Payment cannot be due before the invoice date');
-      checkBilling(invoice.billing);
-      const sum = checkLines(invoice.lines);
-      const discount = checkPence(invoice.discountPence ?? 0, { field: 'discountAmount', label: 'Discount' });
-      if (discount > sum) refuseInvalid('discountAmount', `The discount cannot be more than ${formatPounds(sum)}`);
-      return [{ type: 'FamilyInvoiceIssued', data: { ...invoice, totalPence: sum - discount } }];
+      return [{ type: 'FamilyInvoiceIssued', data: { ...invoice, totalPence: checkInvoice(invoice) } }];
     }
     case 'RecordFamilyPayment': {
       if (command.actor.role !== 'admin') throw new DomainError('forbidden', 'Only an admin can record a payment.');
