@@ -37,7 +37,9 @@ import { userRoutes } from './auth/user-routes';
 import { clientRoutes } from './clients/client-routes';
 import { consultationReactor } from './consultations/consultation-reactor';
 import { consultationRoutes } from './consultations/consultation-routes';
+import { engagementEndReactor } from './engagements/engagement-end-reactor';
 import { engagementRoutes } from './engagements/engagement-routes';
+import { engagementStartReactor } from './engagements/engagement-start-reactor';
 import { putEarlierEngagementsOnRosters } from './engagements/roster';
 import { erasureRoutes } from './erasure/erasure-routes';
 import { familyInvoiceRoutes } from './family-invoices/family-invoice-routes';
@@ -145,6 +147,8 @@ export async function buildCommandApp(options: CommandAppOptions) {
   // What follows from events (credits, family invoices, moves, e-mails): registered before this
   // start records anything, so a new store's reactors begin at its first event.
   const reactorList: Reactor[] = [];
+  // An engagement is recorded after its start on the roster, and taken off the roster after its end.
+  reactorList.push(engagementStartReactor, engagementEndReactor);
   const reactors = new ReactorRunner(db, options.store, deps, reactorList, {
     log: (message, error) => app.log.warn({ err: error }, message),
     backoff: options.reactorBackoff,

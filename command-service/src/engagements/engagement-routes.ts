@@ -1,4 +1,4 @@
-import { type EngagementBody, type EngagementTerms, engagementBody } from '@agency/contracts';
+import { type EngagementBody, type EngagementStart, type EngagementTerms, engagementBody } from '@agency/contracts';
 import { engagement, percentToBasisPoints, toPence, tutor } from '@agency/domain';
 import { HttpError, notFound } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
@@ -7,6 +7,8 @@ import type { CommandContext, CommandDependencies } from '../pipeline/command-pi
 import { commandRoute } from '../pipeline/command-pipeline';
 import { racePoint } from '../race-points';
 import { readModelLookups } from '../read-model/lookups';
+import { ENGAGEMENT_END } from './engagement-end-reactor';
+import { ENGAGEMENT_START } from './engagement-start-reactor';
 import { settledTutor } from './roster';
 
 type Change = NonNullable<EngagementBody['change']>;
@@ -60,15 +62,17 @@ function commandFor(change: Exclude<Change, 'start'>, body: EngagementBody): eng
  * `POST /api/tutors/engagement` (admin): start an engagement, change its rates or subjects from
  * a date, correct a history period, or end it. The rules that span the tutor and their
  * engagements (one ongoing engagement per student, none for an inactive tutor, no termination
- * while a student is current) are decided on the tutor's stream: a start first puts the
- * engagement on the tutor's roster at that stream's expected revision, an end takes it off.
+ * while a student is current) are decided on the tutor's stream. Each command writes one stream:
+ * a start puts the engagement on the tutor's roster (with what it starts with) and a reactor
+ * records it in its own stream; a change or an end is written to the engagement's stream, and a
+ * reactor takes an ended one off the roster.
  */
 export async function engagementRoutes(app: FastifyInstance, { deps, db }: { deps: CommandDependencies; db: pg.Pool }) {
   const { engagementDecider, engagementStream } = engagement;
   const lookups = readModelLookups(db);
 
   async function start(body: EngagementBody, context: CommandContext) {
-    const { run, now, newId } = context;
+    const { run, now, newId, load, settle } = context;
     if (body.change && body.change !== 'start')
       throw missing('id', 'Choose the engagement to change: the id is required');
     if (body.endDate) throw missing('endDate', 'A new engagement cannot have an end date; terminate it once started');
@@ -78,34 +82,40 @@ export async function engagementRoutes(app: FastifyInstance, { deps, db }: { dep
     tutor.checkMayStartEngagement(tutorState);
     if (!(await lookups.studentExists(studentId))) throw notFound('There is no such student.');
     const engagementId = newId();
-    const command: engagement.EngagementCommand = {
-      type: 'StartEngagement',
-      engagementId,
-      tutorId: body.tutorId,
-      studentId,
-      startDate: body.startDate,
-      subjects: body.subjects,
-      otherOngoingWithSameStudent: tutor.currentStudentsOf(tutorState).includes(studentId),
-      ...termsOf(body),
-    };
-    // The engagement's own rules first (pure), so that nothing is put on the roster for a start they refuse.
-    engagementDecider.decide(command, engagementDecider.initialState(), now);
+    const begins: EngagementStart = { startDate: body.startDate, subjects: body.subjects, ...termsOf(body) };
+    // The engagement's own rules first (pure), so nothing goes on the roster that the reactor
+    // could not record. This very start does not count as another ongoing engagement: a retry
+    // after its roster write finds it there, and completes instead of being refused.
+    engagementDecider.decide(
+      {
+        type: 'StartEngagement',
+        engagementId,
+        tutorId: body.tutorId,
+        studentId,
+        ...begins,
+        otherOngoingWithSameStudent: tutor.hasOtherOngoingWith(tutorState, studentId, engagementId),
+      },
+      engagementDecider.initialState(),
+      now,
+    );
     await racePoint('engagement.start');
-    // The decisive write: refused (409) if the tutor was terminated or took this student meanwhile.
+    // The decisive and only write: refused (409) if the tutor was terminated or took this student
+    // meanwhile. A retry (same command id) finds it appended and goes on to the answer.
     await run(tutor.tutorStream(body.tutorId), tutor.tutorDecider, {
       type: 'StartTutorEngagement',
       engagementId,
       studentId,
+      engagement: begins,
     });
-    // Then the engagement itself. If this fails, the entry stays on the roster: a retry of this
-    // command (same id, same engagement id) completes the start, and an entry never completed is
-    // taken off as abandoned after UNFINISHED_START_MS. A retry that comes after that is refused.
-    const roster = await context.load(tutor.tutorStream(body.tutorId), tutor.tutorDecider);
-    tutor.checkStartStillOnRoster(roster, engagementId, studentId);
-    return run(engagementStream(engagementId), engagementDecider, command);
+    // The engagement-start reactor records it in its own stream: waited for (boundedly), then
+    // loaded so that the answer's view waits for it on the read side too. When the reactor is
+    // late, the start stands (it is under way) and the answer names the engagement.
+    await settle([ENGAGEMENT_START]);
+    await load(engagementStream(engagementId), engagementDecider);
+    return { id: engagementId, tutorId: body.tutorId };
   }
 
-  async function change(id: string, body: EngagementBody, { run, load }: CommandContext) {
+  async function change(id: string, body: EngagementBody, { run, load, settle }: CommandContext) {
     if (body.change === 'start') throw missing('id', 'An engagement with an id has already started');
     const stream = engagementStream(id);
     let state = await load(stream, engagementDecider);
@@ -114,22 +124,22 @@ export async function engagementRoutes(app: FastifyInstance, { deps, db }: { dep
       if (next === 'start') continue;
       state = await run(stream, engagementDecider, commandFor(next, body));
     }
-    // Off the tutor's roster once ended (if this fails, the next start or termination settles it).
-    if (state.status === 'ended') {
-      await run(tutor.tutorStream(state.tutorId), tutor.tutorDecider, { type: 'EndTutorEngagement', engagementId: id });
-    }
-    return state;
+    // The engagement-end reactor takes it off the roster: waited for (boundedly) so that, once
+    // answered, the student may start afresh. When it is late, the next start or termination
+    // for this tutor settles the roster from the store anyway.
+    if (state.status === 'ended') await settle([ENGAGEMENT_END]);
+    const summary = engagement.summaryOf(state);
+    if (!summary) throw notFound('There is no such engagement.');
+    return { id: summary.engagementId, tutorId: summary.tutorId };
   }
 
   commandRoute(app, deps, {
     url: '/api/tutors/engagement',
     roles: ['admin'],
     body: engagementBody,
-    handle: async ({ body }, context) => {
-      const summary = engagement.summaryOf(body.id ? await change(body.id, body, context) : await start(body, context));
-      if (!summary) throw notFound('There is no such engagement.');
-      return { engagement: { id: summary.engagementId, tutorId: summary.tutorId } };
-    },
+    handle: async ({ body }, context) => ({
+      engagement: body.id ? await change(body.id, body, context) : await start(body, context),
+    }),
     // The engagement as its page shows it, built once, on the query side.
     view: (_, { engagement: saved }) => `/api/tutors/engagement/${saved.tutorId}/${saved.id}`,
   });

@@ -12,6 +12,13 @@ import { type CommandContext, type CommandDependencies, createCommandContext } f
  * expected revision, so a concurrent start or termination is still decided on that one stream.
  * It is its own command (settling is idempotent), so it never shifts the steps of the command
  * being run.
+ *
+ * Still needed now that reactors follow a start and an end: an end the engagement-end reactor has
+ * not reached yet (or, from older code, one whose roster update was lost) is settled here, so a
+ * new start or a termination never waits on it; and older starts recorded their engagement
+ * themselves after the roster, so one that crashed in between is taken off as abandoned. Starts
+ * that carry their terms on the roster are recorded by the engagement-start reactor and are
+ * never abandoned (the decider knows them from the roster's own events).
  */
 export async function settledTutor(deps: CommandDependencies, tutorId: string, context: CommandContext) {
   const stream = tutor.tutorStream(tutorId);

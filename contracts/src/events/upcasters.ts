@@ -55,8 +55,9 @@ export function createUpcaster(versions: ReadonlyMap<string, number>, steps: Upc
   };
 }
 
-/**
- * The product's steps. Every event is still at version 1, so there are none yet; the first
- * payload change adds its step here (and the catalogue's version goes up with it).
- */
-export const eventUpcastSteps: UpcastSteps = {};
+/** The product's steps: one for each payload change (the catalogue's version went up with it). */
+export const eventUpcastSteps: UpcastSteps = {
+  // A version 1 roster entry is a version 2 one without `engagement`: its engagement's own stream
+  // was written by the command that put it on the roster, so there is nothing to add.
+  TutorEngagementStarted: { 1: (data) => data },
+};

@@ -377,3 +377,5 @@ export const engagementDecider: Decider<EngagementCommand, EngagementEvent, Enga
 };
 
 export const engagementStream = (engagementId: string) => `engagement-${engagementId}`;
+
+export { startFromRoster } from './start-from-roster';

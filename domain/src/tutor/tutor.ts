@@ -1,4 +1,4 @@
-import { type ContactDetails, LIMITS, type TutorEvent } from '@agency/contracts';
+import { type ContactDetails, type EngagementStart, LIMITS, type TutorEvent } from '@agency/contracts';
 import { type Decider, DomainError } from '../shared/decider';
 import { checkContact, checkDate, checkId, checkText } from '../shared/limits';
 import { type TutorAccount, type TutorAction, type TutorLifecycleView, tutorActionAllowed } from './tutor-lifecycle';
@@ -27,6 +27,12 @@ type TutorDetails = {
    * which months the tutor taught in.
    */
   everOnRoster: string[];
+  /**
+   * The entries on the roster whose event carries what the engagement starts with: a reactor
+   * records each in its own stream, however late (a stopped reactor resumes), so none of them is
+   * ever taken off as abandoned.
+   */
+  recordedByReactor: string[];
   /** The tutor's personal data was erased: nothing can be recorded for them any more. */
   erased: boolean;
 };
@@ -34,9 +40,10 @@ type TutorDetails = {
 export type TutorState = { status: 'none' } | ({ status: 'active' | 'inactive' } & TutorDetails);
 
 /**
- * A start puts the engagement on the tutor's roster (the decisive write) and then records it in
- * its own stream. A roster entry whose stream is still empty this long after is a start that
+ * Older starts put the engagement on the tutor's roster and then recorded it in its own stream in
+ * the same command. Such an entry whose stream is still empty this long after is a start that
  * never finished (the process died in between and nobody retried): it is taken off as abandoned.
+ * Starts that carry their terms on the roster are completed by a reactor and never abandoned.
  */
 export const UNFINISHED_START_MS = 10 * 60 * 1000;
 
@@ -66,8 +73,11 @@ export type TutorCommand =
   | { type: 'ReactivateTutor'; startDate: string }
   | { type: 'RecordActivationEmailSent'; sentTo: string; expiresAt: string }
   | { type: 'ActivateTutorAccount'; userId: string; username: string }
-  /** Puts an engagement on the roster before it is recorded in its own stream. */
-  | { type: 'StartTutorEngagement'; engagementId: string; studentId: string }
+  /**
+   * Puts an engagement on the roster before it is recorded in its own stream: with `engagement`
+   * (what it starts with), a reactor records it there from the roster's event.
+   */
+  | { type: 'StartTutorEngagement'; engagementId: string; studentId: string; engagement?: EngagementStart }
   /** Takes it off: the engagement ended, or (`abandoned`) it was never recorded. */
   | { type: 'EndTutorEngagement'; engagementId: string; abandoned?: boolean }
   /**
@@ -99,6 +109,7 @@ export function evolve(state: TutorState, event: TutorEvent): TutorState {
       account: { status: 'notActivated' },
       engagements: {},
       everOnRoster: [],
+      recordedByReactor: [],
       erased: false,
     };
   }
@@ -117,17 +128,24 @@ export function evolve(state: TutorState, event: TutorEvent): TutorState {
     case 'TutorAccountActivated':
       return { ...state, account: { status: 'activated', userId: event.data.userId } };
     case 'TutorEngagementStarted': {
-      const { engagementId, studentId } = event.data;
+      const { engagementId, studentId, engagement } = event.data;
       const everOnRoster = state.everOnRoster.includes(engagementId)
         ? state.everOnRoster
         : [...state.everOnRoster, engagementId];
-      return { ...state, engagements: { ...state.engagements, [engagementId]: studentId }, everOnRoster };
+      const recordedByReactor = engagement ? [...state.recordedByReactor, engagementId] : state.recordedByReactor;
+      return {
+        ...state,
+        engagements: { ...state.engagements, [engagementId]: studentId },
+        everOnRoster,
+        recordedByReactor,
+      };
     }
     case 'TutorEngagementEnded': {
       const { engagementId, abandoned } = event.data;
       const { [engagementId]: _ended, ...engagements } = state.engagements;
       const everOnRoster = abandoned ? state.everOnRoster.filter((id) => id !== engagementId) : state.everOnRoster;
-      return { ...state, engagements, everOnRoster };
+      const recordedByReactor = state.recordedByReactor.filter((id) => id !== engagementId);
+      return { ...state, engagements, everOnRoster, recordedByReactor };
     }
     default:
       // An event type this version does not know (written by a newer one): it changes nothing here.
@@ -152,6 +170,14 @@ export const engagementsEverOf = (state: TutorState): string[] => (state.status 
 /** The tutor's current students: those of the engagements on the roster. */
 export const currentStudentsOf = (state: TutorState): string[] =>
   state.status === 'none' ? [] : [...new Set(Object.values(state.engagements))];
+
+/**
+ * Whether an engagement other than `engagementId` has this student on the roster: a start's own
+ * entry (put there by an earlier run of the same command) does not count against it.
+ */
+export const hasOtherOngoingWith = (state: TutorState, studentId: string, engagementId: string): boolean =>
+  state.status !== 'none' &&
+  Object.entries(state.engagements).some(([id, student]) => student === studentId && id !== engagementId);
 
 export const lifecycleViewOf = (state: TutorState, now: Date): TutorLifecycleView => ({
   active: state.status === 'active',
@@ -183,19 +209,9 @@ export function checkMayStartEngagement(state: TutorState): asserts state is Exc
 }
 
 /**
- * A start is recorded in the engagement's own stream only while its entry is still on the roster:
- * a retry that comes after the entry was taken off as abandoned is refused.
+ * The roster entries the store shows to be over: ended in their own stream, or older starts never
+ * recorded in time (one a reactor records is only ever late, never abandoned).
  */
-export function checkStartStillOnRoster(state: TutorState, engagementId: string, studentId: string) {
-  if (state.status === 'none' || state.engagements[engagementId] !== studentId) {
-    throw new DomainError(
-      'conflict',
-      'This start was not finished in time and has been withdrawn; please add the student again.',
-    );
-  }
-}
-
-/** The roster entries the store shows to be over: ended in their own stream, or starts never recorded in time. */
 function settledEntries(state: TutorDetails, entries: RosterEntryFacts[], now: Date): TutorEvent[] {
   const { tutorId } = state;
   return entries.flatMap((entry): TutorEvent[] => {
@@ -203,11 +219,29 @@ function settledEntries(state: TutorDetails, entries: RosterEntryFacts[], now: D
     if (!state.engagements[engagementId]) return [];
     if (entry.ended) return [{ type: 'TutorEngagementEnded', data: { tutorId, engagementId } }];
     const putOnAt = entry.putOnRosterAt === null ? 0 : Date.parse(entry.putOnRosterAt);
-    if (!entry.recorded && now.getTime() - putOnAt > UNFINISHED_START_MS) {
+    if (
+      !entry.recorded &&
+      !state.recordedByReactor.includes(engagementId) &&
+      now.getTime() - putOnAt > UNFINISHED_START_MS
+    ) {
       return [{ type: 'TutorEngagementEnded', data: { tutorId, engagementId, abandoned: true } }];
     }
     return [];
   });
+}
+
+/**
+ * Off the roster, once. The end is a fact of the engagement's own stream, so it is recorded whatever
+ * became of the tutor since (even erased: the event holds no personal data), and the reactor that
+ * follows an engagement's end is never stopped by it.
+ */
+function offRoster(
+  state: TutorDetails,
+  { engagementId, abandoned }: { engagementId: string; abandoned?: boolean },
+): TutorEvent[] {
+  if (!state.engagements[engagementId]) return [];
+  const { tutorId } = state;
+  return [{ type: 'TutorEngagementEnded', data: { tutorId, engagementId, ...(abandoned ? { abandoned } : {}) } }];
 }
 
 /** Once only: an engagement the roster ever had is not put on it again (whatever the tutor's status now). */
@@ -254,6 +288,7 @@ export function decide(command: TutorCommand, state: TutorState, now: Date): Tut
   // These only record what the engagements' own streams already say: no change to the tutor.
   if (command.type === 'SettleRoster') return settledEntries(state, command.entries, now);
   if (command.type === 'PutEarlierEngagementOnRoster') return earlierEngagement(state, command);
+  if (command.type === 'EndTutorEngagement') return offRoster(state, command);
   if (state.erased) throw new DomainError('conflict', "This tutor's personal data was erased.");
   switch (command.type) {
     case 'EraseTutor':
@@ -303,7 +338,7 @@ export function decide(command: TutorCommand, state: TutorState, now: Date): Tut
       return [{ type: 'TutorAccountActivated', data: { tutorId, userId: command.userId, username: state.username } }];
     }
     case 'StartTutorEngagement': {
-      const { engagementId, studentId } = command;
+      const { engagementId, studentId, engagement } = command;
       // A retry of the same start finds it already on the roster.
       if (state.engagements[engagementId] === studentId) return [];
       if (state.engagements[engagementId]) throw new DomainError('conflict', 'This engagement already exists.');
@@ -313,12 +348,12 @@ export function decide(command: TutorCommand, state: TutorState, now: Date): Tut
           studentId: 'Already an ongoing student of this tutor',
         });
       }
-      return [{ type: 'TutorEngagementStarted', data: { tutorId, engagementId, studentId } }];
-    }
-    case 'EndTutorEngagement': {
-      if (!state.engagements[command.engagementId]) return [];
-      const { engagementId, abandoned } = command;
-      return [{ type: 'TutorEngagementEnded', data: { tutorId, engagementId, ...(abandoned ? { abandoned } : {}) } }];
+      return [
+        {
+          type: 'TutorEngagementStarted',
+          data: { tutorId, engagementId, studentId, ...(engagement ? { engagement } : {}) },
+        },
+      ];
     }
     default: {
       const _never: never = command;
@@ -331,6 +366,7 @@ export const tutorDecider: Decider<TutorCommand, TutorEvent, TutorState> = { ini
 
 export const tutorStream = (tutorId: string) => `tutor-${tutorId}`;
 
+export { offRosterAtEnd } from './off-roster-at-end';
 export {
   type LifecycleCase,
   lifecycleCases,

@@ -4,8 +4,8 @@ import { DomainError, fold } from '../shared/decider';
 import { specFor } from '../testing/given-when-then';
 import {
   checkMayStartEngagement,
-  checkStartStillOnRoster,
   engagementsEverOf,
+  hasOtherOngoingWith,
   lifecycleViewOf,
   type RosterEntryFacts,
   requireAllowed,
@@ -48,6 +48,18 @@ const engaged = (engagementId: string, studentId: string): TutorEvent => ({
 const ended = (engagementId: string): TutorEvent => ({
   type: 'TutorEngagementEnded',
   data: { tutorId: 't1', engagementId },
+});
+const begins = {
+  startDate: '2026-11-23',
+  subjects: ['Maths'],
+  ratePence: 4000,
+  commissionBp: 2500,
+  partnerBp: 0,
+};
+/** A start put on the roster with what the engagement starts with: a reactor records it. */
+const engagedWithStart = (engagementId: string, studentId: string): TutorEvent => ({
+  type: 'TutorEngagementStarted',
+  data: { tutorId: 't1', engagementId, studentId, engagement: begins },
 });
 
 function historyFor(row: LifecycleCase): TutorEvent[] {
@@ -222,6 +234,25 @@ describe("the tutor's roster of ongoing engagements", () => {
     given([registered, engaged('e1', 's1')])
       .when(start)
       .thenEvents([]);
+    given([registered, engagedWithStart('e1', 's1')])
+      .when({ ...start, engagement: begins })
+      .thenEvents([]);
+  });
+
+  it('carries what the engagement starts with, for the reactor that records it in its own stream', () => {
+    given([registered])
+      .when({ ...start, engagement: begins })
+      .thenEvents([engagedWithStart('e1', 's1')]);
+  });
+
+  it("does not count a start's own entry as another ongoing engagement with its student", () => {
+    const state = fold(tutorDecider, [registered, engagedWithStart('e1', 's1')]);
+    expect(hasOtherOngoingWith(state, 's1', 'e1')).toBe(false);
+    expect(hasOtherOngoingWith(state, 's1', 'e2')).toBe(true);
+    expect(hasOtherOngoingWith(state, 's2', 'e2')).toBe(false);
+    expect(hasOtherOngoingWith(fold(tutorDecider, [registered, engaged('e1', 's1'), ended('e1')]), 's1', 'e2')).toBe(
+      false,
+    );
   });
 
   it('takes an engagement off the roster once, abandoned ones marked as such', () => {
@@ -234,6 +265,16 @@ describe("the tutor's roster of ongoing engagements", () => {
     given([registered, engaged('e1', 's1'), ended('e1')])
       .when({ type: 'EndTutorEngagement', engagementId: 'e1' })
       .thenEvents([]);
+  });
+
+  it('takes an ended engagement off whatever became of the tutor: the end is a fact of its own stream', () => {
+    const erased: TutorEvent = {
+      type: 'TutorErased',
+      data: { tutorId: 't1', reason: 'asked', erasedAt: '2026-11-22T09:00:00.000Z' },
+    };
+    given([registered, engaged('e1', 's1'), terminated, erased])
+      .when({ type: 'EndTutorEngagement', engagementId: 'e1' })
+      .thenEvents([ended('e1')]);
   });
 });
 
@@ -268,6 +309,15 @@ describe("settling the roster from the engagements' own streams", () => {
       .thenEvents([{ type: 'TutorEngagementEnded', data: { tutorId: 't1', engagementId: 'e1', abandoned: true } }]);
   });
 
+  it('never abandons a start that carries its terms: the reactor records it, however late', () => {
+    given([registered, engagedWithStart('e1', 's1')])
+      .when(settle(entry('e1', { recorded: false, putOnRosterAt: ago(UNFINISHED_START_MS * 10) })))
+      .thenEvents([]);
+    given([registered, engagedWithStart('e1', 's1')])
+      .when(settle(entry('e1', { ended: true })))
+      .thenEvents([ended('e1')]);
+  });
+
   it('records nothing for running engagements, or entries no longer on the roster', () => {
     given([registered, engaged('e1', 's1')])
       .when(settle(entry('e1', { putOnRosterAt: ago(UNFINISHED_START_MS * 10) })))
@@ -285,20 +335,6 @@ describe('starting an engagement on the roster', () => {
     expect(() => checkMayStartEngagement(fold(tutorDecider, [registered, terminated]))).toThrow(
       expect.objectContaining({ code: 'conflict', message: expect.stringMatching(/inactive/) }),
     );
-  });
-
-  it('records the start in its own stream only while its entry is still on the roster', () => {
-    const onRoster = fold(tutorDecider, [registered, engaged('e1', 's1')]);
-    expect(() => checkStartStillOnRoster(onRoster, 'e1', 's1')).not.toThrow();
-    const abandoned = fold(tutorDecider, [
-      registered,
-      engaged('e1', 's1'),
-      { type: 'TutorEngagementEnded', data: { tutorId: 't1', engagementId: 'e1', abandoned: true } },
-    ]);
-    expect(() => checkStartStillOnRoster(abandoned, 'e1', 's1')).toThrow(
-      expect.objectContaining({ code: 'conflict', message: expect.stringMatching(/not finished in time/) }),
-    );
-    expect(() => checkStartStillOnRoster(fold(tutorDecider, []), 'e1', 's1')).toThrow(DomainError);
   });
 });
 
