@@ -74,7 +74,14 @@ export type CommandDependencies = {
    */
   queryUrl?: string;
   /** How far the reactors have got: a command may wait for the follow-up of its events. */
-  reactions?: { waitFor(names: readonly string[], position: Position, timeoutMs: number): Promise<boolean> };
+  reactions?: {
+    waitFor(
+      names: readonly string[],
+      position: Position,
+      timeoutMs: number,
+      types?: readonly string[],
+    ): Promise<boolean>;
+  };
   /** Fault injection, for tests only: called at each step of a command; may throw or wait. */
   faults?: { at: (fault: FaultStep) => void | Promise<void> };
 };
@@ -273,17 +280,27 @@ export function createCommandContext(
     }
   };
   let settled = false;
+  let followedUp = true;
   const settle: CommandContext['settle'] = async (reactors) => {
     settled = true;
+    const done = await waitForReactors(reactors);
+    if (!done) followedUp = false;
+    return done;
+  };
+  const waitForReactors = async (reactors: readonly string[]) => {
     // What it appended, or what it read after an earlier wait (a document a reactor issued).
     const upTo = furthestRead && (!furthest || comparePositions(furthestRead, furthest) > 0) ? furthestRead : furthest;
     if (!upTo) return true;
-    return (await deps.reactions?.waitFor(reactors, upTo, 5000)) ?? false;
+    // Only reactors that handle a type it appended or read have anything to do for it.
+    const types = appendedTypes && [...appendedTypes, ...readTypes];
+    return (await deps.reactions?.waitFor(reactors, upTo, 5000, types)) ?? false;
   };
   return {
     context: { user, commandId, now, newId, run, load, settle } satisfies CommandContext,
     /** Whether the command waited for reactors (what it read after that is awaited too). */
     settled: () => settled,
+    /** false when a reactor it waited for had not finished: a view of what follows may not exist yet. */
+    followedUp: () => followedUp,
     appendedUpTo: () => furthest,
     /** The furthest event read, and every type read (with the appended ones: unknown when they are). */
     readUpTo: () =>
@@ -374,7 +391,7 @@ export function commandRoute<S extends z.ZodType, P = Record<string, string>, A 
       if (!claimed.claimed) return reply.status(claimed.answer.statusCode).send(claimed.answer.body);
       claim = claimed;
     }
-    const { context, appendedUpTo, readUpTo, appendedTypes, settled } = createCommandContext(
+    const { context, appendedUpTo, readUpTo, appendedTypes, settled, followedUp } = createCommandContext(
       deps,
       user,
       commandId,
@@ -395,8 +412,10 @@ export function commandRoute<S extends z.ZodType, P = Record<string, string>, A 
           : [position, appendedTypes()];
       // A projection stopped at an event it cannot apply answers at once: the save is recorded, the lists lag.
       const visible = upTo ? await deps.projections.waitFor(upTo, 5000, types) : true;
+      // A view of what a reactor has not made yet (an engagement still being recorded) is answered
+      // without, as one the projections have not reached: the command stands, its follow-up is under way.
       const view = route.view
-        ? await askQuerySide(app, deps.queryUrl, request, route.view(input, answer), visible)
+        ? await askQuerySide(app, deps.queryUrl, request, route.view(input, answer), visible && followedUp())
         : {};
       const body = {
         ...(answer as Record<string, unknown>),

@@ -41,6 +41,8 @@ export type ReactorFailure = {
 
 export type ReactorBackoff = { firstMs: number; maxMs: number };
 const DEFAULT_BACKOFF: ReactorBackoff = { firstMs: 1000, maxMs: 60_000 };
+/** How long a checkpoint may trail events a reactor does not handle. */
+const PASSED_FLUSH_MS = 1000;
 
 const delayAfter = (attempts: number, backoff: ReactorBackoff) =>
   Math.min(backoff.maxMs, backoff.firstMs * 2 ** Math.min(20, Math.max(0, attempts - 1)));
@@ -171,26 +173,44 @@ export class ReactorRunner {
   private async follow(reactor: Reactor, signal: AbortSignal) {
     const handles = new Set(reactor.handles);
     const followAll = this.store.followAll?.bind(this.store);
+    // Events it does not handle move its checkpoint lazily (at most once a second, and at once in
+    // a batch it reacted in): nobody waits on them (a waiting command names the types it
+    // appended), and a busy log would otherwise cost a write per reactor per batch.
+    let passed: Position | undefined;
+    let written = 0;
+    let flushTimer: NodeJS.Timeout | undefined;
+    const flush = async () => {
+      clearTimeout(flushTimer);
+      flushTimer = undefined;
+      const position = passed;
+      passed = undefined;
+      written = Date.now();
+      if (position) await this.advance(reactor.name, position);
+    };
+    signal.addEventListener('abort', () => clearTimeout(flushTimer));
     while (!signal.aborted) {
       try {
         const from = await this.checkpointOf(reactor.name);
         const handleBatch = async (events: RecordedEvent[]) => {
-          let passed: Position | undefined;
+          let reacted = false;
           for (const event of events) {
             if (signal.aborted) return;
             if (handles.has(event.type)) {
-              if (passed) await this.advance(reactor.name, passed);
-              passed = undefined;
+              await flush();
               if (!(await this.reactTo(reactor, event, signal))) return;
               await this.advance(reactor.name, event.position);
+              reacted = true;
             } else passed = event.position;
           }
-          if (passed) await this.advance(reactor.name, passed);
+          if (!passed) return;
+          if (reacted || Date.now() - written >= PASSED_FLUSH_MS) await flush();
+          else flushTimer ??= setTimeout(() => void flush().catch(() => {}), PASSED_FLUSH_MS);
         };
         if (followAll) await followAll(from, handleBatch, { signal });
         else await this.poll(from, handleBatch, signal);
       } catch (error) {
         if (signal.aborted) return;
+        passed = undefined;
         this.log(`reactor ${reactor.name} could not read the log; trying again`, error);
         await abortableSleep(1000, signal);
       }

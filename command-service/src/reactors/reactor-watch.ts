@@ -2,8 +2,13 @@ import { comparePositions, type Position } from '@agency/platform';
 import pg from 'pg';
 import { REACTOR_CHANNEL } from './reactor-runner';
 
-type ReactorState = { position: Position; stalled: boolean };
-type Waiter = { names: readonly string[]; position: Position; resolve: (reached: boolean) => void };
+type ReactorState = { position: Position; stalled: boolean; handles: ReadonlySet<string> };
+type Waiter = {
+  names: readonly string[];
+  position: Position;
+  types?: readonly string[];
+  resolve: (reached: boolean) => void;
+};
 
 /**
  * Lets a command wait, boundedly, until the reactors that follow from its events have reacted
@@ -26,7 +31,8 @@ export class ReactorWatch {
     this.listener = new pg.Client(this.pool.options);
     this.listener.on('error', () => {});
     await this.listener.connect();
-    this.listener.on('notification', () => void this.poll());
+    // Read again only when someone waits: a waiter that arrives later reads first anyway.
+    this.listener.on('notification', () => this.waiters.size > 0 && void this.poll());
     await this.listener.query(`listen ${REACTOR_CHANNEL}`);
     await this.poll();
     this.poller = setInterval(() => this.waiters.size > 0 && this.poll(), 250);
@@ -49,7 +55,7 @@ export class ReactorWatch {
         this.dirty = false;
         const result = await this.pool
           .query(
-            `select name, commit_position, prepare_position, failure is not null as stalled
+            `select name, handles, commit_position, prepare_position, failure is not null as stalled
                from command.reactor_checkpoints`,
           )
           .catch(() => undefined);
@@ -60,12 +66,13 @@ export class ReactorWatch {
               {
                 position: { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) },
                 stalled: row.stalled,
+                handles: new Set<string>(row.handles),
               },
             ]),
           );
         }
         for (const waiter of this.waiters) {
-          const outcome = this.outcome(waiter.names, waiter.position);
+          const outcome = this.outcome(waiter.names, waiter.position, waiter.types);
           if (outcome !== undefined) {
             this.waiters.delete(waiter);
             waiter.resolve(outcome);
@@ -78,11 +85,15 @@ export class ReactorWatch {
     return this.polling;
   }
 
-  /** true: every one reached it; false: one is stopped short of it; undefined: not yet. */
-  private outcome(names: readonly string[], position: Position): boolean | undefined {
+  /**
+   * true: every one reached it (or handles none of `types`, when they are known); false: one is
+   * stopped short of it; undefined: not yet.
+   */
+  private outcome(names: readonly string[], position: Position, types?: readonly string[]): boolean | undefined {
     let reached = true;
     for (const name of names) {
       const state = this.reactors.get(name);
+      if (state && types && !types.some((type) => state.handles.has(type))) continue;
       if (state && comparePositions(state.position, position) >= 0) continue;
       if (state?.stalled) return false;
       reached = false;
@@ -90,15 +101,25 @@ export class ReactorWatch {
     return reached ? true : undefined;
   }
 
-  /** Resolves true once every named reactor has reacted up to `position`, false after `timeoutMs` or a stop. */
-  async waitFor(names: readonly string[], position: Position, timeoutMs: number): Promise<boolean> {
+  /**
+   * Resolves true once every named reactor has reacted up to `position` (`types`: the event types
+   * up to there, when known: a reactor that handles none of them has nothing to do), false after
+   * `timeoutMs`, a stop, or when one is stopped at an event.
+   */
+  async waitFor(
+    names: readonly string[],
+    position: Position,
+    timeoutMs: number,
+    types?: readonly string[],
+  ): Promise<boolean> {
     await this.poll();
-    const now = this.outcome(names, position);
+    const now = this.outcome(names, position, types);
     if (now !== undefined) return now;
     return new Promise<boolean>((resolve) => {
       const waiter: Waiter = {
         names,
         position,
+        types,
         resolve: (reached) => {
           clearTimeout(timer);
           resolve(reached);
