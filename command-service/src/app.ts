@@ -48,6 +48,7 @@ import { invoiceRoutes } from './invoices/invoice-routes';
 import { INVOICE_SCHEMA } from './invoices/invoice-schema';
 import { lessonRoutes } from './lessons/lesson-routes';
 import { refuseErasedRecipients } from './mail/erased-recipients';
+import { mailReactor } from './mail/mail-reactor';
 import { createMailer, type Mailer } from './mail/mailer';
 import { type CommandDependencies, createCommandContext } from './pipeline/command-pipeline';
 import { ProcessedCommands } from './pipeline/idempotency';
@@ -200,12 +201,10 @@ export async function buildCommandApp(options: CommandAppOptions) {
     accounts,
     db,
     deps,
-    mailer,
-    publicUrl,
     throttle: new ResetThrottle(db, options.resetLimits),
   });
   await app.register(clientRoutes, { deps, db, timeZone });
-  await app.register(tutorRoutes, { deps, db, names: new TutorNames(db), mailer, publicUrl, timeZone });
+  await app.register(tutorRoutes, { deps, db, names: new TutorNames(db), timeZone });
   await app.register(engagementRoutes, { deps, db });
   await app.register(lessonRoutes, { deps });
   await app.register(invoiceRoutes, { deps, db, timeZone });
@@ -267,6 +266,7 @@ export async function buildCommandApp(options: CommandAppOptions) {
   /** For scripts and tests: a token in a new session of this user, as a login would give. */
   const signSession = async (user: Parameters<typeof createCommandContext>[1]) =>
     app.jwt.sign({ ...user, sid: await sessions.start(user.id) });
+  reactorList.push(mailReactor({ db, store: options.store, mailer, publicUrl, log: app.log }));
   await reactors.register();
   return { app, accounts, deps, actAs, sessions, signSession, reactors };
 }

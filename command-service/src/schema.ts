@@ -23,6 +23,17 @@ alter table command.processed_commands
   add column if not exists started_at timestamptz,
   add column if not exists lease_until timestamptz,
   add column if not exists owner text;
+
+-- The mail reactor's record of each message it handed to the mail server (or that was refused
+-- for good), by the triggering event and the message's place among that event's messages: a
+-- re-run of the event (a crash before its checkpoint moved, a second leader) skips these.
+create table if not exists command.mail_sent (
+  event_id text not null,
+  message_index int not null,
+  outcome text not null check (outcome in ('sent', 'refused')),
+  recorded_at timestamptz not null default now(),
+  primary key (event_id, message_index)
+);
 `;
 
 /**
@@ -52,6 +63,16 @@ create table if not exists auth.reset_tokens (
   user_id text not null,
   expires_at timestamptz not null,
   used_at timestamptz,
+  created_at timestamptz not null default now()
+);
+
+-- A link's secret (activation code, reset token) between the request that made it and the mail
+-- that carries it: the event names only the id, so no secret is ever in the log. The mail
+-- reactor deletes the row once the mail is sent; an expired one is of no use and is deleted too.
+create table if not exists auth.pending_links (
+  id text primary key,
+  secret text not null,
+  expires_at timestamptz not null,
   created_at timestamptz not null default now()
 );
 

@@ -171,7 +171,8 @@ describe('erasing a family (crypto-shredding)', () => {
     ).rows[0];
     const sent = await post(`/api/tutors/activate/${newcomer.id}`, {});
     expect(sent.statusCode, sent.body).toBe(200);
-    expect(mailIn(outbox).length).toBeGreaterThan(mailBefore);
+    // The mail reactor sends it a moment after the answer.
+    await expect.poll(() => mailIn(outbox).length).toBeGreaterThan(mailBefore);
     const after = await dumpDatabase(db);
     const mail = mailIn(outbox);
     for (const value of own) {

@@ -1,12 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { newPasswordBody, resetRequestBody } from '@agency/contracts';
+import { newPasswordBody, resetRequestBody, type SessionUser } from '@agency/contracts';
 import { user as userAggregate } from '@agency/domain';
 import { describedBody, HttpError, invalidInput, noteRefusal, securityLog } from '@agency/platform';
 import { Sessions } from '@agency/platform/sessions';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
-import type { Mailer } from '../mail/mailer';
-import { absoluteLink, resetMessage } from '../mail/messages';
 import { type CommandDependencies, createCommandContext } from '../pipeline/command-pipeline';
 import { readModelLookups } from '../read-model/lookups';
 import { sha256 } from '../tutors/tutor-routes';
@@ -24,9 +22,13 @@ const USED = 'This password reset link has already been used. Please ask for a n
 const EXPIRED = 'This password reset link has expired. Please ask for a new one.';
 const ENDED = 'Your tutor account has ended. Please contact the office if this is a mistake.';
 
+/** Who a reset request is recorded as: nobody signed in asked for it. */
+const RESET_REQUESTER = { id: 'public-reset-request', username: 'public', role: 'public' } as unknown as SessionUser;
+
 /**
- * `POST /auth/local/reset` e-mails a single-use, expiring link to every account the username or
- * e-mail address names, and answers the same for a name nobody has (no account enumeration).
+ * `POST /auth/local/reset` records a reset request for every account the username or e-mail
+ * address names (the mail reactor e-mails each its single-use, expiring link), and answers the
+ * same for a name nobody has (no account enumeration).
  * `POST /auth/local/password` sets the new password from that link and signs the user in.
  */
 export async function passwordResetRoutes(
@@ -35,14 +37,46 @@ export async function passwordResetRoutes(
     accounts: Accounts;
     db: pg.Pool;
     deps: CommandDependencies;
-    mailer: Mailer;
-    publicUrl: string;
     throttle: ResetThrottle;
   },
 ) {
-  const { accounts, db, deps, mailer, publicUrl, throttle } = options;
+  const { accounts, db, deps, throttle } = options;
   const lookups = readModelLookups(db);
   const sessions = new Sessions(db);
+
+  /**
+   * The token's hash for the check, the token itself under a link id until the mail reactor has
+   * mailed it, and the request on the login's stream naming only that link id.
+   */
+  async function recordResetRequest(userId: string) {
+    const token = randomBytes(32).toString('base64url');
+    const linkId = randomUUID();
+    const expiresAt = new Date(Date.now() + RESET_LIFETIME_MS);
+    await db.query('insert into auth.reset_tokens (token_hash, user_id, expires_at) values ($1, $2, $3)', [
+      sha256(token),
+      userId,
+      expiresAt,
+    ]);
+    await db.query('insert into auth.pending_links (id, secret, expires_at) values ($1, $2, $3)', [
+      linkId,
+      token,
+      expiresAt,
+    ]);
+    const commandId = randomUUID();
+    const { context } = createCommandContext(deps, RESET_REQUESTER, commandId, commandId);
+    try {
+      await context.run(userAggregate.userStream(userId), userAggregate.userDecider, {
+        type: 'RequestPasswordReset',
+        linkId,
+        expiresAt: expiresAt.toISOString(),
+      });
+    } catch (error) {
+      // Not recorded, so never mailed: the token must not stay usable or kept.
+      await db.query('delete from auth.reset_tokens where token_hash = $1', [sha256(token)]);
+      await db.query('delete from auth.pending_links where id = $1', [linkId]);
+      throw error;
+    }
+  }
 
   app.post('/auth/local/reset', describedBody(resetRequestBody), async (request) => {
     const parsed = resetRequestBody.safeParse(request.body ?? {});
@@ -64,23 +98,12 @@ export async function passwordResetRoutes(
         request.log.warn({ userId: login.userId }, 'password reset asked for an account without an e-mail address');
         continue;
       }
-      const token = randomBytes(32).toString('base64url');
-      await db.query('insert into auth.reset_tokens (token_hash, user_id, expires_at) values ($1, $2, $3)', [
-        sha256(token),
-        login.userId,
-        new Date(Date.now() + RESET_LIFETIME_MS),
-      ]);
-      // Not awaited: a known name must not answer measurably later than an unknown one.
-      mailer
-        .send(
-          resetMessage({
-            to: login.email,
-            name: login.name,
-            username: login.username,
-            link: absoluteLink(publicUrl, `/reset/${token}`),
-          }),
-        )
-        .catch((error: unknown) => request.log.warn({ err: error }, 'password reset email could not be sent'));
+      // Not awaited: a known name must not answer measurably later than an unknown one (and the
+      // mail itself is the reactor's). A request that could not be recorded sends nothing: it is
+      // logged, and the user asks again.
+      recordResetRequest(login.userId).catch((error: unknown) =>
+        request.log.warn({ err: error, userId: login.userId }, 'a password reset request could not be recorded'),
+      );
     }
     return { success: true };
   });

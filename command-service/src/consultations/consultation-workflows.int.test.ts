@@ -159,7 +159,7 @@ describe('consultation invoices are a reactor: never refused after a write, neve
     // The first invoice was issued before any crash; the second may never be (the cancel can
     // overtake the change's reaction, and a cancelled consultation is not invoiced): each invoice
     // issued is credited exactly once, and no credit note shares a reference.
-    const references = [];
+    const references: string[] = [];
     for (const invoiceId of invoiceIds) {
       const issued = await documents('FamilyInvoiceIssued', invoiceId);
       const credited = await documents('FamilyCreditNoteIssued', invoiceId);

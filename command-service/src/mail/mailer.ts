@@ -11,6 +11,12 @@ export type MailMessage = {
   links: string[];
   /** Files sent with it (a family invoice's PDF). */
   attachments?: { filename: string; content: Buffer; contentType: string }[];
+  /**
+   * Its Message-ID, `<…@…>`: the mail reactor derives it from the event that caused the message,
+   * so a message sent twice (a crash between the send and its record) is one message to the
+   * receiving side. Made up by nodemailer when absent.
+   */
+  messageId?: string;
 };
 
 export interface Mailer {
@@ -39,6 +45,7 @@ export function createMailer(options: MailerOptions): Mailer {
     text: message.text,
     html: message.html,
     attachments: message.attachments ?? [],
+    messageId: message.messageId,
   });
   if (options.smtpUrl) {
     const transport = nodemailer.createTransport(options.smtpUrl);

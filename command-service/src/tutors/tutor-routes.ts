@@ -6,8 +6,6 @@ import { type SessionEndReason, Sessions } from '@agency/platform/sessions';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { settledTutor } from '../engagements/roster';
-import type { Mailer } from '../mail/mailer';
-import { absoluteLink, activationMessage } from '../mail/messages';
 import { type CommandContext, type CommandDependencies, commandRoute } from '../pipeline/command-pipeline';
 import { racePoint } from '../race-points';
 import { readModelLookups } from '../read-model/lookups';
@@ -21,13 +19,11 @@ export type TutorRouteOptions = {
   deps: CommandDependencies;
   db: pg.Pool;
   names: TutorNames;
-  mailer: Mailer;
-  publicUrl: string;
   timeZone: string;
 };
 
 export async function tutorRoutes(app: FastifyInstance, options: TutorRouteOptions) {
-  const { deps, db, names, mailer, publicUrl, timeZone } = options;
+  const { deps, db, names, timeZone } = options;
   const { tutorDecider, tutorStream } = tutor;
   const lookups = readModelLookups(db);
   const sessions = new Sessions(db);
@@ -162,15 +158,17 @@ export async function tutorRoutes(app: FastifyInstance, options: TutorRouteOptio
     url: '/api/tutors/activate/:tutorId',
     roles: ['admin'],
     body: noBody,
-    handle: async ({ params }, { run, load, now }) => {
+    handle: async ({ params }, { run, load, now, newId }) => {
       const { tutorId } = params;
       const state = await loadTutor(tutorId, load);
       tutor.requireAllowed(tutor.lifecycleViewOf(state, now), 'sendActivation');
       const contact = await lookups.activationRecipientOf(tutorId);
       if (!contact) throw notFound('There is no such tutor.');
 
-      // 256 random bits; only the hash is kept, so the code exists only in the e-mail.
+      // 256 random bits. Only the hash is kept for the check; the code itself waits under the
+      // link's id until the mail reactor has sent it (the event names the link, never the code).
       const code = randomBytes(32).toString('base64url');
+      const linkId = newId();
       const expiresAt = new Date(now.getTime() + ACTIVATION_LIFETIME_MS).toISOString();
       await db.query('delete from auth.activation_codes where tutor_id = $1 and used_at is null', [tutorId]);
       await db.query('insert into auth.activation_codes (code_hash, tutor_id, expires_at) values ($1, $2, $3)', [
@@ -178,25 +176,25 @@ export async function tutorRoutes(app: FastifyInstance, options: TutorRouteOptio
         tutorId,
         expiresAt,
       ]);
+      await db.query(
+        `insert into auth.pending_links (id, secret, expires_at) values ($1, $2, $3)
+         on conflict (id) do update set secret = excluded.secret, expires_at = excluded.expires_at`,
+        [linkId, code, expiresAt],
+      );
       try {
-        await mailer.send(
-          activationMessage({
-            to: contact.email,
-            firstName: contact.firstName,
-            username: state.username,
-            link: absoluteLink(publicUrl, `/activate/${code}`),
-          }),
-        );
+        await run(tutorStream(tutorId), tutorDecider, {
+          type: 'RecordActivationEmailSent',
+          sentTo: contact.email,
+          expiresAt,
+          linkId,
+        });
       } catch (error) {
+        // Not recorded, so never mailed: the code must not stay usable or kept.
         await db.query('delete from auth.activation_codes where code_hash = $1', [sha256(code)]);
-        app.log.warn({ err: error }, 'activation email could not be sent');
-        throw new HttpError(502, 'mail_failed', 'The activation email could not be sent. Please try again later.');
+        await db.query('delete from auth.pending_links where id = $1', [linkId]);
+        throw error;
       }
-      await run(tutorStream(tutorId), tutorDecider, {
-        type: 'RecordActivationEmailSent',
-        sentTo: contact.email,
-        expiresAt,
-      });
+      // Recorded: the e-mail is under way (the mail reactor sends it, and retries until it can).
       return { tutor: { id: tutorId, activationSent: true, activationExpiresAt: expiresAt } };
     },
   });

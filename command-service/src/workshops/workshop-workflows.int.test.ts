@@ -108,7 +108,7 @@ describe('workshop workflows are reactors: crashes, retries and erasures never l
 
   it('a cancel that died after its append still credits every invoice, once, and its retry answers 200', async () => {
     const eventId = await newEvent();
-    const invoices = [];
+    const invoices: { id: string; reference: string }[] = [];
     for (const email of ['c1@example.com', 'c2@example.com', 'c3@example.com']) {
       invoices.push(await invoice([await book(eventId, email)]));
     }
@@ -127,7 +127,7 @@ describe('workshop workflows are reactors: crashes, retries and erasures never l
     expect(retried.event.cancelled).toBe(true);
     // The UI's second click (a new id) changes nothing either.
     await ok('/api/events/cancel', { id: eventId });
-    const references = [];
+    const references: string[] = [];
     for (const { id } of invoices) references.push(...(await creditNotes(id)));
     expect(references).toHaveLength(3);
     expect(new Set(references).size).toBe(3);

@@ -30,11 +30,15 @@ export const TutorReactivated = defineEvent(
   1,
   z.object({ tutorId: z.string(), startDate: calendarDate }),
 );
-/** Never the activation code: that stays (hashed) in the command service's table. */
+/**
+ * An activation e-mail was asked for: the mail reactor sends it. Never the activation code: its
+ * hash stays in the command service's table, and the code itself only until it is mailed, kept
+ * apart under `linkId` (version 2; null on version 1, whose mail was sent before it was recorded).
+ */
 export const TutorActivationEmailSent = defineEvent(
   'TutorActivationEmailSent',
-  1,
-  z.object({ tutorId: z.string(), sentTo: z.string(), expiresAt: z.iso.datetime() }),
+  2,
+  z.object({ tutorId: z.string(), sentTo: z.string(), expiresAt: z.iso.datetime(), linkId: z.string().nullable() }),
 );
 export const TutorAccountActivated = defineEvent(
   'TutorAccountActivated',

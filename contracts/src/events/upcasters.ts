@@ -57,6 +57,8 @@ export function createUpcaster(versions: ReadonlyMap<string, number>, steps: Upc
 
 /** The product's steps: one for each payload change (the catalogue's version went up with it). */
 export const eventUpcastSteps: UpcastSteps = {
+  // Before the mail outbox the activation e-mail was sent inline: no link was kept for a reactor.
+  TutorActivationEmailSent: { 1: (data) => ({ ...data, linkId: null }) },
   // A version 1 roster entry is a version 2 one without `engagement`: its engagement's own stream
   // was written by the command that put it on the roster, so there is nothing to add.
   TutorEngagementStarted: { 1: (data) => data },

@@ -19,5 +19,16 @@ export const UserPasswordChanged = defineEvent(
   z.object({ userId: z.string(), reason: z.enum(['set-by-admin', 'reset', 'activation']) }),
 );
 
-export const userEvents = [UserRegistered, UserRoleChanged, UserPasswordChanged] as const;
+/**
+ * Someone asked to reset this login's password: the mail reactor sends the link. Never the token:
+ * its hash stays in the command service's table, and the token itself only until it is mailed,
+ * kept apart under `linkId`.
+ */
+export const PasswordResetRequested = defineEvent(
+  'PasswordResetRequested',
+  1,
+  z.object({ userId: z.string(), linkId: z.string(), expiresAt: z.iso.datetime() }),
+);
+
+export const userEvents = [UserRegistered, UserRoleChanged, UserPasswordChanged, PasswordResetRequested] as const;
 export type UserEvent = EventOf<(typeof userEvents)[number]>;

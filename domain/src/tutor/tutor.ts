@@ -71,7 +71,8 @@ export type TutorCommand =
   /** A tutor with a current student (an engagement on the roster) cannot be terminated. */
   | { type: 'TerminateTutor'; endDate: string }
   | { type: 'ReactivateTutor'; startDate: string }
-  | { type: 'RecordActivationEmailSent'; sentTo: string; expiresAt: string }
+  /** `linkId`: where the command service keeps the code until the mail reactor has sent it. */
+  | { type: 'RecordActivationEmailSent'; sentTo: string; expiresAt: string; linkId: string }
   | { type: 'ActivateTutorAccount'; userId: string; username: string }
   /**
    * Puts an engagement on the roster before it is recorded in its own stream: with `engagement`
@@ -320,9 +321,13 @@ export function decide(command: TutorCommand, state: TutorState, now: Date): Tut
       return [{ type: 'TutorReactivated', data: { tutorId, startDate: command.startDate } }];
     case 'RecordActivationEmailSent':
       checkText(command.sentTo, { field: 'email', label: 'Email', max: LIMITS.maxEmailLength, required: true });
+      checkId(command.linkId, 'linkId', 'The link id');
       requireAllowed(lifecycleViewOf(state, now), 'sendActivation');
       return [
-        { type: 'TutorActivationEmailSent', data: { tutorId, sentTo: command.sentTo, expiresAt: command.expiresAt } },
+        {
+          type: 'TutorActivationEmailSent',
+          data: { tutorId, sentTo: command.sentTo, expiresAt: command.expiresAt, linkId: command.linkId },
+        },
       ];
     case 'ActivateTutorAccount': {
       if (state.status !== 'active') throw new DomainError('conflict', 'This tutor is no longer active.');

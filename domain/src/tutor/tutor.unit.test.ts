@@ -33,7 +33,7 @@ const registered: TutorEvent = {
 };
 const sent = (expiresAt = '2026-11-29T10:00:00.000Z'): TutorEvent => ({
   type: 'TutorActivationEmailSent',
-  data: { tutorId: 't1', sentTo: 'jane@example.com', expiresAt },
+  data: { tutorId: 't1', sentTo: 'jane@example.com', expiresAt, linkId: 'link-1' },
 });
 const activated: TutorEvent = {
   type: 'TutorAccountActivated',
@@ -78,7 +78,12 @@ const commandFor = (action: Exclude<TutorAction, 'grantPartner'>): TutorCommand 
     case 'reactivate':
       return { type: 'ReactivateTutor', startDate: '2026-11-22' };
     case 'sendActivation':
-      return { type: 'RecordActivationEmailSent', sentTo: 'jane@example.com', expiresAt: '2026-11-29T10:00:00.000Z' };
+      return {
+        type: 'RecordActivationEmailSent',
+        sentTo: 'jane@example.com',
+        expiresAt: '2026-11-29T10:00:00.000Z',
+        linkId: 'link-1',
+      };
   }
 };
 
@@ -181,7 +186,12 @@ describe('tutor', () => {
 
   it('lets a new activation email go out once the last code has expired', () => {
     given([registered, sent('2026-11-20T00:00:00.000Z')])
-      .when({ type: 'RecordActivationEmailSent', sentTo: 'jane@example.com', expiresAt: '2026-11-29T10:00:00.000Z' })
+      .when({
+        type: 'RecordActivationEmailSent',
+        sentTo: 'jane@example.com',
+        expiresAt: '2026-11-29T10:00:00.000Z',
+        linkId: 'link-1',
+      })
       .thenEvents([sent('2026-11-29T10:00:00.000Z')]);
   });
 

@@ -9,7 +9,9 @@ export type UserState =
 export type UserCommand =
   | { type: 'RegisterUser'; userId: string; username: string; role: Role; tutorId: string | null; name: string }
   | { type: 'ChangeUserRole'; role: Role; tutorId: string | null }
-  | { type: 'RecordPasswordChange'; reason: 'set-by-admin' | 'reset' | 'activation' };
+  | { type: 'RecordPasswordChange'; reason: 'set-by-admin' | 'reset' | 'activation' }
+  /** `linkId`: where the command service keeps the token until the mail reactor has sent it. */
+  | { type: 'RequestPasswordReset'; linkId: string; expiresAt: string };
 
 export const initialState = (): UserState => ({ status: 'none' });
 
@@ -20,6 +22,7 @@ export function evolve(state: UserState, event: UserEvent): UserState {
     case 'UserRoleChanged':
       return state.status === 'registered' ? { ...state, role: event.data.role, tutorId: event.data.tutorId } : state;
     case 'UserPasswordChanged':
+    case 'PasswordResetRequested':
       return state;
     default:
       // An event type this version does not know (written by a newer one): it changes nothing here.
@@ -61,6 +64,15 @@ export function decide(command: UserCommand, state: UserState, _now: Date): User
     case 'RecordPasswordChange':
       if (state.status === 'none') throw new DomainError('not_found', 'There is no such user.');
       return [{ type: 'UserPasswordChanged', data: { userId: state.userId, reason: command.reason } }];
+    case 'RequestPasswordReset':
+      if (state.status === 'none') throw new DomainError('not_found', 'There is no such user.');
+      checkId(command.linkId, 'linkId', 'The link id');
+      return [
+        {
+          type: 'PasswordResetRequested',
+          data: { userId: state.userId, linkId: command.linkId, expiresAt: command.expiresAt },
+        },
+      ];
     default: {
       const _never: never = command;
       return _never;

@@ -33,7 +33,7 @@ describe('tutors read model', () => {
       {
         streamId,
         type: 'TutorActivationEmailSent',
-        data: { tutorId, sentTo: 'grace@example.com', expiresAt: '2025-09-03T10:00:00.000Z' },
+        data: { tutorId, sentTo: 'grace@example.com', expiresAt: '2025-09-03T10:00:00.000Z', linkId: null },
       },
       { streamId, type: 'TutorAccountActivated', data: { tutorId, userId: 'u-grace', username: 'grace' } },
       { streamId, type: 'TutorEngagementStarted', data: { tutorId, engagementId: 'e-1', studentId: 's-1' } },
