@@ -23,6 +23,8 @@ const decode = (raw: string) =>
 const PUBLIC_URL = 'https://agency.example.test';
 const ADMIN = { id: 'mail-test-admin', username: 'admin', role: 'admin' as const };
 const actor = { role: 'admin' as const, tutorId: null };
+/** Waits for a condition; roomy, as a reactor's checkpoint moves past events it ignores only lazily. */
+const eventually = <T>(condition: () => T | Promise<T>) => expect.poll(condition, { timeout: 10_000 });
 
 describe('the mail reactor: every e-mail follows from an event, once (real PostgreSQL, real SMTP on loopback)', () => {
   let product: TestProduct;
@@ -100,21 +102,19 @@ describe('the mail reactor: every e-mail follows from an event, once (real Postg
   /** Waits until the mail reactor has passed every event recorded so far. */
   const mailReactorCaughtUp = async () => {
     const head = await store().head();
-    await expect
-      .poll(async () => {
-        const { rows } = await db.query(
-          'select commit_position, prepare_position, failure from command.reactor_checkpoints where name = $1',
-          [MAIL_REACTOR],
-        );
-        const row = rows[0];
-        return (
-          !!row &&
-          row.failure === null &&
-          (BigInt(row.commit_position) > head.commit ||
-            (BigInt(row.commit_position) === head.commit && BigInt(row.prepare_position) >= head.prepare))
-        );
-      })
-      .toBe(true);
+    await eventually(async () => {
+      const { rows } = await db.query(
+        'select commit_position, prepare_position, failure from command.reactor_checkpoints where name = $1',
+        [MAIL_REACTOR],
+      );
+      const row = rows[0];
+      return (
+        !!row &&
+        row.failure === null &&
+        (BigInt(row.commit_position) > head.commit ||
+          (BigInt(row.commit_position) === head.commit && BigInt(row.prepare_position) >= head.prepare))
+      );
+    }).toBe(true);
   };
   const mailHealth = async () => {
     const response = await fetch(`${product.url}/api/health`, { headers: { authorization: `Bearer ${admin}` } });
@@ -179,7 +179,7 @@ describe('the mail reactor: every e-mail follows from an event, once (real Postg
     product.command.reactors.start();
     const bob = await book(event.eventId, 'bob@example.com', 'Bob');
 
-    await expect.poll(() => mailsTo('bob@example.com').length).toBe(1);
+    await eventually(() => mailsTo('bob@example.com').length).toBe(1);
     const confirmation = withId(messageIdOf(booked.id, 0));
     expect(confirmation).toHaveLength(1);
     expect(confirmation[0]!.to).toEqual(['ada@example.com']);
@@ -196,7 +196,7 @@ describe('the mail reactor: every e-mail follows from an event, once (real Postg
     await act().run(stream, workshop.workshopDecider, { type: 'DeleteRegistration', registrationId: ada, actor });
     await act().run(stream, workshop.workshopDecider, { type: 'Place', registrationId: bob, actor });
     const placed = await eventOf(stream, 'WorkshopRegistrationPlaced');
-    await expect.poll(() => withId(messageIdOf(placed.id, 0)).length).toBe(1);
+    await eventually(() => withId(messageIdOf(placed.id, 0)).length).toBe(1);
     expect(withId(messageIdOf(placed.id, 0))[0]!.raw).toContain(
       'Good news: a place came free, so your booking for Robot building (renamed later) on 20 Jul 2099 10:00 is confirmed.',
     );
@@ -205,7 +205,7 @@ describe('the mail reactor: every e-mail follows from an event, once (real Postg
     await book(event.eventId, 'cy@example.com', 'Cy');
     await act().run(stream, workshop.workshopDecider, { type: 'CancelEvent', actor });
     const cancelled = await eventOf(stream, 'WorkshopEventCancelled');
-    await expect.poll(() => withId(messageIdOf(cancelled.id, 1)).length).toBe(1);
+    await eventually(() => withId(messageIdOf(cancelled.id, 1)).length).toBe(1);
     const cancellations = inbox.filter((mail) => mail.raw.includes('Subject: Cancelled: Robot building'));
     expect(cancellations.map((mail) => mail.to[0]).sort()).toEqual(['bob@example.com', 'cy@example.com']);
     expect(withId(messageIdOf(cancelled.id, 0))).toHaveLength(1);
@@ -244,7 +244,7 @@ describe('the mail reactor: every e-mail follows from an event, once (real Postg
     });
     product.command.reactors.start();
     const issued = await eventOf(stream, 'FamilyInvoiceIssued');
-    await expect.poll(() => withId(messageIdOf(issued.id, 0)).length).toBe(1);
+    await eventually(() => withId(messageIdOf(issued.id, 0)).length).toBe(1);
     const invoiceMail = withId(messageIdOf(issued.id, 0))[0]!;
     expect(invoiceMail.to).toEqual(['dee@example.com']);
     expect(invoiceMail.raw).toMatch(/Subject: Invoice FAM00042 from /);
@@ -261,7 +261,7 @@ describe('the mail reactor: every e-mail follows from an event, once (real Postg
       reason: 'cancelled',
     });
     const credited = await eventOf(stream, 'FamilyCreditNoteIssued');
-    await expect.poll(() => withId(messageIdOf(credited.id, 0)).length).toBe(1);
+    await eventually(() => withId(messageIdOf(credited.id, 0)).length).toBe(1);
     const creditMail = withId(messageIdOf(credited.id, 0))[0]!;
     expect(creditMail.raw).toMatch(/Subject: Credit note CN-FAM00043 from /);
     expect(pdfText(attachedPdf(creditMail.raw))).toContain('FAM00042');
@@ -298,19 +298,16 @@ describe('the mail reactor: every e-mail follows from an event, once (real Postg
     expect(asked.json().tutor.activationExpiresAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     const requested = await eventOf(`tutor-${tutorId}`, 'TutorActivationEmailSent');
     expect(requested.data.linkId).toEqual(expect.any(String));
-    await expect.poll(() => withId(messageIdOf(requested.id, 0)).length).toBe(1);
+    await eventually(() => withId(messageIdOf(requested.id, 0)).length).toBe(1);
     const activation = withId(messageIdOf(requested.id, 0))[0]!;
     expect(activation.to).toEqual(['fay.gold@example.com']);
     expect(activation.raw).toContain('Dear Fay,');
     expect(activation.raw).toContain('Your username is: fgold');
     activationCode = linkIn(activation, 'activate');
     // Sent: the code is no longer kept anywhere but as its hash.
-    await expect
-      .poll(
-        async () =>
-          (await db.query('select 1 from auth.pending_links where id = $1', [requested.data.linkId])).rowCount,
-      )
-      .toBe(0);
+    await eventually(
+      async () => (await db.query('select 1 from auth.pending_links where id = $1', [requested.data.linkId])).rowCount,
+    ).toBe(0);
 
     const activated = await product.command.app.inject({
       method: 'POST',
@@ -323,7 +320,7 @@ describe('the mail reactor: every e-mail follows from an event, once (real Postg
 
     const known = await post('/auth/local/reset', { username: 'FGold' }, null);
     expect(known.json()).toEqual({ success: true });
-    await expect.poll(() => mailsTo('fay.gold@example.com').length).toBe(2);
+    await eventually(() => mailsTo('fay.gold@example.com').length).toBe(2);
     const resetEvent = await eventOf(`user-${userId}`, 'PasswordResetRequested');
     expect(Object.keys(resetEvent.data).sort()).toEqual(['expiresAt', 'linkId', 'userId']);
     const reset = withId(messageIdOf(resetEvent.id, 0));
@@ -416,11 +413,11 @@ describe('the mail reactor: every e-mail follows from an event, once (real Postg
     const event = await scheduleWorkshop({ capacity: 5, description: 'Chess' });
     await closeSmtp();
     await book(event.eventId, 'gus@example.com', 'Gus');
-    await expect.poll(async () => (await mailHealth())?.failure?.error ?? '').toMatch(/could not be sent \(ESOCKET/);
+    await eventually(async () => (await mailHealth())?.failure?.error ?? '').toMatch(/could not be sent \(ESOCKET/);
     expect((await mailHealth())?.failure?.error).not.toContain('gus@');
     expect(mailsTo('gus@example.com')).toHaveLength(0);
     await openSmtp(smtpPort);
-    await expect.poll(() => mailsTo('gus@example.com').length).toBe(1);
+    await eventually(() => mailsTo('gus@example.com').length).toBe(1);
     await mailReactorCaughtUp();
     expect((await mailHealth())?.failure).toBeNull();
     expect(mailsTo('gus@example.com')).toHaveLength(1);

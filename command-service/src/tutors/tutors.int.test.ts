@@ -75,7 +75,10 @@ describe('tutors, activation and password reset (real PostgreSQL, real SMTP on l
   };
   const countEvents = async () => Number((await db.query('select count(*) from es.events')).rows[0].count);
   const mailTo = async (address: string, after: number) => {
-    await expect.poll(() => inbox.slice(after).filter((m) => m.to.includes(address)).length).toBeGreaterThan(0);
+    // The mail reactor sends it a moment after the request: room for a busy machine.
+    await expect
+      .poll(() => inbox.slice(after).filter((m) => m.to.includes(address)).length, { timeout: 10_000 })
+      .toBeGreaterThan(0);
     return inbox
       .slice(after)
       .filter((m) => m.to.includes(address))
