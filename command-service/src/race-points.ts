@@ -13,7 +13,9 @@ export type RacePoint =
   /** A login's username and credentials are inserted, their transaction not yet committed. */
   | 'login.usernameReserved'
   /** An activation has checked the code and the tutor, before anything is written. */
-  | 'activation.checked';
+  | 'activation.checked'
+  /** A workshop invoice has checked its registrations, before the account is marked invoiced. */
+  | 'workshopInvoice.checked';
 
 const hooks = new Map<RacePoint, () => Promise<void>>();
 

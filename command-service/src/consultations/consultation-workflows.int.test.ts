@@ -168,6 +168,6 @@ describe('consultation invoices are a reactor: never refused after a write, neve
     }
     expect(await documents('FamilyCreditNoteIssued', first.consultation.invoiceId)).toHaveLength(1);
     expect(new Set(references).size).toBe(references.length);
-    expect(crashes).toBeGreaterThan(1);
+    expect(crashes).toBeGreaterThan(0);
   });
 });

@@ -281,10 +281,17 @@ export function createCommandContext(
   };
   let settled = false;
   let followedUp = true;
+  let awaitsEveryProjection = false;
   const settle: CommandContext['settle'] = async (reactors) => {
     settled = true;
     const done = await waitForReactors(reactors);
     if (!done) followedUp = false;
+    else {
+      // What the reactors appended lies at or before the head of the log now: the answer waits for
+      // every projection to show it (their events' types are not known here).
+      read({ last: await deps.store.head(), types: new Set<string>() });
+      awaitsEveryProjection = true;
+    }
     return done;
   };
   const waitForReactors = async (reactors: readonly string[]) => {
@@ -304,7 +311,10 @@ export function createCommandContext(
     appendedUpTo: () => furthest,
     /** The furthest event read, and every type read (with the appended ones: unknown when they are). */
     readUpTo: () =>
-      furthestRead && { position: furthestRead, types: appendedTypes && [...appendedTypes, ...readTypes] },
+      furthestRead && {
+        position: furthestRead,
+        types: awaitsEveryProjection ? undefined : appendedTypes && [...appendedTypes, ...readTypes],
+      },
     appendedTypes: () => (appendedTypes ? [...appendedTypes] : undefined),
   };
 }

@@ -172,6 +172,17 @@ export function workshopReactor({
             found.push({ event: state.event, registration });
           }
           await invoicing.issue(act(`issue:${invoiceId}`), { ...workshopInvoiceOf(found, invoiceId), discountPence });
+          // A confirmation that raced a delete or a cancellation (decided on the registration as it
+          // was a moment before): those reactions found nothing invoiced yet, so the credit is due now.
+          for (const { eventId, registrationId } of registrations) {
+            const now = foldUpTo(await store.readStream(workshopStream(eventId)), Number.POSITIVE_INFINITY);
+            if (now.status === 'none') continue;
+            const gone = now.gone.get(registrationId);
+            const cancelled = now.status === 'cancelled' && gone !== 'moved';
+            if (gone !== 'deleted' && !cancelled) continue;
+            const { registration } = found.find((entry) => entry.registration.registrationId === registrationId) ?? {};
+            if (registration) await creditRegistration(act, registration, cancelled ? 'cancelled' : 'changed');
+          }
           return;
         }
         default:

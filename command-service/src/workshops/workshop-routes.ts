@@ -27,6 +27,7 @@ import {
   derivedId,
   domainToHttp,
 } from '../pipeline/command-pipeline';
+import { racePoint } from '../race-points';
 import { workshopLookups } from './workshop-lookups';
 import { accountKey, accountKeyOf, WORKSHOPS_REACTOR, workshopInvoiceOf } from './workshop-reactor';
 
@@ -285,6 +286,16 @@ export async function workshopRoutes(app: FastifyInstance, options: Options) {
             registrationIds: 'Moved or deleted',
           });
         }
+        if (state.status === 'cancelled') {
+          throw new HttpError(
+            409,
+            'conflict',
+            `${state.event.description} was cancelled: its registrations are not invoiced.`,
+            {
+              registrationIds: 'Cancelled',
+            },
+          );
+        }
         found.push({ state, registration, key: accountKeyOf(registration) });
       }
       if (found.some(({ state, registration, key }) => key === null || state.erased.has(registration.registrationId))) {
@@ -317,6 +328,7 @@ export async function workshopRoutes(app: FastifyInstance, options: Options) {
         });
       }
       const totalPence = familyInvoice.checkInvoice({ billing, lines: invoice.lines, discountPence });
+      await racePoint('workshopInvoice.checked');
       const account = await run(accountStream(key), accountDecider, {
         type: 'ConfirmWorkshopInvoice',
         invoiceId,

@@ -3,6 +3,7 @@ import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FaultStep } from '../pipeline/command-pipeline';
+import { onRacePoint } from '../race-points';
 
 type Json = Record<string, unknown>;
 
@@ -79,8 +80,8 @@ describe('workshop workflows are reactors: crashes, retries and erasures never l
     ).rows.map((row) => row.reference as string);
   const eventsOfType = async (type: string, streamId: string) =>
     Number(
-      (await db.query('select count(*) from es.events where event_type = $1 and stream_id = $2', [type, streamId])).rows[0]
-        .count,
+      (await db.query('select count(*) from es.events where event_type = $1 and stream_id = $2', [type, streamId]))
+        .rows[0].count,
     );
   /** Fails the command `commandId` right after it appended to a stream named `prefix…`: a crash between two writes. */
   const crashAfterAppend = (commandId: string, prefix: string) => {
@@ -182,7 +183,10 @@ describe('workshop workflows are reactors: crashes, retries and erasures never l
     const eventId = await newEvent();
     const registrationId = await book(eventId, 'erased@example.com');
     const { id } = await invoice([registrationId]);
-    await ok(`/api/workshops/registrations/erase/${registrationId}`, { reason: 'Asked to be forgotten', confirm: true });
+    await ok(`/api/workshops/registrations/erase/${registrationId}`, {
+      reason: 'Asked to be forgotten',
+      confirm: true,
+    });
     await ok('/api/events/cancel', { id: eventId });
     await vi.waitFor(async () => expect(await creditNotes(id)).toHaveLength(1), { timeout: 10_000 });
   });
@@ -190,7 +194,10 @@ describe('workshop workflows are reactors: crashes, retries and erasures never l
   it('an erased booking cannot be invoiced (again), whatever its address now reads', async () => {
     const eventId = await newEvent();
     const registrationId = await book(eventId, 'twice@example.com');
-    await ok(`/api/workshops/registrations/erase/${registrationId}`, { reason: 'Asked to be forgotten', confirm: true });
+    await ok(`/api/workshops/registrations/erase/${registrationId}`, {
+      reason: 'Asked to be forgotten',
+      confirm: true,
+    });
     const refused = await post('/api/events/confirmInvoice', { registrationIds: [registrationId], discountAmount: 0 });
     expect(refused.statusCode).toBe(409);
   });
@@ -216,6 +223,42 @@ describe('workshop workflows are reactors: crashes, retries and erasures never l
     expect(await eventsOfType('WorkshopRegistrationMovedOut', `workshop-event-${fromEventId}`)).toBe(1);
   });
 
+  it('an invoice confirmed while its registration was being deleted is credited as soon as it is issued', async () => {
+    const eventId = await newEvent();
+    const registrationId = await book(eventId, 'race@example.com');
+    let reached!: () => void;
+    const atCheck = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const remove = onRacePoint('workshopInvoice.checked', async () => {
+      reached();
+      await held;
+    });
+    try {
+      // The confirmation has read the registration; the delete lands (and its reaction finds nothing invoiced).
+      const confirming = ok('/api/events/confirmInvoice', { registrationIds: [registrationId], discountAmount: 0 });
+      await atCheck;
+      await ok('/api/events/delete', { eventId, registrationId });
+      release();
+      const { invoice: confirmed } = await confirming;
+      await vi.waitFor(async () => expect(await creditNotes(confirmed.id)).toHaveLength(1), { timeout: 10_000 });
+    } finally {
+      remove();
+    }
+  });
+
+  it('a registration of a cancelled event is not invoiced', async () => {
+    const eventId = await newEvent();
+    const registrationId = await book(eventId, 'cancelled-first@example.com');
+    await ok('/api/events/cancel', { id: eventId });
+    const refused = await post('/api/events/confirmInvoice', { registrationIds: [registrationId], discountAmount: 0 });
+    expect(refused.statusCode).toBe(409);
+  });
+
   it('one command id sent for two events books two registrations, never one id twice', async () => {
     const commandId = randomUUID();
     const first = await book(await newEvent(), 'same-id@example.com', commandId);
@@ -238,9 +281,10 @@ describe('workshop workflows are reactors: crashes, retries and erasures never l
     expect(response.statusCode, response.body).toBe(200);
     const { id, reference } = await invoice([response.json().registration.id]);
     expect(reference).toMatch(/\d{5}$/);
-    const issued = await db.query("select count(*) from es.events where stream_id = $1 and event_type = 'FamilyInvoiceIssued'", [
-      `family-invoice-${id}`,
-    ]);
+    const issued = await db.query(
+      "select count(*) from es.events where stream_id = $1 and event_type = 'FamilyInvoiceIssued'",
+      [`family-invoice-${id}`],
+    );
     expect(Number(issued.rows[0].count)).toBe(1);
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { attachedPdf, startLoopbackSmtp } from '@agency/scripts/testing/loopback-smtp';
 import { pdfText } from '@agency/scripts/testing/pdf-text';
+import { reactorsSettled } from '@agency/scripts/testing/reactors-settled';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -124,12 +125,16 @@ describe('workshops: events, public bookings, registrations and workshop invoice
     expect(registrations).toHaveLength(8);
     const booked = answers.find((a) => a.json().registration.status === 'registered')!.json().registration.id;
     const waiting = registrations.find((r: Json) => r.status === 'waitlisted');
+    // E-mails follow from the events (the mail reactor).
+    await reactorsSettled(db);
     expect(mailsTo(waiting.contact.email)[0]?.raw).toContain('waiting list');
     // A place comes free: the first on the waiting list is given it and told.
     const bookedRow = registrations.find((r: Json) => r.id === booked);
     await ok('/api/events/delete', { eventId: event.id, registrationId: booked });
     expect((await get(`/api/events/registrations/${event.id}/${booked}`)).registration.deleted).toBe(true);
     await ok('/api/events/place', { eventId: event.id, registrationId: waiting.id });
+    // E-mails follow from the events (the mail reactor).
+    await reactorsSettled(db);
     expect(mailsTo(waiting.contact.email).at(-1)?.raw).toContain('a place came free');
     expect(bookedRow.contact.email).toMatch(/race\d@example.com/);
   });
@@ -150,12 +155,16 @@ describe('workshops: events, public bookings, registrations and workshop invoice
     const { registration } = await get(`/api/events/registrations/${event.id}/${id}`);
     expect(registration).toMatchObject({ clientId: client.id, status: 'registered' });
     expect(registration.children[0].allergies).toBe('Peanuts');
+    // E-mails follow from the events (the mail reactor).
+    await reactorsSettled(db);
     expect(mailsTo('Pat.Known@example.com')[0]?.raw).toContain('Summer science');
     // The same booking sent again (its command id) is the same registration, e-mailed once.
     const commandId = randomUUID();
     const first = await book(event.id, 'again@example.com', { commandId });
     const again = await book(event.id, 'again@example.com', { commandId });
     expect(again.json().registration).toEqual(first.json().registration);
+    // E-mails follow from the events (the mail reactor).
+    await reactorsSettled(db);
     expect(mailsTo('again@example.com')).toHaveLength(1);
     const denied = await fetch(`${product.url}/api/events/registrations/${event.id}/${id}`, {
       headers: { authorization: `Bearer ${partner}` },
@@ -228,6 +237,8 @@ describe('workshops: events, public bookings, registrations and workshop invoice
     expect(racing.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     const { invoice } = racing.find((r) => r.statusCode === 200)!.json();
     expect(invoice).toMatchObject({ total: 70, discount: 10 });
+    // E-mails follow from the events (the mail reactor).
+    await reactorsSettled(db);
     const text = pdfText(attachedPdf(mailsTo(email).find((m) => m.raw.includes('application/pdf'))!.raw));
     expect(text).toContain('Easter art, 20 Jul 2099 10:00 (1 child)');
     expect(text).toContain('Easter drama, 20 Jul 2099 10:00 (2 children)');
@@ -262,6 +273,8 @@ describe('workshops: events, public bookings, registrations and workshop invoice
       [invoice.id],
     );
     expect(credit.rows[0]).toMatchObject({ credit_reason: 'cancelled' });
+    // E-mails follow from the events (the mail reactor).
+    await reactorsSettled(db);
     expect(mailsTo(email).some((m) => m.raw.includes('has been cancelled'))).toBe(true);
     expect(mailsTo(email).some((m) => m.raw.includes(credit.rows[0].credit_note_reference))).toBe(true);
   });
