@@ -263,7 +263,10 @@ export async function catchUpStep(
   const limit = options.limit ?? 1000;
   const aheadEvents =
     options.ahead && comparePositions(options.ahead.from, from) === 0 ? await options.ahead.events : undefined;
-  const events = aheadEvents ?? (await store.readAll({ from, limit }));
+  // An empty read-ahead proves nothing: it was read before this step took the writer lock, and a
+  // live batch may have applied later events to the others since. Only a read under the lock can
+  // show these projections at the head (and so let them follow without skipping anything).
+  const events = aheadEvents?.length ? aheadEvents : await store.readAll({ from, limit });
   const last = events.at(-1);
   if (last) options.readNext?.(last.position);
   if (events.length === 0) {
