@@ -22,14 +22,37 @@ export class ProjectionWatch {
 
   constructor(private readonly pool: pg.Pool) {}
 
+  private stopped = false;
+
   async start() {
-    this.listener = new pg.Client(this.pool.options);
-    this.listener.on('error', () => {});
-    await this.listener.connect();
-    this.listener.on('notification', () => void this.poll());
-    await this.listener.query(`listen ${CHECKPOINT_CHANNEL}`);
+    this.stopped = false;
+    await this.listen();
     await this.poll();
     this.poller = setInterval(() => this.waiters.size > 0 && this.poll(), 250);
+  }
+
+  /** LISTENs on the checkpoint channel; a lost connection is replaced (polling covers the gap). */
+  private async listen() {
+    const listener = new pg.Client(this.pool.options);
+    this.listener = listener;
+    let lost = false;
+    const relisten = () => {
+      if (lost || this.stopped) return;
+      lost = true;
+      listener.end().catch(() => {});
+      const retry = () => {
+        if (this.stopped) return;
+        this.listen()
+          .then(() => this.poll())
+          .catch(() => setTimeout(retry, 1000));
+      };
+      setTimeout(retry, 100);
+    };
+    listener.on('error', relisten);
+    listener.on('end', relisten);
+    listener.on('notification', () => void this.poll());
+    await listener.connect();
+    await listener.query(`listen ${CHECKPOINT_CHANNEL}`);
   }
 
   /** Re-reads the checkpoints; a wake-up that arrives while reading causes one more read. */
@@ -73,12 +96,15 @@ export class ProjectionWatch {
     return types ? all.filter((p) => types.some((type) => p.handles.has(type))) : all;
   }
 
-  /** true: visible; false: a concerned projection is stalled; undefined: not yet. */
+  /**
+   * true: visible (every concerned projection is past it, stalled or not: one stopped at a later
+   * event has applied this one); false: a concerned projection short of it is stalled; undefined: not yet.
+   */
   private outcome(waiter: Pick<Waiter, 'position' | 'types'>): boolean | undefined {
-    const concerned = this.concerned(waiter.types);
     if (this.projections.size === 0) return undefined;
-    if (concerned.some((p) => p.stalled)) return false;
-    return concerned.every((p) => comparePositions(p.position, waiter.position) >= 0) ? true : undefined;
+    const behind = this.concerned(waiter.types).filter((p) => comparePositions(p.position, waiter.position) < 0);
+    if (behind.length === 0) return true;
+    return behind.some((p) => p.stalled) ? false : undefined;
   }
 
   private settle() {
@@ -96,9 +122,15 @@ export class ProjectionWatch {
    * given) has applied `position`; false at once if one of them is stopped at an event it cannot
    * apply, or after `timeoutMs`.
    */
-  waitFor(position: Position, timeoutMs = 5000, types?: readonly string[]): Promise<boolean> {
-    const now = this.outcome({ position, types });
-    if (now !== undefined) return Promise.resolve(now);
+  async waitFor(position: Position, timeoutMs = 5000, types?: readonly string[]): Promise<boolean> {
+    let now = this.outcome({ position, types });
+    // "Stalled" is read again before it is answered: the projection may have recovered since the
+    // last read (and a lost LISTEN connection would otherwise keep that stale answer).
+    if (now === false) {
+      await this.poll();
+      now = this.outcome({ position, types });
+    }
+    if (now !== undefined) return now;
     return new Promise((resolve) => {
       const waiter: Waiter = { position, types, resolve };
       this.waiters.add(waiter);
@@ -109,6 +141,7 @@ export class ProjectionWatch {
   }
 
   async stop() {
+    this.stopped = true;
     clearInterval(this.poller);
     for (const waiter of this.waiters) waiter.resolve(false);
     this.waiters.clear();
