@@ -31,6 +31,11 @@ export const consultationRowView = z.object({
   /** The latest credit note's, when one was issued (a change or the cancellation after issue). */
   creditNoteId: z.string().nullable(),
   creditNoteReference: z.string().nullable(),
+  /**
+   * The invoicing workflow under way, or null when it is done: its invoice not issued yet, or an
+   * invoice that no longer bills it (cancelled, or changed after issue) not credited yet.
+   */
+  underWay: z.enum(['issuing invoice', 'issuing credit note']).nullable(),
 });
 export type ConsultationRowView = z.infer<typeof consultationRowView>;
 export const consultationListAnswer = z.object({ consultations: z.array(consultationRowView) });

@@ -22,6 +22,17 @@ export const eventView = z.object({
   unInvoiced: z.number(),
   unpaid: z.number(),
   waitlisted: z.number(),
+  /**
+   * A cancelled event's crediting (null while it stands): how many invoices billed its registrations
+   * when it was cancelled, and the credit notes issued for them so far. Fewer notes than invoices is
+   * the crediting workflow under way.
+   */
+  credits: z
+    .object({
+      invoices: z.number(),
+      creditNotes: z.array(z.object({ id: z.string(), reference: z.string() })),
+    })
+    .nullable(),
 });
 export type EventView = z.infer<typeof eventView>;
 export const eventListAnswer = z.object({ events: z.array(eventView) });
@@ -57,11 +68,37 @@ export const registrationView = z.object({
   invoiceId: z.string().nullable(),
   invoiceRef: z.string().nullable(),
   paid: z.boolean(),
+  /**
+   * A move under way (the move-out from the old event not recorded yet), so on two events at once:
+   * on the new event's list it is moving `from` the old event, on the old event's list `to` the new.
+   */
+  moving: z.object({ direction: z.enum(['from', 'to']), eventId: z.string(), event: z.string() }).nullable(),
 });
 export type RegistrationView = z.infer<typeof registrationView>;
 
-/** `GET /api/events/registrations/{eventId}`: the event and its registrations (waiting list last). */
-export const eventRegistrationsAnswer = z.object({ event: eventView, registrations: z.array(registrationView) });
+/**
+ * A registration deleted from the event whose invoice is not credited yet (the crediting workflow
+ * under way); it leaves the list once the credit note is issued. `invoiceRef` is null until the
+ * invoice itself is issued.
+ */
+export const creditingRegistrationView = z.object({
+  id: z.string(),
+  parent: z.string(),
+  children: z.array(z.string()),
+  invoiceId: z.string(),
+  invoiceRef: z.string().nullable(),
+});
+export type CreditingRegistrationView = z.infer<typeof creditingRegistrationView>;
+
+/**
+ * `GET /api/events/registrations/{eventId}`: the event and its registrations (waiting list last),
+ * and the deleted ones still being credited.
+ */
+export const eventRegistrationsAnswer = z.object({
+  event: eventView,
+  registrations: z.array(registrationView),
+  crediting: z.array(creditingRegistrationView),
+});
 export type EventRegistrationsAnswer = z.infer<typeof eventRegistrationsAnswer>;
 
 /** `GET /api/events/registrations/{eventId}/{registrationId}`: with the family's other events. */

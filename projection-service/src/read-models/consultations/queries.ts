@@ -10,7 +10,9 @@ import { withMoney } from '../money-columns';
 /**
  * `GET /api/consultations?year&month`: admins (and auditors) only, newest first. The family's first contact and
  * the child are named from the clients read model (a consultation's events hold ids only); the
- * invoice columns come from the family invoice that bills it now and its latest credit note.
+ * invoice columns come from the family invoice that bills it now and its latest credit note. The
+ * invoicing workflow (a reactor) runs after the command: until it has issued the invoice, or
+ * credited every invoice that no longer bills it, the row says it is under way.
  */
 export async function consultationQueries(fastify: FastifyInstance, { db }: { db: pg.Pool }) {
   requireSignIn(fastify);
@@ -23,7 +25,15 @@ export async function consultationQueries(fastify: FastifyInstance, { db }: { db
       `select c.id, to_char(c.date, 'YYYY-MM-DD') as date, c.client_id, c.child_id, c.amount_pence, c.assessment,
               c.cancelled, c.invoice_id, coalesce(k.first_name || ' ' || k.last_name, '') as name,
               coalesce(ch.first_name || ' ' || ch.last_name, '') as child, i.reference, coalesce(i.paid_pence, 0) as paid_pence,
-              cn.credit_note_id, cn.credit_note_reference
+              cn.credit_note_id, cn.credit_note_reference,
+              case
+                when not c.cancelled and i.id is null then 'issuing invoice'
+                when exists (
+                  select 1 from family_invoices s
+                   where s.billed_kind = 'consultation' and s.billed_id = c.id and s.credit_note_id is null
+                     and (c.cancelled or s.id <> c.invoice_id)
+                ) then 'issuing credit note'
+              end as under_way
          from consultations c
          left join contacts k on k.client_id = c.client_id and k.seq = 0
          left join children ch on ch.id = c.child_id
@@ -54,6 +64,7 @@ export async function consultationQueries(fastify: FastifyInstance, { db }: { db
         cancelled: row.cancelled,
         creditNoteId: row.credit_note_id ?? null,
         creditNoteReference: row.credit_note_reference ?? null,
+        underWay: row.under_way ?? null,
       })),
     };
   });

@@ -21,6 +21,13 @@ const setStatus = (sql: pg.ClientBase, eventId: string, registrationId: string, 
     movedTo ?? null,
   ]);
 
+/** Its move-out from `eventId` is recorded, or it was deleted there (so it will never move out): no move is under way. */
+const moveEnded = (sql: pg.ClientBase, eventId: string, registrationId: string) =>
+  sql.query('delete from workshop_moves_under_way where registration_id = $1 and from_event_id = $2', [
+    registrationId,
+    eventId,
+  ]);
+
 /** The rows of erased bookings, as their shredded events read (personal fields "Erased", no children). */
 const eraseRegistrations = (sql: pg.ClientBase, column: 'client_id' | 'id', value: string) =>
   sql.query(
@@ -42,8 +49,8 @@ const eraseRegistrations = (sql: pg.ClientBase, column: 'client_id' | 'id', valu
 
 export const workshopsProjection = defineProjection<WorkshopEvent | ClientEvent>({
   name: 'workshops',
-  version: 1,
-  migrations: ['030_workshops.sql'],
+  version: 2,
+  migrations: ['030_workshops.sql', '031_workshop_workflows.sql'],
   handlers: {
     // An erased family's bookings read as their shredded events do, so a rebuild makes the same rows.
     ClientErased: (sql, { data: { clientId } }) => eraseRegistrations(sql, 'client_id', clientId),
@@ -51,10 +58,23 @@ export const workshopsProjection = defineProjection<WorkshopEvent | ClientEvent>
     WorkshopRegistrationErased: (sql, { data: { registrationId } }) => eraseRegistrations(sql, 'id', registrationId),
     WorkshopEventScheduled: (sql, { data }) => upsertEvent(sql, data),
     WorkshopEventChanged: (sql, { data }) => upsertEvent(sql, data),
-    WorkshopEventCancelled: (sql, { data }) =>
-      sql.query('update workshop_events set cancelled = true where id = $1', [data.eventId]),
-    WorkshopRegistrationMade: (sql, { data: r }) =>
-      sql.query(
+    WorkshopEventCancelled: async (sql, { data }) => {
+      await sql.query('update workshop_events set cancelled = true where id = $1', [data.eventId]);
+      // What the crediting workflow will credit, as the log stood at the cancellation: every invoice
+      // billing a registration on the event then, but for one moving away (its invoice goes with it).
+      return sql.query(
+        `insert into workshop_cancellation_invoices (event_id, invoice_id)
+         select distinct r.event_id, i.invoice_id
+           from workshop_registrations r join workshop_invoiced i on i.registration_id = r.id
+          where r.event_id = $1 and r.status in ('registered', 'waitlisted')
+            and not exists (select 1 from workshop_moves_under_way m
+                             where m.registration_id = r.id and m.from_event_id = r.event_id)
+         on conflict do nothing`,
+        [data.eventId],
+      );
+    },
+    WorkshopRegistrationMade: async (sql, { data: r }) => {
+      await sql.query(
         `insert into workshop_registrations (event_id, id, client_id, contact, email, children, places, comments, status,
                                              moved_from)
          values ($1, $2, $3, $4, lower($5), $6, $7, $8, $9, $10)
@@ -72,11 +92,27 @@ export const workshopsProjection = defineProjection<WorkshopEvent | ClientEvent>
           r.status,
           r.movedFrom,
         ],
-      ),
+      );
+      if (r.movedFrom === null) return;
+      // On the old event until the workflow moves it out; unless it is not there any more (deleted
+      // meanwhile), when nothing is left to move out.
+      return sql.query(
+        `insert into workshop_moves_under_way (registration_id, from_event_id, to_event_id)
+         select id, event_id, $3 from workshop_registrations
+          where event_id = $2 and id = $1 and status in ('registered', 'waitlisted')
+         on conflict (registration_id, from_event_id) do update set to_event_id = excluded.to_event_id`,
+        [r.registrationId, r.movedFrom, r.eventId],
+      );
+    },
     WorkshopRegistrationPlaced: (sql, { data }) => setStatus(sql, data.eventId, data.registrationId, 'registered'),
-    WorkshopRegistrationDeleted: (sql, { data }) => setStatus(sql, data.eventId, data.registrationId, 'deleted'),
-    WorkshopRegistrationMovedOut: (sql, { data }) =>
-      setStatus(sql, data.eventId, data.registrationId, 'moved', data.toEventId),
+    WorkshopRegistrationDeleted: async (sql, { data }) => {
+      await setStatus(sql, data.eventId, data.registrationId, 'deleted');
+      return moveEnded(sql, data.eventId, data.registrationId);
+    },
+    WorkshopRegistrationMovedOut: async (sql, { data }) => {
+      await setStatus(sql, data.eventId, data.registrationId, 'moved', data.toEventId);
+      return moveEnded(sql, data.eventId, data.registrationId);
+    },
     WorkshopInvoiceConfirmed: async (sql, { data }) => {
       for (const r of data.registrations) {
         await sql.query(
@@ -85,6 +121,20 @@ export const workshopsProjection = defineProjection<WorkshopEvent | ClientEvent>
           [r.registrationId, data.invoiceId, r.pricePence],
         );
       }
+      // A confirmation that raced its event's cancellation lands after it: that invoice is credited
+      // too (by the workflow that issues it), so it counts among the cancelled event's.
+      return sql.query(
+        `insert into workshop_cancellation_invoices (event_id, invoice_id)
+         select distinct r.event_id, $1
+           from unnest($2::text[], $3::text[]) as confirmed (event_id, registration_id)
+           join workshop_events e on e.id = confirmed.event_id and e.cancelled
+           join workshop_registrations r on r.event_id = confirmed.event_id and r.id = confirmed.registration_id
+          where r.status in ('registered', 'waitlisted')
+            and not exists (select 1 from workshop_moves_under_way m
+                             where m.registration_id = r.id and m.from_event_id = r.event_id)
+         on conflict do nothing`,
+        [data.invoiceId, data.registrations.map((r) => r.eventId), data.registrations.map((r) => r.registrationId)],
+      );
     },
     WorkshopInvoiceCredited: (sql, { data }) =>
       sql.query('delete from workshop_invoiced where invoice_id = $1', [data.invoiceId]),

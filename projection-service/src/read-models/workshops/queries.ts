@@ -33,7 +33,17 @@ const EVENT_COLUMNS = `
   count(r.id) filter (where r.status in ('registered', 'waitlisted') and i.invoice_id is null)::int as un_invoiced,
   count(r.id) filter (where r.status in ('registered', 'waitlisted') and i.invoice_id is not null
                         and coalesce(f.paid_pence, 0) < f.total_pence)::int as unpaid,
-  count(r.id) filter (where r.status = 'waitlisted')::int as waitlisted`;
+  count(r.id) filter (where r.status = 'waitlisted')::int as waitlisted,
+  case when e.cancelled then (
+    select json_build_object(
+             'invoices', count(*),
+             'creditNotes', coalesce(
+               json_agg(json_build_object('id', f.credit_note_id, 'reference', f.credit_note_reference)
+                        order by f.credit_note_reference) filter (where f.credit_note_id is not null),
+               '[]'))
+      from workshop_cancellation_invoices c left join family_invoices f on f.id = c.invoice_id
+     where c.event_id = e.id
+  ) end as credits`;
 const EVENT_JOINS = `
   from workshop_events e
   left join workshop_registrations r on r.event_id = e.id
@@ -57,18 +67,32 @@ function eventOf(row: Record<string, unknown>): EventView {
     unInvoiced: Number(row.un_invoiced),
     unpaid: Number(row.unpaid),
     waitlisted: Number(row.waitlisted),
+    credits: (row.credits as EventView['credits'] | null) ?? null,
   };
 }
 
 const REGISTRATION_COLUMNS = `
   r.id, r.event_id, r.client_id, r.status, r.contact, r.children, r.places, r.comments,
   e.price_pence * r.places as price_pence, coalesce(i.price_pence, -1) as invoiced_pence, i.invoice_id, f.reference,
-  f.paid_pence, f.total_pence`;
+  f.paid_pence, f.total_pence, moving.direction as moving_direction, moving.event_id as moving_event_id,
+  moving.description as moving_event`;
+// A move under way: leaving this event (its row here is still on the list), or arriving from the old one.
 const REGISTRATION_JOINS = `
   from workshop_registrations r
   join workshop_events e on e.id = r.event_id
   left join workshop_invoiced i on i.registration_id = r.id and r.status in ('registered', 'waitlisted')
-  left join family_invoices f on f.id = i.invoice_id`;
+  left join family_invoices f on f.id = i.invoice_id
+  left join lateral (
+    select m.direction, m.event_id, me.description from (
+      select 'to' as direction, m.to_event_id as event_id from workshop_moves_under_way m
+       where m.registration_id = r.id and m.from_event_id = r.event_id
+      union all
+      select 'from', m.from_event_id from workshop_moves_under_way m
+       where m.registration_id = r.id and m.to_event_id = r.event_id
+    ) m join workshop_events me on me.id = m.event_id
+    where r.status in ('registered', 'waitlisted')
+    order by m.direction desc limit 1
+  ) moving on true`;
 
 function registrationOf(row: Record<string, unknown>): RegistrationView {
   const money = withMoney(row);
@@ -88,6 +112,13 @@ function registrationOf(row: Record<string, unknown>): RegistrationView {
       row.total_pence !== null &&
       row.total_pence !== undefined &&
       Number(money.paid_pence) >= Number(money.total_pence),
+    moving: row.moving_direction
+      ? {
+          direction: row.moving_direction === 'to' ? 'to' : 'from',
+          eventId: String(row.moving_event_id),
+          event: String(row.moving_event),
+        }
+      : null,
   };
 }
 
@@ -118,6 +149,28 @@ export async function workshopQueries(fastify: FastifyInstance, { db, today }: {
       params,
     );
     return rows.rows.map(registrationOf);
+  }
+  /** The event's deleted registrations whose invoice is not credited yet (the workflow that credits it runs after). */
+  async function crediting(eventId: string) {
+    const rows = await db.query(
+      `select r.id, r.contact, r.children, i.invoice_id, f.reference
+         from workshop_registrations r
+         join workshop_invoiced i on i.registration_id = r.id
+         left join family_invoices f on f.id = i.invoice_id
+        where r.event_id = $1 and r.status = 'deleted' and f.credit_note_id is null
+        order by r.seq`,
+      [eventId],
+    );
+    return rows.rows.map((row) => {
+      const contact = row.contact as RegistrationView['contact'];
+      return {
+        id: String(row.id),
+        parent: `${contact.firstName} ${contact.lastName}`,
+        children: (row.children as RegistrationView['children']).map((child) => `${child.firstName} ${child.lastName}`),
+        invoiceId: String(row.invoice_id),
+        invoiceRef: (row.reference as string | null) ?? null,
+      };
+    });
   }
   const open = `not e.cancelled and e.date_time > $1::timestamp`;
 
@@ -161,7 +214,7 @@ export async function workshopQueries(fastify: FastifyInstance, { db, today }: {
       async (request) => {
         const event = await eventOrRefuse(request.params.eventId);
         const list = await registrations(`r.event_id = $1 and r.status in ('registered', 'waitlisted')`, [event.id]);
-        return { event, registrations: list };
+        return { event, registrations: list, crediting: await crediting(event.id) };
       },
     );
 

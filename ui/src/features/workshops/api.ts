@@ -1,5 +1,6 @@
 import type {
   AlternativesAnswer,
+  CreditingRegistrationView,
   EventListAnswer,
   EventRegistrationsAnswer,
   EventView,
@@ -11,6 +12,7 @@ import { getJson, postJson } from '../../lib/http';
 
 export type WorkshopEvent = EventView;
 export type Registration = EventRegistrationsAnswer['registrations'][number];
+export type CreditingRegistration = CreditingRegistrationView;
 export type RegistrationDetails = RegistrationAnswer['registration'];
 export type InvoiceDraft = WorkshopInvoiceDraft;
 export type ReportGroup = WorkshopsReportAnswer['groups'][number];

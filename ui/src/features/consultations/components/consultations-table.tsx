@@ -10,6 +10,7 @@ import { commandIdsByAction } from '../../../lib/command-id';
 import { formatDate, formatMoney } from '../../../lib/format';
 import { errorMessage } from '../../../lib/http';
 import { type ConsultationRow, cancelConsultation, familyDocumentUrl, recordFamilyPayment } from '../api';
+import { invoicingNote } from '../invoice-status';
 import { consultationActionsMachine } from '../machines/consultation-actions-machine';
 
 const Tick = styled.span({ color: '#0f7a3d', fontWeight: 700, fontSize: '1.15rem' });
@@ -182,7 +183,11 @@ export function ConsultationsTable({
   );
 }
 
-/** One consultation's row: its facts, then the admin's `actions` cell; `children`, any row opened under it. */
+/**
+ * One consultation's row: its facts, then the admin's `actions` cell; `children`, any row opened
+ * under it. While its invoicing workflow runs, the invoice cell says so (in place of the reference
+ * until the invoice is issued).
+ */
 function ConsultationLine({
   row,
   actions,
@@ -192,6 +197,7 @@ function ConsultationLine({
   actions?: ReactNode;
   children?: ReactNode;
 }) {
+  const underWay = invoicingNote(row);
   return (
     <>
       <Tr>
@@ -208,6 +214,12 @@ function ConsultationLine({
               {row.invoiceReference}
             </DocumentLink>
           ) : null}
+          {underWay ? (
+            <Muted role="status">
+              {row.invoiceReference ? ' ' : ''}
+              {underWay}
+            </Muted>
+          ) : null}
           {row.creditNoteId && row.creditNoteReference ? (
             <>
               {' '}
@@ -217,7 +229,7 @@ function ConsultationLine({
               </DocumentLink>
             </>
           ) : null}
-          {row.cancelled ? <Muted> (cancelled)</Muted> : null}
+          {row.cancelled && !underWay ? <Muted> (cancelled)</Muted> : null}
         </Td>
         <Td>
           {row.paid > 0 ? (

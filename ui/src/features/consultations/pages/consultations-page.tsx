@@ -3,6 +3,7 @@ import { Button } from '../../../components/button';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
 import { useCurrentUser } from '../../../lib/current-user';
+import { useLiveRefresh } from '../../../lib/live-updates';
 import { useLoader } from '../../../lib/use-loader';
 import { fetchConsultations } from '../api';
 import { ConsultationsTable } from '../components/consultations-table';
@@ -13,6 +14,9 @@ const loadConsultations = (_: 'all', signal: AbortSignal) => fetchConsultations(
 export function ConsultationsPage() {
   const navigate = useNavigate();
   const { state, retry, refresh } = useLoader(loadConsultations, 'all');
+  // Invoices and credit notes are issued by a workflow a moment after the command: the list
+  // follows them (and other admins' changes) without a reload.
+  useLiveRefresh(['consultations', 'family-invoices'], refresh);
   // An auditor reads the list and changes nothing.
   const admin = useCurrentUser().role === 'admin';
   return (

@@ -1,7 +1,8 @@
 import styled from '@emotion/styled';
 import { useNavigate } from 'react-router-dom';
 import { EmptyRow, Table, TableWrap, Td, Th, Tr } from '../../../components/table';
-import type { Registration } from '../api';
+import type { CreditingRegistration, Registration } from '../api';
+import { creditingNote, movingNote } from '../workflow-status';
 
 const Allergy = styled.strong(({ theme }) => ({ color: theme.colors.danger }));
 const Waiting = styled.span(({ theme }) => ({ color: theme.colors.muted, fontStyle: 'italic' }));
@@ -18,14 +19,17 @@ const tick = (yes: boolean, what: string) =>
 /**
  * One row per child: Child's Name, Parent's Name, Email, Phone, School, Year, Allergies (prominent:
  * this is the register for the day), and on the event's screen ticks for invoiced and paid, the
- * waiting list marked; a row opens its registration.
+ * waiting list and a move under way marked; a row opens its registration. Deleted registrations
+ * whose invoice is still being credited come last, saying so.
  */
 export function RegistrationsTable({
   registrations,
+  crediting = [],
   caption,
   billing = false,
 }: {
   registrations: Registration[];
+  crediting?: CreditingRegistration[];
   caption: string;
   billing?: boolean;
 }) {
@@ -53,7 +57,7 @@ export function RegistrationsTable({
           </tr>
         </thead>
         <tbody>
-          {rows.length === 0 ? (
+          {rows.length === 0 && crediting.length === 0 ? (
             <tr>
               <EmptyRow colSpan={columns}>No registrations</EmptyRow>
             </tr>
@@ -76,6 +80,7 @@ export function RegistrationsTable({
                     `${child.firstName} ${child.lastName}`
                   )}
                   {registration.status === 'waitlisted' ? <Waiting> (waiting list)</Waiting> : null}
+                  {registration.moving ? <Waiting> ({movingNote(registration)})</Waiting> : null}
                 </Td>
                 <Td>
                   {registration.contact.firstName} {registration.contact.lastName}
@@ -90,6 +95,17 @@ export function RegistrationsTable({
               </Tr>
             ))
           )}
+          {crediting.map((registration) => (
+            <Tr key={`deleted-${registration.id}`}>
+              <Td>
+                <s>{registration.children.join(', ')}</s>
+              </Td>
+              <Td>{registration.parent}</Td>
+              <Td colSpan={columns - 2}>
+                <Waiting>{creditingNote(registration)}</Waiting>
+              </Td>
+            </Tr>
+          ))}
         </tbody>
       </Table>
     </TableWrap>

@@ -6,10 +6,12 @@ import { PageHeading } from '../../../components/page-heading';
 import { useCommandId } from '../../../lib/command-id';
 import { useCurrentUser } from '../../../lib/current-user';
 import { formatDateTime, formatMoney } from '../../../lib/format';
+import { useLiveRefresh } from '../../../lib/live-updates';
 import { useLoader } from '../../../lib/use-loader';
-import { cancelEvent, fetchRegistrations } from '../api';
+import { cancelEvent, fetchRegistrations, invoiceDocumentUrl, type WorkshopEvent } from '../api';
 import { RegistrationsTable } from '../components/registrations-table';
 import { useAction } from '../use-action';
+import { cancellationStatus } from '../workflow-status';
 
 const loadRegistrations = (eventId: string, signal: AbortSignal) => fetchRegistrations(eventId, signal);
 
@@ -17,7 +19,10 @@ const loadRegistrations = (eventId: string, signal: AbortSignal) => fetchRegistr
 export function EventRegistrationsPage() {
   const { eventId = '' } = useParams();
   const navigate = useNavigate();
-  const { state, retry } = useLoader(loadRegistrations, eventId);
+  const { state, retry, refresh } = useLoader(loadRegistrations, eventId);
+  // The workflows that follow a cancel, a delete or a move land a moment later, as credit notes
+  // (family invoices) and moves (workshops): the page follows them without a reload.
+  useLiveRefresh(['workshops', 'family-invoices'], refresh);
   const admin = useCurrentUser().role === 'admin';
   const commandId = useCommandId();
   const cancel = useAction(async () => {
@@ -27,7 +32,7 @@ export function EventRegistrationsPage() {
   }, commandId);
   return (
     <LoadState state={state} onRetry={retry}>
-      {({ event, registrations }) => (
+      {({ event, registrations, crediting }) => (
         <>
           <PageHeading title={`${event.description}, ${formatDateTime(event.dateTime)}`}>
             {admin && !event.cancelled ? (
@@ -41,13 +46,14 @@ export function EventRegistrationsPage() {
               </>
             ) : null}
           </PageHeading>
+          <Cancellation event={event} />
           <p>
-            {event.cancelled ? 'Cancelled. ' : ''}£{formatMoney(event.price)} a child · {event.placesTaken} of{' '}
-            {event.capacity} places taken{event.waitlisted > 0 ? ` · ${event.waitlisted} on the waiting list` : ''}
+            £{formatMoney(event.price)} a child · {event.placesTaken} of {event.capacity} places taken
+            {event.waitlisted > 0 ? ` · ${event.waitlisted} on the waiting list` : ''}
             {event.location ? ` · ${event.location}` : ''}
           </p>
           {cancel.failure ? <ErrorAlert>{cancel.failure}</ErrorAlert> : null}
-          <RegistrationsTable registrations={registrations} caption="Registrations" billing />
+          <RegistrationsTable registrations={registrations} crediting={crediting} caption="Registrations" billing />
           <ButtonRow>
             <Button type="button" variant="secondary" onClick={() => navigate('/workshops')}>
               Back to Workshops
@@ -56,5 +62,26 @@ export function EventRegistrationsPage() {
         </>
       )}
     </LoadState>
+  );
+}
+
+/** A cancelled event's line: its credit notes under way, then each one that credited an invoice (its PDF). */
+function Cancellation({ event }: { event: WorkshopEvent }) {
+  const status = cancellationStatus(event);
+  if (!status) return null;
+  return (
+    <p role="status">
+      <strong>
+        {status.text}
+        {status.creditNotes.map((note, index) => (
+          <span key={note.id}>
+            {index > 0 ? ', ' : ''}
+            <a href={invoiceDocumentUrl(note.id)} target="_blank" rel="noopener">
+              {note.reference}
+            </a>
+          </span>
+        ))}
+      </strong>
+    </p>
   );
 }
