@@ -55,9 +55,20 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * 24 hours. Answers the function that stops it.
  */
 export function startRetentionJob(vault: PersonalDataVault, log: (line: string) => void, clock = () => new Date()) {
+  const restored = vault
+    .restoreWronglyShreddedAccountingKeys()
+    .then((owners) => {
+      if (owners.length === 0) return;
+      log(
+        `An earlier release shredded the billing keys of ${owners.length} famil${owners.length === 1 ? 'y' : 'ies'} ` +
+          `never erased (${owners.join(', ')}): they have new keys and are invoiced as ever; the billing details of ` +
+          'their invoices issued before read "Erased" (see README, "Billing keys shredded by an earlier release").',
+      );
+    })
+    .catch((error) => log(`Checking the billing keys failed: ${error}`));
   const run = () =>
-    vault
-      .shredExpiredAccountingKeys(clock())
+    restored
+      .then(() => vault.shredExpiredAccountingKeys(clock()))
       .then((subjects) => {
         if (subjects.length > 0) log(`Retention ended: shredded ${subjects.length} accounting key(s)`);
       })

@@ -21,6 +21,8 @@ export type PersonalDataRule = {
    * (RETENTION_YEARS, 6 by default) has run from this date, then shredded by the daily job.
    */
   retainedFrom?: (data: EventData) => string;
+  /** With `retainedFrom`: whose erasure lets the accounting key go once its retention has run. */
+  ownerOf?: (data: EventData) => string;
 };
 
 const text = (...path: string[]): PersonalField => ({ path, erased: () => ERASED });
@@ -93,5 +95,7 @@ export const personalDataRules: Readonly<Record<string, PersonalDataRule>> = {
       { path: ['billing'], erased: () => ({ name: ERASED, address: [ERASED], postcode: ERASED, email: ERASED }) },
     ],
     retainedFrom: (data) => String(data.date),
+    // A workshop invoice of no known family is billed to `registration:{id}`, the booking's own subject.
+    ownerOf: (data) => familySubject(String(data.clientId)),
   },
 };

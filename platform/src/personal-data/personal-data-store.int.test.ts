@@ -140,24 +140,46 @@ describe('personal data encrypted per data subject', () => {
     ).rejects.toBeInstanceOf(SubjectErased);
   });
 
-  it('keeps accounting keys until their retention ends, then the daily job shreds them', async () => {
-    await vault.retain('family-invoice-billing:c2', '2032-03-31');
-    await vault.retain('family-invoice-billing:c3', '2031-12-31');
+  it('keeps accounting keys until their retention ends, then shreds those of erased families only', async () => {
+    await vault.retain('family-invoice-billing:c2', '2032-03-31', 'c2');
+    await vault.retain('family-invoice-billing:c3', '2031-12-31', 'c3');
     const billing = { name: 'Ottoline Quartermaine', address: ['7 Juniper Row'] };
     const sealed = await vault.encrypt('family-invoice-billing:c2', billing, 'FamilyInvoiceIssued.billing');
+    const current = await vault.encrypt('family-invoice-billing:c3', billing, 'FamilyInvoiceIssued.billing');
     expect(await vault.retainedUntil(['family-invoice-billing:c2'])).toEqual([
       { subject: 'family-invoice-billing:c2', retainUntil: '2032-03-31' },
     ]);
     // Erasing the family does not touch what accounting must keep.
     await vault.shred('c2');
-    expect(await vault.shredExpiredAccountingKeys(new Date('2032-03-31T12:00:00Z'))).toEqual([
-      'family-invoice-billing:c3',
-    ]);
+    expect(await vault.shredExpiredAccountingKeys(new Date('2032-03-31T12:00:00Z'))).toEqual([]);
     expect(await vault.decrypt(sealed, 'FamilyInvoiceIssued.billing', () => 'Erased')).toEqual(billing);
     expect(await vault.shredExpiredAccountingKeys(new Date('2032-04-01T00:30:00Z'))).toEqual([
       'family-invoice-billing:c2',
     ]);
     expect(await vault.decrypt(sealed, 'FamilyInvoiceIssued.billing', () => 'Erased')).toBe('Erased');
+    // c3 was never erased: its billing key stays, however long ago its last invoice was.
     expect(await vault.shredExpiredAccountingKeys(new Date('2040-01-01T00:00:00Z'))).toEqual([]);
+    expect(await vault.decrypt(current, 'FamilyInvoiceIssued.billing', () => 'Erased')).toEqual(billing);
+    await vault.retain('family-invoice-billing:c3', '2046-01-01', 'c3');
+    expect(await vault.encrypt('family-invoice-billing:c3', billing, 'FamilyInvoiceIssued.billing')).toMatchObject({
+      $enc: 'v1',
+    });
+  });
+
+  it('gives a family whose billing key an earlier release shredded (never erased) a new key, and names it', async () => {
+    await vault.retain('family-invoice-billing:c4', '2020-01-01', 'c4');
+    // What the earlier retention job did: shredded without looking at the owner.
+    await pool.query(
+      "update pii.subject_keys set key = null, shredded_at = now() where subject_id = 'family-invoice-billing:c4'",
+    );
+    vault.forget('family-invoice-billing:c4');
+    await expect(
+      vault.encrypt('family-invoice-billing:c4', { name: 'x' }, 'FamilyInvoiceIssued.billing'),
+    ).rejects.toBeInstanceOf(SubjectErased);
+    expect(await vault.restoreWronglyShreddedAccountingKeys()).toEqual(['c4']);
+    const sealed = await vault.encrypt('family-invoice-billing:c4', { name: 'x' }, 'FamilyInvoiceIssued.billing');
+    expect(await vault.decrypt(sealed, 'FamilyInvoiceIssued.billing', () => 'Erased')).toEqual({ name: 'x' });
+    // An erased family's shredded key stays shredded.
+    expect(await vault.restoreWronglyShreddedAccountingKeys()).toEqual([]);
   });
 });

@@ -63,7 +63,13 @@ export async function encryptPersonalFields(
   const rule = rules[type];
   if (!rule) return data;
   const subject = rule.subjectOf(data);
-  if (rule.retainedFrom) await vault.retain(subject, addYears(rule.retainedFrom(data), vault.retentionYears));
+  if (rule.retainedFrom) {
+    await vault.retain(
+      subject,
+      addYears(rule.retainedFrom(data), vault.retentionYears),
+      rule.ownerOf?.(data) ?? subject,
+    );
+  }
   return replaceFields(
     data,
     rule.fields,

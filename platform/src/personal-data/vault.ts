@@ -22,6 +22,12 @@ create table if not exists pii.subject_keys (
   shredded_at timestamptz,
   check ((key is null) = (shredded_at is not null))
 );
+-- An accounting key's owner: the subject (a family, a booking) whose erasure is what lets the key
+-- go once its retention has run; a key whose owner was never erased is kept. Keys made before the
+-- owner was recorded name it in their subject id (family-invoice-billing:{owner}).
+alter table pii.subject_keys add column if not exists owner text;
+update pii.subject_keys set owner = substr(subject_id, length('family-invoice-billing:') + 1)
+ where kind = 'accounting' and owner is null and subject_id like 'family-invoice-billing:%';
 `;
 
 /** One encrypted field, in place of its clear value in an event's payload. */
@@ -271,30 +277,60 @@ export class PersonalDataVault {
 
   /**
    * An accounting key for `subject`, kept until `retainUntil` (a `YYYY-MM-DD` date) even when
-   * the family is erased; a later date extends it, never shortens it.
+   * `owner` (the family or booking it bills) is erased; a later date extends it, never shortens it.
    */
-  async retain(subject: string, retainUntil: string): Promise<void> {
+  async retain(subject: string, retainUntil: string, owner: string): Promise<void> {
     if (this.retained.get(subject) === retainUntil) return;
     await this.keyFor(subject, 'accounting');
     await this.pool.query(
-      `update pii.subject_keys set kind = 'accounting', retain_until = greatest(retain_until, $2::date)
+      `update pii.subject_keys set kind = 'accounting', retain_until = greatest(retain_until, $2::date), owner = $3
         where subject_id = $1`,
-      [subject, retainUntil],
+      [subject, retainUntil, owner],
     );
     this.retained.set(subject, retainUntil);
   }
 
-  /** The retention job: accounting keys whose period has ended are shredded. Answers their subjects. */
+  /**
+   * The retention job: the accounting keys of erased owners whose period has ended are shredded
+   * (a family that was never erased keeps its billing key, however old its first invoice).
+   * Answers their subjects.
+   */
   async shredExpiredAccountingKeys(now: Date): Promise<string[]> {
     const { rows } = await this.pool.query<{ subject_id: string }>(
-      `update pii.subject_keys set key = null, shredded_at = $1
-        where kind = 'accounting' and key is not null and retain_until < ($1::timestamptz)::date
-        returning subject_id`,
+      `update pii.subject_keys a set key = null, shredded_at = $1
+        where a.kind = 'accounting' and a.key is not null and a.retain_until < ($1::timestamptz)::date
+          and exists (select 1 from pii.subject_keys o where o.subject_id = a.owner and o.key is null)
+        returning a.subject_id`,
       [now],
     );
     for (const row of rows) this.forget(row.subject_id);
     await this.announce(rows.map((row) => row.subject_id));
     return rows.map((row) => row.subject_id);
+  }
+
+  /**
+   * Accounting keys an earlier release shredded while their owner was never erased (its retention
+   * job did not look at the owner): each gets a new key, so the owner is billed as ever; what was
+   * sealed under the old one reads "Erased" for good. Answers the owners, for the start-up report.
+   */
+  async restoreWronglyShreddedAccountingKeys(): Promise<string[]> {
+    const { rows } = await this.pool.query<{ subject_id: string; owner: string }>(
+      `select a.subject_id, a.owner from pii.subject_keys a
+        where a.kind = 'accounting' and a.key is null and a.owner is not null
+          and not exists (select 1 from pii.subject_keys o where o.subject_id = a.owner and o.key is null)
+        order by a.owner`,
+    );
+    for (const { subject_id: subject } of rows) {
+      const kid = randomUUID();
+      await this.pool.query(
+        `update pii.subject_keys set key_id = $2, key = $3, shredded_at = null where subject_id = $1 and key is null`,
+        [subject, kid, this.wrap(randomBytes(32), kid)],
+      );
+      this.forget(subject);
+      this.retained.delete(subject);
+    }
+    await this.announce(rows.map((row) => row.subject_id));
+    return rows.map((row) => row.owner);
   }
 
   /** Until when the accounting keys of these subjects are kept (the erasure screen says so). */
