@@ -27,6 +27,7 @@ import Fastify, {
 import pg from 'pg';
 import { agencyRoutes, seedAgencyDetails } from './agency/agency-routes';
 import { Accounts } from './auth/accounts';
+import { tutorLoginReactor } from './auth/activation-reactor';
 import { activationRoutes } from './auth/activation-routes';
 import { authRoutes } from './auth/auth-routes';
 import { LOGIN_THROTTLE_SCHEMA, type LoginLimits, LoginThrottle } from './auth/login-throttle';
@@ -44,6 +45,7 @@ import { putEarlierEngagementsOnRosters } from './engagements/roster';
 import { erasureRoutes } from './erasure/erasure-routes';
 import { familyInvoiceRoutes } from './family-invoices/family-invoice-routes';
 import { familyInvoicing } from './family-invoices/family-invoicing';
+import { invoiceReactor } from './invoices/invoice-reactor';
 import { invoiceRoutes } from './invoices/invoice-routes';
 import { INVOICE_SCHEMA } from './invoices/invoice-schema';
 import { lessonRoutes } from './lessons/lesson-routes';
@@ -197,6 +199,8 @@ export async function buildCommandApp(options: CommandAppOptions) {
       createMailer({ outboxDir, from: 'Tutoring Agency <no-reply@localhost>', log: (line) => app.log.info(line) }),
   );
   await app.register(activationRoutes, { accounts, db, deps });
+  // A tutor's activation is followed by their login's own stream.
+  reactorList.push(tutorLoginReactor({ store: options.store }));
   await app.register(passwordResetRoutes, {
     accounts,
     db,
@@ -207,7 +211,9 @@ export async function buildCommandApp(options: CommandAppOptions) {
   await app.register(tutorRoutes, { deps, db, names: new TutorNames(db), timeZone });
   await app.register(engagementRoutes, { deps, db });
   await app.register(lessonRoutes, { deps });
-  await app.register(invoiceRoutes, { deps, db, timeZone });
+  await app.register(invoiceRoutes, { deps, timeZone });
+  // A month's lock is followed by its invoice, an invoice's withdrawal by its month's unlock.
+  reactorList.push(invoiceReactor({ store: options.store, db, timeZone }));
   if (options.personalData) {
     await app.register(erasureRoutes, { deps, db, vault: options.personalData, outboxDir });
   }

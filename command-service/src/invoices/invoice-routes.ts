@@ -1,17 +1,13 @@
 import { invoiceConfirmBody, invoicePaymentBody, invoiceSaveBody, invoiceWithdrawBody } from '@agency/contracts';
-import { engagement, invoice, timesheet, todayIn, toPence, tutor } from '@agency/domain';
-import { forbidden, notFound } from '@agency/platform';
+import { type Decider, engagement, invoice, timesheet, todayIn, toPence, tutor } from '@agency/domain';
+import { forbidden, HttpError, notFound } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
-import type pg from 'pg';
 import { type CommandContext, type CommandDependencies, commandRoute } from '../pipeline/command-pipeline';
-import { readModelLookups } from '../read-model/lookups';
+import { INVOICES_REACTOR } from './invoice-reactor';
 
-/**
- * The invoice id names its tutor and month, `{tutorId}_{yyyy-mm}`: the stream is found from the
- * id alone, and the id exists before the invoice does, so the month's lock can name it.
- */
-export const invoiceIdOf = (tutorId: string, month: string) => `${tutorId}_${month}`;
+const { invoiceIdOf } = invoice;
 
+/** The tutor and month an invoice id names (see `invoice.invoiceIdOf`). */
 export function parseInvoiceId(id: string): { tutorId: string; month: string } | undefined {
   const match = /^(.+)_(\d{4}-(?:0[1-9]|1[0-2]))$/.exec(id);
   return match ? { tutorId: match[1]!, month: match[2]! } : undefined;
@@ -29,36 +25,45 @@ const invoiceIdAnswer = (state: Generated) => ({ invoice: { id: state.invoice.in
 const invoiceView = (_: unknown, answer: { invoice: { id: string } }) =>
   `/api/invoices/${encodeURIComponent(answer.invoice.id)}`;
 
-export type InvoiceRouteOptions = { deps: CommandDependencies; db: pg.Pool; timeZone: string };
+/** A decider's state with the number of events folded: two loads that count alike saw the same stream. */
+const counted = <S>(decider: Pick<Decider<unknown, never, S>, 'initialState' | 'evolve'>) => ({
+  initialState: () => ({ events: 0, state: decider.initialState() }),
+  evolve: (seen: { events: number; state: S }, event: never) => ({
+    events: seen.events + 1,
+    state: decider.evolve(seen.state, event),
+  }),
+});
+const countedTimesheet = counted(timesheet.timesheetDecider);
+const countedInvoice = counted(invoice.invoiceDecider);
+
+/** Answered while the invoices reactor has not (yet) done what a command waits for: a retry completes it. */
+const underWay = (doing: string) =>
+  new HttpError(503, 'under_way', `The invoice is still being ${doing}. Please try again in a moment.`);
+
+export type InvoiceRouteOptions = { deps: CommandDependencies; timeZone: string };
 
 /**
- * Invoices: generate (locking the month's lessons first), confirm, withdraw an unconfirmed one
- * (voiding its reference and unlocking the month), record a payment. The
- * invoice number comes from a per-tutor counter on the command side, taken only when the
- * invoice stream is still empty, so generating again neither repeats nor wastes a number.
+ * Invoices: generate (lock the month's lessons; the invoice follows), confirm, withdraw an
+ * unconfirmed one (voiding its reference; the month opens again after it), record a payment.
+ *
+ * A generation's decisive write is the month's lock on the timesheet, not the invoice: the lock
+ * is what freezes the lessons, decided at the timesheet's revision against every lesson save, so
+ * the invoice made from the locked lessons (by the invoices reactor, with a number of the tutor's
+ * sequence taken for that lock) is exactly what the tutor can no longer change. An invoice written
+ * first could be followed by a lesson saved before the lock. The reverse steps follow the same
+ * rule: the withdrawal is decided on the invoice, and the month's unlock follows from it.
  */
-export async function invoiceRoutes(app: FastifyInstance, { deps, db, timeZone }: InvoiceRouteOptions) {
+export async function invoiceRoutes(app: FastifyInstance, { deps, timeZone }: InvoiceRouteOptions) {
   const { invoiceDecider, invoiceStream } = invoice;
   const { timesheetDecider, timesheetStream } = timesheet;
 
   const actorOf = (user: CommandContext['user']): timesheet.Actor => ({ role: user.role, tutorId: user.tutorId });
 
-  const lookups = readModelLookups(db);
-
-  async function invoicePrefixOf(tutorId: string): Promise<string> {
-    const prefix = await lookups.invoicePrefixOf(tutorId);
-    if (prefix === undefined) throw notFound('There is no such tutor.');
-    return prefix;
-  }
-
-  async function nextNumber(tutorId: string): Promise<number> {
-    const taken = await db.query(
-      `insert into invoice.reference_counters as counter (tutor_id, last_number) values ($1, 1)
-       on conflict (tutor_id) do update set last_number = counter.last_number + 1
-       returning last_number`,
-      [tutorId],
-    );
-    return taken.rows[0].last_number;
+  /** The tutor from their own stream (never a read model that may lag): it holds the invoice prefix. */
+  async function tutorOf(tutorId: string, load: CommandContext['load']) {
+    const state = await load(tutor.tutorStream(tutorId), tutor.tutorDecider);
+    if (state.status === 'none') throw notFound('There is no such tutor.');
+    return state;
   }
 
   /**
@@ -66,8 +71,11 @@ export async function invoiceRoutes(app: FastifyInstance, { deps, db, timeZone }
    * read model that may lag): the tutor's state names every engagement it ever had, and each
    * engagement's own stream gives its first and last day.
    */
-  async function engagementSpansOf(tutorId: string, load: CommandContext['load']): Promise<invoice.EngagementSpan[]> {
-    const ids = tutor.engagementsEverOf(await load(tutor.tutorStream(tutorId), tutor.tutorDecider));
+  async function engagementSpansOf(
+    tutorState: tutor.TutorState,
+    load: CommandContext['load'],
+  ): Promise<invoice.EngagementSpan[]> {
+    const ids = tutor.engagementsEverOf(tutorState);
     const spans = await Promise.all(
       ids.map(async (id) =>
         engagement.summaryOf(await load(engagement.engagementStream(id), engagement.engagementDecider)),
@@ -84,43 +92,76 @@ export async function invoiceRoutes(app: FastifyInstance, { deps, db, timeZone }
     return state;
   }
 
+  /** The month's timesheet and invoice as their streams stand, with how many events both hold. */
+  async function monthNow(tutorId: string, month: string, load: CommandContext['load']) {
+    const sheet = await load(timesheetStream(tutorId, month), countedTimesheet);
+    const current = await load(invoiceStream(tutorId, month), countedInvoice);
+    return { sheet: sheet.state, invoice: current.state, events: sheet.events + current.events };
+  }
+
   commandRoute(app, deps, {
     url: '/api/invoices/save',
     roles: ['admin', 'partner', 'tutor'],
     body: invoiceSaveBody,
-    handle: async ({ body }, { run, load, user, now }) => {
+    handle: async ({ body }, { run, load, user, now, settle }) => {
       const { tutorId } = body;
       const month = monthOf(body.year, body.month);
-      const actor = actorOf(user);
-      // Checked before the lock: a refused generation must leave the timesheet open.
-      timesheet.checkMayRecordFor(actor, tutorId);
-      const invoicePrefix = await invoicePrefixOf(tutorId);
-      const today = todayIn(timeZone, now);
-      const stream = invoiceStream(tutorId, month);
-      const already = await load(stream, invoiceDecider);
-      if (already.status !== 'none') return invoiceIdAnswer(already);
-      // Not a future month, and one the tutor had an engagement in: checked before the lock.
-      invoice.checkMonthInvoiceable(month, today, await engagementSpansOf(tutorId, load));
-
       const invoiceId = invoiceIdOf(tutorId, month);
-      const sheet = await run(timesheetStream(tutorId, month), timesheetDecider, {
-        type: 'LockMonth',
-        tutorId,
-        month,
-        invoiceId,
-      });
-      const generated = await run(stream, invoiceDecider, {
-        type: 'GenerateInvoice',
-        invoiceId,
-        tutorId,
-        month,
-        invoicePrefix,
-        number: await nextNumber(tutorId),
-        date: today,
-        lessons: timesheet.lessonsOf(sheet),
-        actor,
-      });
-      if (generated.status === 'none') throw new Error('an invoice that was just generated is missing');
+      // Checked before anything is read: a refused generation leaves the timesheet open.
+      timesheet.checkMayRecordFor(actorOf(user), tutorId);
+      const tutorState = await tutorOf(tutorId, load);
+      // The command's one write. A command run again finds its own lock (and answers with its
+      // first run's position); anyone else's finds the month locked already and writes nothing.
+      const lock = (again?: boolean) =>
+        run(timesheetStream(tutorId, month), timesheetDecider, {
+          type: 'LockMonth',
+          tutorId,
+          month,
+          invoiceId,
+          ...(again ? { again } : {}),
+        });
+      const answerWith = async (generated: Generated) => {
+        await lock();
+        return invoiceIdAnswer(generated);
+      };
+      const current = await load(invoiceStream(tutorId, month), invoiceDecider);
+      // The invoice page generates on every visit: the second time answers with the first invoice.
+      if (current.status !== 'none') return answerWith(current);
+      const today = todayIn(timeZone, now);
+      // Not a future month, and one the tutor had an engagement in: checked before the lock.
+      invoice.checkMonthInvoiceable(month, today, await engagementSpansOf(tutorState, load));
+      let sheet = await load(timesheetStream(tutorId, month), timesheetDecider);
+      let again = false;
+      if (sheet.status === 'locked') {
+        // Locked with no invoice: a generation whose invoice is not made yet, or a withdrawal whose
+        // month is not open yet. Both are the invoices reactor's: once it has reacted to all of it,
+        // the month is invoiced or open, or else (nothing changed meanwhile) its lock is one no
+        // invoice will follow (recorded before invoices followed locks, the generation died
+        // half-way): that lock is recorded again, and the invoice follows it.
+        const seen = await monthNow(tutorId, month, load);
+        const caughtUp = await settle([INVOICES_REACTOR]);
+        const after = await monthNow(tutorId, month, load);
+        if (after.invoice.status !== 'none') return answerWith(after.invoice);
+        if (after.sheet.status === 'locked') {
+          if (!caughtUp || after.events !== seen.events) throw underWay('generated');
+          again = true;
+        }
+        sheet = after.sheet;
+      }
+      // Everything the invoice will need, checked before the lock (a command is never refused
+      // after it wrote): the reactor generates this very command, under the number it takes.
+      invoiceDecider.decide(
+        invoice.invoiceAfterLock(
+          { tutorId, month, invoiceId },
+          { lessons: timesheet.lessonsOf(sheet), invoicePrefix: tutorState.invoicePrefix, number: 1, date: today },
+        ),
+        invoiceDecider.initialState(),
+        now,
+      );
+      await lock(again);
+      await settle([INVOICES_REACTOR]);
+      const generated = await load(invoiceStream(tutorId, month), invoiceDecider);
+      if (generated.status === 'none') throw underWay('generated');
       return invoiceIdAnswer(generated);
     },
     view: invoiceView,
@@ -146,7 +187,7 @@ export async function invoiceRoutes(app: FastifyInstance, { deps, db, timeZone }
     url: '/api/invoices/withdraw',
     roles: ['admin', 'partner', 'tutor'],
     body: invoiceWithdrawBody,
-    handle: async ({ body }, { run, load, user }) => {
+    handle: async ({ body }, { run, load, user, settle }) => {
       const key = parseInvoiceId(body.id);
       if (!key) throw notFound('There is no such invoice.');
       // Checked before anything is read: another tutor learns nothing of this month.
@@ -157,12 +198,24 @@ export async function invoiceRoutes(app: FastifyInstance, { deps, db, timeZone }
       const before = await load(stream, invoiceDecider);
       if (before.status === 'none' && before.voided.length === 0) throw notFound('There is no such invoice.');
       const after = await run(stream, invoiceDecider, { type: 'WithdrawInvoice', actor: actorOf(user) });
-      // After the withdrawal, so a refused one leaves the month locked; a retry unlocks it.
-      await run(timesheetStream(key.tutorId, key.month), timesheetDecider, {
-        type: 'UnlockMonth',
-        ...key,
-        invoiceId: body.id,
-      });
+      // The month opens again as the invoices reactor's reaction to the withdrawal: waited for, so
+      // that the lessons can be corrected as soon as the answer is in.
+      const seen = await monthNow(key.tutorId, key.month, load);
+      const caughtUp = await settle([INVOICES_REACTOR]);
+      const latest = await monthNow(key.tutorId, key.month, load);
+      const stillLocked =
+        latest.invoice.status === 'none' && latest.sheet.status === 'locked' && latest.sheet.invoiceId === body.id;
+      if (before.status === 'none' && caughtUp && latest.events === seen.events && stillLocked) {
+        // Withdrawn earlier, and the reactor has reacted to everything since with the month still
+        // locked: a withdrawal recorded before unlocks followed withdrawals (its unlock died
+        // half-way), or a lock no invoice followed. This command recorded no withdrawal, so opening
+        // the month is its one write.
+        await run(
+          timesheetStream(key.tutorId, key.month),
+          timesheetDecider,
+          invoice.unlockAfterWithdrawal({ ...key, invoiceId: body.id }),
+        );
+      }
       return { invoice: { id: body.id, tutorId: key.tutorId, month: key.month, voided: after.voided } };
     },
   });

@@ -1,7 +1,8 @@
 /**
- * The last invoice number given to each tutor. Numbers are taken with one `update … returning`
- * (a row lock), so two invoices of one tutor never share a number, even when generated at the
- * same moment; a number taken by a generation that then fails is skipped, never given again.
+ * The last invoice number each tutor was given while numbers came from this counter (before they
+ * were taken in each tutor's `invoice-numbers-{tutorId}` stream). Nothing takes numbers here any
+ * more: the invoices reactor reads a tutor's row as the number its sequence continues after, so a
+ * store that had numbers here never gives one of them again.
  */
 export const INVOICE_SCHEMA = `
 create schema if not exists invoice;

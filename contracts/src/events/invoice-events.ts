@@ -40,5 +40,22 @@ export const InvoicePaymentRecorded = defineEvent(
  */
 export const InvoiceWithdrawn = defineEvent('InvoiceWithdrawn', 1, z.object({ ...invoiceKey, reference: z.string() }));
 
-export const invoiceEvents = [InvoiceGenerated, InvoiceConfirmed, InvoicePaymentRecorded, InvoiceWithdrawn] as const;
+/**
+ * One number of a tutor's invoice sequence (stream `invoice-numbers-{tutorId}`), taken for one
+ * generation of the month's invoice: `generationId` names the month lock that froze the lessons it
+ * invoices, so a generation that runs again gets its own number back and no number is given twice.
+ */
+export const InvoiceNumberTaken = defineEvent(
+  'InvoiceNumberTaken',
+  1,
+  z.object({ ...invoiceKey, generationId: z.string(), number: z.number().int().positive() }),
+);
+
+export const invoiceEvents = [
+  InvoiceGenerated,
+  InvoiceConfirmed,
+  InvoicePaymentRecorded,
+  InvoiceWithdrawn,
+  InvoiceNumberTaken,
+] as const;
 export type InvoiceEvent = EventOf<(typeof invoiceEvents)[number]>;

@@ -6,8 +6,9 @@ import { type Actor, checkMayRecordFor, monthName } from '../timesheet/timesheet
 
 /**
  * One tutor's invoice for one month, stream `invoice-{tutorId}-{yyyy-mm}`: at most one per
- * month by construction. The service locks the month's timesheet first (`LockMonth`), then
- * generates from the locked lessons, so the invoice and the lessons cannot drift apart.
+ * month by construction. A generation locks the month's timesheet (`LockMonth`, the decisive
+ * write); the invoice follows from that lock, generated from the lessons it froze (the invoices
+ * reactor, `invoiceAfterLock`), so the invoice and the lessons cannot drift apart.
  */
 export type InvoiceSummary = {
   items: InvoiceItem[];
@@ -37,12 +38,12 @@ export type InvoiceCommand =
       invoiceId: string;
       tutorId: string;
       month: string;
-      /** The tutor's invoice prefix and the next number of the tutor's counter (allocated by the service). */
+      /** The tutor's invoice prefix and the number this generation took from the tutor's sequence. */
       invoicePrefix: string;
       number: number;
       /** The invoice date: today in the agency's time zone. */
       date: string;
-      /** The month's lessons, read from the (locked) timesheet. */
+      /** The month's lessons, as the lock froze them. */
       lessons: readonly LessonDetails[];
       actor: Actor;
     }
@@ -225,3 +226,12 @@ export const invoiceDecider: Decider<InvoiceCommand, InvoiceEvent, InvoiceState>
 
 /** `month` is `YYYY-MM`. */
 export const invoiceStream = (tutorId: string, month: string) => `invoice-${tutorId}-${month}`;
+
+/**
+ * The invoice id names its tutor and month, `{tutorId}_{yyyy-mm}`: the stream is found from the
+ * id alone, and the id exists before the invoice does, so the month's lock can name it.
+ */
+export const invoiceIdOf = (tutorId: string, month: string) => `${tutorId}_${month}`;
+
+export * from './invoice-numbers';
+export * from './invoice-reactions';

@@ -67,7 +67,12 @@ export type TimesheetCommand =
       actor: Actor;
     })
   | (TimesheetKey & { type: 'RemoveLesson'; lessonId: string; actor: Actor })
-  | (TimesheetKey & { type: 'LockMonth'; invoiceId: string })
+  /**
+   * The month is invoiced: its lessons are frozen, and the invoice follows from this lock. `again`:
+   * the month is locked already but no invoice followed (a lock recorded before invoices followed
+   * locks, whose generation died half-way): the lock is recorded again, so that one follows it.
+   */
+  | (TimesheetKey & { type: 'LockMonth'; invoiceId: string; again?: boolean })
   /** The month's invoice was withdrawn: only the lock of that invoice is lifted. */
   | (TimesheetKey & { type: 'UnlockMonth'; invoiceId: string });
 
@@ -304,9 +309,14 @@ export function decide(command: TimesheetCommand, state: TimesheetState, now: Da
       }
       return [{ type: 'LessonRemoved', data: { tutorId, month, lessonId: command.lessonId } }];
     }
-    case 'LockMonth':
-      if (state.status === 'locked') return [];
-      return [{ type: 'TimesheetMonthLocked', data: { tutorId, month, invoiceId: command.invoiceId } }];
+    case 'LockMonth': {
+      const locked: LessonEvent = {
+        type: 'TimesheetMonthLocked',
+        data: { tutorId, month, invoiceId: command.invoiceId },
+      };
+      if (state.status !== 'locked') return [locked];
+      return command.again && state.invoiceId === command.invoiceId ? [locked] : [];
+    }
     case 'UnlockMonth':
       if (state.status !== 'locked' || state.invoiceId !== command.invoiceId) return [];
       return [{ type: 'TimesheetMonthUnlocked', data: { tutorId, month, invoiceId: command.invoiceId } }];
