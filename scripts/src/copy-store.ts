@@ -1,5 +1,14 @@
 import { createHash } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
+import { LOGIN_THROTTLE_SCHEMA } from '@agency/command-service/auth/login-throttle';
+import { INVOICE_SCHEMA } from '@agency/command-service/invoices/invoice-schema';
+import { REACTOR_SCHEMA } from '@agency/command-service/reactors/reactor-runner';
+import { COMMAND_SERVICE_SCHEMA, TUTOR_SCHEMA } from '@agency/command-service/schema';
 import type { EventStore, Position, RecordedEvent } from '@agency/platform';
+import { PERSONAL_DATA_SCHEMA } from '@agency/platform/personal-data';
+import { SESSIONS_SCHEMA } from '@agency/platform/sessions';
+import pg from 'pg';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 
 /**
  * Moving a store: every event of `source` into `target` in `$all` order, with its stream,
@@ -141,4 +150,174 @@ export async function verifyCopy(source: EventStore, target: EventStore): Promis
   let events = 0;
   for (const summary of from.values()) events += summary.events;
   return { streams: from.size, events, mismatches };
+}
+
+/**
+ * What the product keeps outside the log and a copy must take along (`--to postgres://…`): the
+ * tables of the command side (`auth`, `command`, `invoice`) and the personal-data keys (`pii`).
+ * Without them a product started on the copy would number invoices from 1 again, give out
+ * usernames and prefixes already taken, make a second admin (whose username collides in the
+ * users read model), re-run or skip its reactors, and read every personal field as erased.
+ * Left behind: sessions (everyone signs in again on the copy) and the counters of failed logins
+ * and reset requests, which only ever look back a day.
+ */
+export const COMMAND_SIDE_SCHEMAS = ['auth', 'command', 'invoice', 'pii'] as const;
+export const LEFT_BEHIND = new Set(['auth.sessions', 'auth.login_failures', 'auth.reset_requests']);
+
+/** The DDL the product runs at start, in its order: the copy makes the target's tables with it. */
+export const COMMAND_SIDE_DDL = [
+  COMMAND_SERVICE_SCHEMA,
+  TUTOR_SCHEMA,
+  INVOICE_SCHEMA,
+  SESSIONS_SCHEMA,
+  LOGIN_THROTTLE_SCHEMA,
+  REACTOR_SCHEMA,
+  // The store's own once-only upkeep (engagements/roster.ts): done in the source, done in the copy.
+  'create table if not exists command.migrations (name text primary key, done_at timestamptz not null default now())',
+  PERSONAL_DATA_SCHEMA,
+];
+
+export type CopiedTable = { table: string; rows: number };
+
+/**
+ * Positions the command side keeps, each the position of an event of the source (or a place
+ * between two), as the position in the target of the last event at or before it: a reactor's
+ * checkpoint, the position a stored command answer names. Events keep their ids across a copy,
+ * so the event is found in the target by its id. Kept in a temporary table of the target session.
+ */
+async function stagePositionMap(from: pg.Client, to: pg.Client) {
+  const hasCommandTables = await from.query(
+    "select to_regclass('command.reactor_checkpoints') as reactors, to_regclass('command.processed_commands') as answers",
+  );
+  const { reactors, answers } = hasCommandTables.rows[0];
+  const wanted = [
+    reactors ? 'select commit_position as c, prepare_position as p from command.reactor_checkpoints' : undefined,
+    answers
+      ? `select split_part(response->>'position', '/', 1)::bigint, split_part(response->>'position', '/', 2)::bigint
+           from command.processed_commands where response->>'position' ~ '^[0-9]+/[0-9]+$'`
+      : undefined,
+  ].filter(Boolean);
+  await to.query(
+    'create temporary table copy_positions (c bigint not null, p bigint not null, event_id uuid, primary key (c, p))',
+  );
+  if (wanted.length === 0) return;
+  await pipeline(
+    from.query(
+      copyTo(`copy (
+        select w.c, w.p, (select e.event_id from es.events e
+                           where (e.transaction_id, e.global_position) <= (w.c::text::xid8, w.p)
+                           order by e.transaction_id desc, e.global_position desc limit 1)
+          from (${wanted.join(' union ')}) w) to stdout`),
+    ),
+    to.query(copyFrom('copy copy_positions (c, p, event_id) from stdin')),
+  );
+  const missing = await to.query(
+    `select count(*)::int as n from copy_positions m
+      where m.event_id is not null and not exists (select 1 from es.events e where e.event_id = m.event_id)`,
+  );
+  if (missing.rows[0].n > 0) {
+    throw new Error(
+      'The source has moved on since its events were copied (its reactors or commands are past the last event copied): ' +
+        'stop the product on the source and run the copy again',
+    );
+  }
+}
+
+/** What a copied table's rows need in the target: positions of the source made positions of the target. */
+const AFTER_LOAD: Record<string, string> = {
+  'command.reactor_checkpoints': `
+    update command.reactor_checkpoints r
+       set commit_position = coalesce(e.transaction_id::text::bigint, 0), prepare_position = coalesce(e.global_position, 0)
+      from copy_positions m left join es.events e on e.event_id = m.event_id
+     where m.c = r.commit_position and m.p = r.prepare_position`,
+  'command.processed_commands': `
+    update command.processed_commands a
+       set response = jsonb_set(a.response, '{position}',
+             to_jsonb(coalesce(e.transaction_id::text || '/' || e.global_position, '0/0')))
+      from copy_positions m left join es.events e on e.event_id = m.event_id
+     where a.response->>'position' = m.c || '/' || m.p`,
+};
+
+/**
+ * Copies the command side and the keys (see COMMAND_SIDE_SCHEMAS) into a PostgreSQL target whose
+ * events were copied already: the target's tables are made by the product's own DDL, then each is
+ * replaced, in one transaction, by the source's rows (so a copy run again takes the source as it
+ * is then), positions mapped as the events' positions were.
+ */
+export async function copyCommandSide(fromUrl: string, toUrl: string): Promise<CopiedTable[]> {
+  const from = new pg.Client({ connectionString: fromUrl });
+  const to = new pg.Client({ connectionString: toUrl });
+  try {
+    await from.connect();
+    await to.connect();
+    // One snapshot of the source for every table, so the tables agree with each other.
+    await from.query('begin isolation level repeatable read read only');
+    for (const ddl of COMMAND_SIDE_DDL) await to.query(ddl);
+    await stagePositionMap(from, to);
+    const tables = await from.query<{ table: string }>(
+      `select table_schema || '.' || table_name as table from information_schema.tables
+        where table_type = 'BASE TABLE' and table_schema = any($1) order by 1`,
+      [COMMAND_SIDE_SCHEMAS],
+    );
+    const columnsOf = async (client: pg.Client, table: string) =>
+      (
+        await client.query<{ name: string }>(
+          `select column_name as name from information_schema.columns
+            where table_schema || '.' || table_name = $1 and is_generated = 'NEVER' order by ordinal_position`,
+          [table],
+        )
+      ).rows.map((row) => row.name);
+    const copied: CopiedTable[] = [];
+    for (const { table } of tables.rows) {
+      if (LEFT_BEHIND.has(table)) continue;
+      const theirs = new Set(await columnsOf(to, table));
+      if (theirs.size === 0) {
+        throw new Error(`The source has a table ${table} that this copy does not know how to make in the target`);
+      }
+      const columns = (await columnsOf(from, table)).filter((column) => theirs.has(column));
+      const list = columns.map((column) => pg.escapeIdentifier(column)).join(', ');
+      const [schema, name] = table.split('.') as [string, string];
+      const qualified = `${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(name)}`;
+      await to.query('begin');
+      try {
+        await to.query(`delete from ${qualified}`);
+        await pipeline(
+          from.query(copyTo(`copy (select ${list} from ${qualified}) to stdout`)),
+          to.query(copyFrom(`copy ${qualified} (${list}) from stdin`)),
+        );
+        const after = AFTER_LOAD[table];
+        if (after) await to.query(after);
+        const count = await to.query(`select count(*)::int as n from ${qualified}`);
+        await to.query('commit');
+        copied.push({ table, rows: count.rows[0].n });
+      } catch (error) {
+        await to.query('rollback').catch(() => {});
+        throw error;
+      }
+    }
+    await from.query('commit');
+    return copied;
+  } finally {
+    await from.end().catch(() => {});
+    await to.end().catch(() => {});
+  }
+}
+
+/**
+ * The time each copied event was first recorded, in the target's own column too (the adapter
+ * already answers it from the metadata): the activity log finds events by time through that
+ * column's index.
+ */
+export async function keepRecordedTimes(toUrl: string): Promise<number> {
+  const to = new pg.Client({ connectionString: toUrl });
+  try {
+    await to.connect();
+    const updated = await to.query(
+      `update es.events set recorded_at = (metadata->>'recordedAt')::timestamptz
+        where metadata ? 'recordedAt' and recorded_at is distinct from (metadata->>'recordedAt')::timestamptz`,
+    );
+    return updated.rowCount ?? 0;
+  } finally {
+    await to.end().catch(() => {});
+  }
 }

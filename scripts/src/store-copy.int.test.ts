@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,8 +7,11 @@ import { type EventStore, PostgresEventStore } from '@agency/platform';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { copyStore, verifyCopy } from './copy-store';
+import { startProduct } from './product';
+import { reactorsSettled } from './testing/reactors-settled';
 import { createTestDatabase } from './testing/test-database';
-import { startTestProduct } from './testing/test-product';
+import { startTestProduct, TEST_ADMIN, type TestProduct } from './testing/test-product';
+import { contact } from './testing/test-requests';
 
 // One master key for the products started here and the scripts they spawn (personal fields are sealed with it).
 process.env.PERSONAL_DATA_KEY = randomBytes(32).toString('base64');
@@ -163,5 +166,146 @@ describe('npm run store:copy', () => {
     const rebuild = run('scripts/src/rebuild.ts', [], { DATABASE_URL: targetDatabase.url, DATA_DIR: dataDir });
     expect(rebuild.status, rebuild.stderr + rebuild.stdout).toBe(0);
     expect(await readModels(targetDatabase.url)).toEqual(await readModels(product.databaseUrl));
+  });
+
+  it('a product started on a PostgreSQL copy carries on: numbers, names, accounts and reactors as the source left them', async () => {
+    const product = await startTestProduct();
+    cleanups.push(product.dispose);
+    const ok = async (on: Pick<TestProduct, 'command'>, token: string, url: string, payload: object) => {
+      const response = await on.command.app.inject({
+        method: 'POST',
+        url,
+        payload: { commandId: randomUUID(), ...payload },
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json();
+    };
+    const admin = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
+    const { tutor } = await ok(product, admin, '/api/tutors/contact', {
+      contact: contact('Cora', 'Copied'),
+      tutor: { username: 'cora.copied', invoicePrefix: 'CC', startDate: '2024-01-01' },
+    });
+    const { client } = await ok(product, admin, '/api/clients/contact', contact('Pam', 'Copied'));
+    const { child } = await ok(product, admin, `/api/clients/child/${client.id}`, {
+      firstName: 'Kay',
+      lastName: 'Copied',
+      dob: '2014-01-01',
+    });
+    const { engagement } = await ok(product, admin, '/api/tutors/engagement', {
+      tutorId: tutor.id,
+      studentId: child.id,
+      rate: 40,
+      commissionPct: 25,
+      partnerPct: 0,
+      startDate: '2024-01-01',
+      subjects: ['Maths'],
+    });
+    for (const month of ['2025-02', '2025-03'])
+      await ok(product, admin, `/api/lessons/lesson?month=${month}`, {
+        tutorId: tutor.id,
+        lesson: { engagementId: engagement.id, date: `${month}-03`, duration: 1.5 },
+      });
+    await ok(product, admin, '/api/invoices/save', { tutorId: tutor.id, year: 2025, month: 2 });
+    const first = await ok(product, admin, '/api/consultations', {
+      client: client.id,
+      child: child.id,
+      date: '2025-02-03',
+    });
+    const sourceDb = new pg.Pool({ connectionString: product.databaseUrl });
+    cleanups.push(() => sourceDb.end());
+    await reactorsSettled(sourceDb);
+    await product.stop();
+
+    const targetDatabase = await createTestDatabase();
+    cleanups.push(targetDatabase.drop);
+    const dataDir = mkdtempSync(join(tmpdir(), 'agency-copy-'));
+    cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+    const copy = run('scripts/src/store-copy.ts', ['--to', targetDatabase.url], {
+      DATABASE_URL: product.databaseUrl,
+      DATA_DIR: dataDir,
+    });
+    expect(copy.status, copy.stderr + copy.stdout).toBe(0);
+    for (const table of ['invoice.reference_counters', 'command.usernames', 'command.tutor_names', 'auth.accounts'])
+      expect(copy.stdout).toContain(`Copied ${table}:`);
+    expect(copy.stdout).not.toContain('auth.sessions');
+
+    // Each reactor stands where it stood in the source: at the last event, as the copy numbers it.
+    const targetDb = new pg.Pool({ connectionString: targetDatabase.url });
+    cleanups.push(() => targetDb.end());
+    const head = await targetDb.query(
+      `select transaction_id::text as commit, global_position::text as prepare from es.events
+        order by transaction_id desc, global_position desc limit 1`,
+    );
+    const reactors = await targetDb.query(
+      'select name, commit_position::text as commit, prepare_position::text as prepare from command.reactor_checkpoints',
+    );
+    expect(reactors.rows.length).toBeGreaterThan(0);
+    for (const reactor of reactors.rows) expect(reactor).toEqual({ name: reactor.name, ...head.rows[0] });
+
+    const copyDir = mkdtempSync(join(tmpdir(), 'agency-copy-product-'));
+    cleanups.push(async () => rmSync(copyDir, { recursive: true, force: true }));
+    const copied = await startProduct(
+      {
+        port: 0,
+        host: '127.0.0.1',
+        dataDir: copyDir,
+        databaseUrl: targetDatabase.url,
+        adminUsername: TEST_ADMIN.username,
+        adminPassword: 'another-password-2',
+        jwtSecret: 'test-secret-test-secret-test-secret',
+        timeZone: 'Europe/London',
+        publicUrl: 'http://localhost',
+        mailFrom: 'Tutoring Agency <no-reply@localhost>',
+        demoData: false,
+      },
+      { log: () => {}, logLevel: 'silent', reactorBackoff: { firstMs: 10, maxMs: 100 } },
+    );
+    cleanups.push(copied.stop);
+    // The accounts came along: no second admin, and the source's password signs in.
+    expect(copied.createdAdmin).toBeUndefined();
+    const login = await copied.command.app.inject({
+      method: 'POST',
+      url: '/auth/local',
+      payload: TEST_ADMIN,
+    });
+    expect(login.statusCode, login.body).toBe(200);
+    const token = login.json().token as string;
+
+    // A tutor invoice and a family credit note on the copy take numbers the source never gave.
+    await ok(copied, token, '/api/invoices/save', { tutorId: tutor.id, year: 2025, month: 3 });
+    await ok(copied, token, '/api/consultations/cancel', { id: first.consultation.id });
+    await reactorsSettled(targetDb);
+    const invoices = await targetDb.query('select reference from read.invoices order by reference');
+    const tutorReferences = invoices.rows.map((row) => row.reference as string);
+    expect(tutorReferences).toHaveLength(2);
+    expect(new Set(tutorReferences).size).toBe(2);
+    const documents = await targetDb.query(
+      `select data->>'reference' as reference from es.events
+        where event_type in ('FamilyInvoiceIssued', 'FamilyCreditNoteIssued')`,
+    );
+    const references = documents.rows.map((row) => row.reference);
+    expect(references).toHaveLength(2);
+    expect(new Set(references).size).toBe(references.length);
+    // The tutor's username and prefix stay taken.
+    const again = await copied.command.app.inject({
+      method: 'POST',
+      url: '/api/tutors/contact',
+      payload: {
+        commandId: randomUUID(),
+        contact: contact('Cora', 'Again'),
+        tutor: { username: 'cora.copied', invoicePrefix: 'CC', startDate: '2024-01-01' },
+      },
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(again.statusCode, again.body).toBe(409);
+    // Nothing stalls: every projection and reactor at the head, none stopped.
+    const stopped = await targetDb.query(
+      `select name, failure from read.projection_checkpoints where failure is not null
+       union all select name, failure from command.reactor_checkpoints where failure is not null`,
+    );
+    expect(stopped.rows).toEqual([]);
+    const health = await fetch(`${copied.url}/api/health`);
+    expect(health.status).toBe(200);
   });
 });

@@ -1,10 +1,9 @@
 import { parseArgs } from 'node:util';
 import { EsdbEventStore, type EventStore, PostgresEventStore } from '@agency/platform';
-import { PERSONAL_DATA_SCHEMA } from '@agency/platform/personal-data';
 import { SingleBar } from 'cli-progress';
 import pg from 'pg';
 import { configFromEnvironment } from './config';
-import { copyStore, verifyCopy } from './copy-store';
+import { copyCommandSide, copyStore, keepRecordedTimes, verifyCopy } from './copy-store';
 import { openDatabase } from './database';
 import { openEventStore } from './event-store-choice';
 
@@ -13,9 +12,13 @@ import { openEventStore } from './event-store-choice';
 // in $all order, then a check of the copy (per stream: count and sha256). Run it again after an
 // interruption: it resumes where the target's streams end. Events move as stored: personal fields
 // stay sealed, and their keys (pii.subject_keys) stay in this database, which the product keeps
-// using for read models. `--to postgres://…` copies into another PostgreSQL database instead, keys
-// included; `--verify` only checks. Afterwards start with EVENT_STORE=esdb and run `npm run rebuild`
-// (the read models' checkpoints are positions of the old store).
+// using for read models. `--to postgres://…` copies into another PostgreSQL database instead, with
+// everything else a store needs (copy-store.ts, COMMAND_SIDE_SCHEMAS): the command side's tables
+// (invoice numbers, reserved usernames and prefixes, accounts, reactors' checkpoints mapped to the
+// copy's positions, pending links) and the keys; the product rebuilds the read models at its first
+// start there. Stop the product on the source first. `--verify` only checks. After a copy to
+// EventStoreDB start with EVENT_STORE=esdb and run `npm run rebuild` (the read models' checkpoints
+// are positions of the old store).
 const { values } = parseArgs({ options: { to: { type: 'string' }, verify: { type: 'boolean' } } });
 if (!values.to) {
   console.error('Usage: npm run store:copy -- --to esdb   (or --to postgres://… for another PostgreSQL store)');
@@ -27,33 +30,6 @@ if (values.to === 'esdb' && !connectionString) {
   console.error('--to esdb copies to the server named by EVENTSTORE_CONNECTION_STRING, which is not set.');
   process.exit(2);
 }
-/** A PostgreSQL target gets the data subjects' keys too: without them its personal fields read as erased. */
-async function copyPersonalDataKeys(fromUrl: string, toUrl: string): Promise<number> {
-  const from = new pg.Client({ connectionString: fromUrl });
-  const to = new pg.Client({ connectionString: toUrl });
-  try {
-    await from.connect();
-    await to.connect();
-    if (!(await from.query("select to_regclass('pii.subject_keys') as t")).rows[0].t) return 0;
-    const keys = await from.query('select * from pii.subject_keys');
-    await to.query(PERSONAL_DATA_SCHEMA);
-    for (const key of keys.rows) {
-      // A key shredded in the source since an earlier copy is shredded in the target too.
-      await to.query(
-        `insert into pii.subject_keys (subject_id, key_id, key, kind, retain_until, created_at, shredded_at)
-         values ($1, $2, $3, $4, $5, $6, $7)
-         on conflict (subject_id) do update set key = excluded.key, retain_until = excluded.retain_until,
-           shredded_at = excluded.shredded_at`,
-        [key.subject_id, key.key_id, key.key, key.kind, key.retain_until, key.created_at, key.shredded_at],
-      );
-    }
-    return keys.rowCount ?? 0;
-  } finally {
-    await from.end().catch(() => {});
-    await to.end().catch(() => {});
-  }
-}
-
 const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
 const source = await openEventStore({ kind: 'postgres' }, database.url);
 let target: EventStore | undefined;
@@ -81,7 +57,19 @@ try {
     bar.stop();
     console.log(`Copied ${done.copied} events (${done.skipped} were already there).`);
     if (!(target instanceof EsdbEventStore)) {
-      console.log(`Copied the keys of ${await copyPersonalDataKeys(database.url, values.to)} data subjects.`);
+      const targetEvents = new pg.Client({ connectionString: values.to });
+      await targetEvents.connect();
+      const inTarget = Number((await targetEvents.query('select count(*) from es.events')).rows[0].count);
+      await targetEvents.end();
+      if (inTarget > done.read) {
+        throw new Error(
+          `The target holds ${inTarget - done.read} events the source does not: copy into an empty store`,
+        );
+      }
+      await keepRecordedTimes(values.to);
+      for (const { table, rows } of await copyCommandSide(database.url, values.to)) {
+        console.log(`Copied ${table}: ${rows} row(s).`);
+      }
     }
   }
   console.log('Checking the copy: every stream’s event count and sha256…');
