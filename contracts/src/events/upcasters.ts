@@ -7,7 +7,11 @@
  */
 export type EventData = Record<string, unknown>;
 
-/** One step: the payload of version `n` turned into the payload of version `n + 1`. */
+/**
+ * One step: the payload of version `n` turned into the payload of version `n + 1`. It runs on the
+ * stored payload, personal fields still sealed, and each sealed value is bound to its path: a
+ * step leaves every personal field (`personalDataRules`) where it is, unread and unchanged.
+ */
 export type UpcastStep = (data: EventData) => EventData;
 
 /** Per event type, the step out of each old version: `{ LessonRecorded: { 1: v1ToV2 } }`. */
