@@ -103,6 +103,10 @@ async function applyToProjection(
   if (projection.applyBatch) {
     const fresh = events.filter((event) => comparePositions(event.position, from) > 0);
     if (fresh.length === 0) return { position: from };
+    // An event it handles that could not be read: event by event applies those before it and stops there.
+    if (fresh.some((event) => event.readError && handlerFor(projection, event.type))) {
+      return applyOneByOne(sql, projection, from, events);
+    }
     await sql.query('savepoint projection');
     try {
       await projection.applyBatch(sql, fresh);
@@ -131,7 +135,10 @@ async function applyOneByOne(
     for (const event of events) {
       if (comparePositions(event.position, position) <= 0) continue;
       current = event;
-      await handlerFor(projection, event.type)?.(sql, event);
+      const handler = handlerFor(projection, event.type);
+      // An event it handles but that could not be read fails here, recorded like any other failure.
+      if (handler && event.readError) throw event.readError;
+      await handler?.(sql, event);
       position = event.position;
     }
     await sql.query('release savepoint projection');

@@ -48,6 +48,12 @@ const delayAfter = (attempts: number, backoff: ReactorBackoff) =>
   Math.min(backoff.maxMs, backoff.firstMs * 2 ** Math.min(20, Math.max(0, attempts - 1)));
 
 /**
+ * Thrown out of a batch after a failure on an event that could not be read (recorded, backed off):
+ * the next try reads it from the store again, since the copy in hand can never succeed.
+ */
+class ReadAgain extends Error {}
+
+/**
  * Runs the reactors on the instance that leads (the projection leader): each follows `$all` on
  * its own from its checkpoint, so one stopped at an event it cannot handle holds back only itself.
  * A reactor new to a store that already has events starts at the head of the log: it reacts to
@@ -197,6 +203,11 @@ export class ReactorRunner {
             if (signal.aborted) return;
             if (handles.has(event.type)) {
               await flush();
+              if (event.readError) {
+                const delay = await this.fail(reactor.name, event, event.readError).catch(() => this.backoff.firstMs);
+                await abortableSleep(delay, signal);
+                throw new ReadAgain();
+              }
               if (!(await this.reactTo(reactor, event, signal))) return;
               await this.advance(reactor.name, event.position);
               reacted = true;
@@ -211,6 +222,7 @@ export class ReactorRunner {
       } catch (error) {
         if (signal.aborted) return;
         passed = undefined;
+        if (error instanceof ReadAgain) continue;
         this.log(`reactor ${reactor.name} could not read the log; trying again`, error);
         await abortableSleep(1000, signal);
       }

@@ -36,7 +36,56 @@ export type RecordedEvent = {
   type: string;
   data: Record<string, unknown>;
   metadata: EventMetadata & { recordedAt: string };
+  /**
+   * Set on an event whose payload could not be read (a sealed field that does not open, a stored
+   * version no upcaster turns into the current one): its `data` then throws this error on any use,
+   * so nothing goes on with a payload it never got. A reader of `$all` gets the event in its place,
+   * so only those that handle its type stop at it (recorded, reported, retried); the rest go on.
+   */
+  readError?: EventReadError;
 };
+
+/** Why an event could not be read; its message names the event and the cause. */
+export class EventReadError extends Error {
+  readonly code = 'event_unreadable';
+  constructor(
+    readonly eventId: string,
+    readonly streamId: string,
+    readonly type: string,
+    cause: unknown,
+  ) {
+    super(
+      `${type} ${eventId} in ${streamId} cannot be read: ${cause instanceof Error ? cause.message : String(cause)}`,
+      {
+        cause,
+      },
+    );
+  }
+}
+
+/**
+ * `event` marked unreadable for `cause`: its payload is one that throws the read error on any use
+ * (a property read, a key listing, JSON.stringify), rather than one that silently lacks fields.
+ */
+export function unreadableEvent(event: Omit<RecordedEvent, 'data' | 'readError'>, cause: unknown): RecordedEvent {
+  const readError =
+    cause instanceof EventReadError ? cause : new EventReadError(event.id, event.streamId, event.type, cause);
+  const refuse = (): never => {
+    throw readError;
+  };
+  const data = new Proxy<Record<string, unknown>>(
+    {},
+    {
+      get: refuse,
+      has: refuse,
+      ownKeys: refuse,
+      getOwnPropertyDescriptor: refuse,
+      set: refuse,
+      deleteProperty: refuse,
+    },
+  );
+  return { ...event, data, readError };
+}
 
 export type AppendResult = { nextRevision: number; position: Position };
 

@@ -3,9 +3,10 @@ import { createTestDatabase } from '@agency/scripts/testing/test-database';
 import pg from 'pg';
 import { firstValueFrom, take, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EventReadError } from '../event-store/port';
 import { migrateEventStore, PostgresEventStore } from '../event-store/postgres/postgres-event-store';
 import { PersonalDataEventStore } from './personal-data-store';
-import { PersonalDataVault, SubjectErased } from './vault';
+import { PersonalDataVault, SubjectErased, UnreadableSealedValue } from './vault';
 
 const metadata = { userId: 'admin', role: 'admin', commandId: 'c', correlationId: 'c', causationId: 'c' };
 const contact = {
@@ -30,12 +31,13 @@ describe('personal data encrypted per data subject', () => {
   let pool: pg.Pool;
   let vault: PersonalDataVault;
   let store: PersonalDataEventStore;
+  const masterKey = randomBytes(32);
 
   beforeAll(async () => {
     database = await createTestDatabase();
     pool = new pg.Pool({ connectionString: database.url, max: 5 });
     await migrateEventStore(pool);
-    vault = await PersonalDataVault.open(pool, { masterKey: randomBytes(32) });
+    vault = await PersonalDataVault.open(pool, { masterKey });
     store = new PersonalDataEventStore(new PostgresEventStore(pool, { pollIntervalMs: 50 }), vault);
     await store.appendToStream(
       'client-c1',
@@ -168,6 +170,7 @@ describe('personal data encrypted per data subject', () => {
 
   it('gives a family whose billing key an earlier release shredded (never erased) a new key, and names it', async () => {
     await vault.retain('family-invoice-billing:c4', '2020-01-01', 'c4');
+    const before = await vault.encrypt('family-invoice-billing:c4', { name: 'y' }, 'FamilyInvoiceIssued.billing');
     // What the earlier retention job did: shredded without looking at the owner.
     await pool.query(
       "update pii.subject_keys set key = null, shredded_at = now() where subject_id = 'family-invoice-billing:c4'",
@@ -179,7 +182,46 @@ describe('personal data encrypted per data subject', () => {
     expect(await vault.restoreWronglyShreddedAccountingKeys()).toEqual(['c4']);
     const sealed = await vault.encrypt('family-invoice-billing:c4', { name: 'x' }, 'FamilyInvoiceIssued.billing');
     expect(await vault.decrypt(sealed, 'FamilyInvoiceIssued.billing', () => 'Erased')).toEqual({ name: 'x' });
+    // What the old key sealed reads "Erased" (its id is kept as retired), here and in a fresh process.
+    expect(sealed.kid).not.toBe(before.kid);
+    expect(await vault.decrypt(before, 'FamilyInvoiceIssued.billing', () => 'Erased')).toBe('Erased');
+    const fresh = new PersonalDataVault(pool, { masterKey });
+    expect(await fresh.decrypt(before, 'FamilyInvoiceIssued.billing', () => 'Erased')).toBe('Erased');
+    expect(await fresh.decrypt(sealed, 'FamilyInvoiceIssued.billing', () => 'Erased')).toEqual({ name: 'x' });
     // An erased family's shredded key stays shredded.
     expect(await vault.restoreWronglyShreddedAccountingKeys()).toEqual([]);
+  });
+  it('reads a key id it does not know as an error, never "Erased": the event is handed out unreadable', async () => {
+    const known = await vault.encrypt('c5', 'Ottoline', 'ClientRegistered.contact.firstName');
+    const unknown = { ...known, kid: 'no-such-key' };
+    await expect(vault.decrypt(unknown, 'ClientRegistered.contact.firstName', () => 'Erased')).rejects.toBeInstanceOf(
+      UnreadableSealedValue,
+    );
+    // A value moved from the place it was sealed for does not open either.
+    await expect(vault.decrypt(known, 'ClientRegistered.contact.lastName', () => 'Erased')).rejects.toBeInstanceOf(
+      UnreadableSealedValue,
+    );
+    // Recorded underneath the personal-data layer, as a store whose key table is not this one holds it.
+    await new PostgresEventStore(pool).appendToStream(
+      'client-c5',
+      [
+        {
+          type: 'ClientRegistered',
+          data: { clientId: 'c5', startDate: '2026-01-05', contact: { id: 'contact-5', firstName: unknown } },
+          metadata,
+        },
+      ],
+      { expectedRevision: 'no_stream' },
+    );
+    const [event] = await store.readStream('client-c5');
+    expect(event?.readError).toBeInstanceOf(EventReadError);
+    expect(event?.readError?.message).toContain('no such key id');
+    // Nothing goes on with a payload it did not get.
+    expect(() => event?.data.contact).toThrow(EventReadError);
+    expect(() => JSON.stringify(event?.data)).toThrow(EventReadError);
+    // Through $all the others are read as ever, in their places: c2, whose key was shredded, as "Erased".
+    const all = await store.readAll();
+    expect(all.filter((e) => e.readError).map((e) => e.streamId)).toEqual(['client-c5']);
+    expect(all.filter((e) => e.streamId === 'client-c2')[0]?.data.contact).toMatchObject({ firstName: 'Erased' });
   });
 });

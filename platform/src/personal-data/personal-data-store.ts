@@ -9,8 +9,9 @@ import {
   type Position,
   type RecordedEvent,
   START,
+  unreadableEvent,
 } from '../event-store/port';
-import { addYears, isSealed, type PersonalDataVault } from './vault';
+import { addYears, isSealed, type PersonalDataVault, UnreadableSealedValue } from './vault';
 
 type Rules = Readonly<Record<string, PersonalDataRule>>;
 
@@ -78,7 +79,10 @@ export async function encryptPersonalFields(
   );
 }
 
-/** The clear payload: each sealed field opened, or its erased value when its subject's key is gone. */
+/**
+ * The clear payload: each sealed field opened, or its erased value when its subject's key is gone.
+ * Throws `UnreadableSealedValue` for a field that cannot be opened otherwise.
+ */
 export async function decryptPersonalFields(
   vault: PersonalDataVault,
   type: string,
@@ -100,7 +104,7 @@ function keyIdsOf(events: RecordedEvent[], rules: Rules): string[] {
   const kids: string[] = [];
   for (const event of events) {
     const rule = rules[event.type];
-    if (!rule) continue;
+    if (!rule || event.readError) continue;
     for (const field of rule.fields) {
       let node: unknown = event.data;
       for (const step of field.path) node = (node as Record<string, unknown> | undefined)?.[step];
@@ -115,8 +119,11 @@ function keyIdsOf(events: RecordedEvent[], rules: Rules): string[] {
  * event (contracts' `personalDataRules`) are sealed as they are appended and opened as they are
  * read, through every way of reading (streams, `$all`, subscriptions). Deciders, projections,
  * queries, PDFs and e-mails see clear values (or "Erased"); only the vault handles keys.
- * Upcasting happens in the adapter underneath, on sealed payloads: an upcaster may move a
- * sealed field but must not read it.
+ * Upcasting happens in the adapter underneath, on sealed payloads: an upcaster must leave each
+ * sealed field where it is and not read it (a sealed value is bound to its path).
+ *
+ * An event with a field that cannot be opened (see `UnreadableSealedValue`) is handed out marked
+ * unreadable, in its place: it stops only the readers that need it, and a fold that meets it fails.
  */
 export class PersonalDataEventStore implements EventStore {
   readonly followAll?: EventStore['followAll'];
@@ -134,8 +141,14 @@ export class PersonalDataEventStore implements EventStore {
   }
 
   private async decrypt(event: RecordedEvent): Promise<RecordedEvent> {
-    if (!this.rules[event.type]) return event;
-    return { ...event, data: await decryptPersonalFields(this.vault, event.type, event.data, this.rules) };
+    if (!this.rules[event.type] || event.readError) return event;
+    try {
+      return { ...event, data: await decryptPersonalFields(this.vault, event.type, event.data, this.rules) };
+    } catch (error) {
+      // Only what is wrong with this event marks it; anything else (the database) fails the read.
+      if (error instanceof UnreadableSealedValue) return unreadableEvent(event, error);
+      throw error;
+    }
   }
 
   private async decryptAll(events: RecordedEvent[]): Promise<RecordedEvent[]> {

@@ -9,6 +9,10 @@ import type pg from 'pg';
  *
  * Accounting keys (`kind = 'accounting'`) hold what the law makes the agency keep after an
  * erasure (billing details of issued invoices) until `retain_until`, when the daily job shreds them.
+ *
+ * A key id found in a sealed value but in neither table is an error, never "Erased": a key table
+ * from another database or a partial copy must stop the readers that need it (and be reported),
+ * not pass the subject off as erased, which folds would then record again for good.
  */
 export const PERSONAL_DATA_SCHEMA = `
 create schema if not exists pii;
@@ -28,6 +32,13 @@ create table if not exists pii.subject_keys (
 alter table pii.subject_keys add column if not exists owner text;
 update pii.subject_keys set owner = substr(subject_id, length('family-invoice-billing:') + 1)
  where kind = 'accounting' and owner is null and subject_id like 'family-invoice-billing:%';
+-- Key ids a subject no longer has: a shredded key replaced by a new one keeps its old id here, so
+-- what was sealed under it still reads "Erased" (shredded), not as a key id nobody knows.
+create table if not exists pii.retired_keys (
+  key_id text primary key,
+  subject_id text not null,
+  retired_at timestamptz not null default now()
+);
 `;
 
 /** One encrypted field, in place of its clear value in an event's payload. */
@@ -40,7 +51,8 @@ export function isSealed(value: unknown): value is Sealed {
 /** The channel on which an erasure is announced to every process sharing the database. */
 const SHREDDED_CHANNEL = 'pii_shredded';
 
-type Key = { kid: string; subject: string; key: Buffer } | { kid: string; subject: string; key: null };
+/** A data key: live, shredded (`key: null`), or stored bytes this master key does not unwrap (`broken`). */
+type Key = { kid: string; subject: string; key: Buffer | null; broken?: string };
 
 const ALGORITHM = 'aes-256-gcm';
 
@@ -63,6 +75,22 @@ export class SubjectErased extends Error {
   readonly code = 'subject_erased';
   constructor(readonly subject: string) {
     super(`The personal data of ${subject} was erased: nothing personal can be recorded for it`);
+  }
+}
+
+/**
+ * A sealed value this vault cannot open: its key id is unknown, its key does not unwrap with this
+ * master key, or the value does not authenticate (changed, or not at the place it was sealed for).
+ * Reading stops at the event that holds it; it never reads as "Erased".
+ */
+export class UnreadableSealedValue extends Error {
+  readonly code = 'unreadable_sealed_value';
+  constructor(
+    readonly kid: string,
+    readonly aad: string,
+    reason: string,
+  ) {
+    super(`the sealed ${aad} (key ${kid}) cannot be opened: ${reason}`);
   }
 }
 
@@ -103,14 +131,16 @@ export class PersonalDataVault {
     return new PersonalDataVault(pool, options);
   }
 
-  private remember(row: { subject_id: string; key_id: string; key: Buffer | null }): Key {
-    const key: Key = {
-      kid: row.key_id,
-      subject: row.subject_id,
-      key: row.key ? this.unwrap(row.key, row.key_id) : null,
-    };
+  private remember(row: { subject_id: string; key_id: string; key: Buffer | null; retired?: boolean }): Key {
+    const key: Key = { kid: row.key_id, subject: row.subject_id, key: null };
+    try {
+      if (row.key) key.key = this.unwrap(row.key, row.key_id);
+    } catch (error) {
+      key.broken = `its key does not unwrap with this master key (${error instanceof Error ? error.message : error})`;
+    }
     this.byKid.set(key.kid, key);
-    this.bySubject.set(key.subject, key);
+    // A retired id is not its subject's key any more: only what was sealed under it looks it up.
+    if (!row.retired) this.bySubject.set(key.subject, key);
     return key;
   }
 
@@ -123,7 +153,15 @@ export class PersonalDataVault {
     return open(this.masterKey, wrapped.subarray(0, 12), wrapped.subarray(28), wrapped.subarray(12, 28), `key:${kid}`);
   }
 
-  /** The subject's key, made on first use; refused once the subject is erased. */
+  /**
+   * The subject's key, made on first use; refused once the subject is erased.
+   *
+   * A subject with no row gets a fresh key even if the log holds values sealed for it under a key
+   * id this table has lost (a partial copy): the vault cannot tell that apart from a new subject
+   * without reading the log. That cannot turn into "Erased" recorded for good, because those
+   * values never read as "Erased": a fold that meets one fails (the command is refused), and every
+   * projection and reactor that needs the event stops at it, reported in health.
+   */
   private async keyFor(subject: string, kind: 'subject' | 'accounting' = 'subject'): Promise<Key & { key: Buffer }> {
     let key = this.bySubject.get(subject);
     if (!key) {
@@ -139,6 +177,7 @@ export class PersonalDataVault {
       );
       key = this.remember(rows[0]);
     }
+    if (key.broken) throw new Error(`The data key of ${subject} cannot be used: ${key.broken}`);
     if (!key.key) throw new SubjectErased(subject);
     return key as Key & { key: Buffer };
   }
@@ -157,7 +196,9 @@ export class PersonalDataVault {
     for (;;) {
       const generation = this.generation;
       const { rows } = await this.pool.query(
-        'select subject_id, key_id, key from pii.subject_keys where key_id = any($1)',
+        `select subject_id, key_id, key, false as retired from pii.subject_keys where key_id = any($1)
+         union all
+         select subject_id, key_id, null, true from pii.retired_keys where key_id = any($1)`,
         [missing],
       );
       // An erasure announced while this read was under way: read again rather than cache a stale key.
@@ -167,19 +208,28 @@ export class PersonalDataVault {
     }
   }
 
-  /** The clear value, or `erased` when the key was destroyed (or never known here). */
+  /**
+   * The clear value, or `erased` when its subject's key was destroyed. Throws
+   * `UnreadableSealedValue` when it cannot be opened for any other reason (see there).
+   */
   async decrypt(sealed: Sealed, aad: string, erased: (subject: string) => unknown): Promise<unknown> {
     await this.preload([sealed.kid]);
     const key = this.byKid.get(sealed.kid);
-    if (!key?.key) return erased(key?.subject ?? '');
-    const plain = open(
-      key.key,
-      Buffer.from(sealed.iv, 'base64'),
-      Buffer.from(sealed.ct, 'base64'),
-      Buffer.from(sealed.tag, 'base64'),
-      `${sealed.kid}:${aad}`,
-    );
-    return JSON.parse(plain.toString('utf8'));
+    if (!key) throw new UnreadableSealedValue(sealed.kid, aad, 'no such key id in pii.subject_keys');
+    if (key.broken) throw new UnreadableSealedValue(sealed.kid, aad, key.broken);
+    if (!key.key) return erased(key.subject);
+    try {
+      const plain = open(
+        key.key,
+        Buffer.from(sealed.iv, 'base64'),
+        Buffer.from(sealed.ct, 'base64'),
+        Buffer.from(sealed.tag, 'base64'),
+        `${sealed.kid}:${aad}`,
+      );
+      return JSON.parse(plain.toString('utf8'));
+    } catch (error) {
+      throw new UnreadableSealedValue(sealed.kid, aad, error instanceof Error ? error.message : String(error));
+    }
   }
 
   /** Whether the subject's personal data was erased. */
@@ -322,8 +372,13 @@ export class PersonalDataVault {
     );
     for (const { subject_id: subject } of rows) {
       const kid = randomUUID();
+      // The old id is kept as retired in the same statement: what it sealed reads "Erased", not unknown.
       await this.pool.query(
-        `update pii.subject_keys set key_id = $2, key = $3, shredded_at = null where subject_id = $1 and key is null`,
+        `with retired as (
+           insert into pii.retired_keys (key_id, subject_id)
+           select key_id, subject_id from pii.subject_keys where subject_id = $1 and key is null
+           on conflict (key_id) do nothing)
+         update pii.subject_keys set key_id = $2, key = $3, shredded_at = null where subject_id = $1 and key is null`,
         [subject, kid, this.wrap(randomBytes(32), kid)],
       );
       this.forget(subject);

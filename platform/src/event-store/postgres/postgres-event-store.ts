@@ -11,6 +11,7 @@ import {
   type Position,
   type RecordedEvent,
   START,
+  unreadableEvent,
   WrongExpectedRevision,
 } from '../port';
 import { EVENT_STORE_SCHEMA } from './schema';
@@ -36,10 +37,11 @@ const COLUMNS =
 /**
  * Every event read leaves through here, so streams, `$all` and subscriptions alike hand out
  * the current payload: an event stored at an older `schemaVersion` is upcast on the way out.
+ * One that cannot be upcast is handed out marked unreadable (at its stored version), so it stops
+ * only the readers that need it instead of failing the whole read.
  */
 function toRecorded(row: EventRow, upcast: EventUpcaster): RecordedEvent {
-  const { version, data } = upcast(row.event_type, row.metadata?.schemaVersion, row.data);
-  return {
+  const recorded = (data: RecordedEvent['data'], version: number | undefined): RecordedEvent => ({
     id: row.event_id,
     streamId: row.stream_id,
     revision: Number(row.stream_revision),
@@ -53,7 +55,13 @@ function toRecorded(row: EventRow, upcast: EventUpcaster): RecordedEvent {
       recordedAt:
         typeof row.metadata?.recordedAt === 'string' ? row.metadata.recordedAt : row.recorded_at.toISOString(),
     },
-  };
+  });
+  try {
+    const { version, data } = upcast(row.event_type, row.metadata?.schemaVersion, row.data);
+    return recorded(data, version);
+  } catch (error) {
+    return unreadableEvent(recorded(row.data, row.metadata?.schemaVersion), error);
+  }
 }
 
 function expectedCode(expected: ExpectedRevision): number {
