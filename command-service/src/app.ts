@@ -42,6 +42,7 @@ import { engagementEndReactor } from './engagements/engagement-end-reactor';
 import { engagementRoutes } from './engagements/engagement-routes';
 import { engagementStartReactor } from './engagements/engagement-start-reactor';
 import { putEarlierEngagementsOnRosters } from './engagements/roster';
+import { erasureReactor } from './erasure/erasure-reactor';
 import { erasureRoutes } from './erasure/erasure-routes';
 import { familyInvoiceRoutes } from './family-invoices/family-invoice-routes';
 import { familyInvoicing } from './family-invoices/family-invoicing';
@@ -216,6 +217,8 @@ export async function buildCommandApp(options: CommandAppOptions) {
   reactorList.push(invoiceReactor({ store: options.store, db, timeZone }));
   if (options.personalData) {
     await app.register(erasureRoutes, { deps, db, vault: options.personalData, outboxDir });
+    // An erasure cut short after its event (its key not yet destroyed) is completed from the event.
+    reactorList.push(await erasureReactor({ deps, db, vault: options.personalData, outboxDir }));
   }
   await app.register(agencyRoutes, { deps });
   const invoicing = familyInvoicing({ timeZone });

@@ -1,67 +1,10 @@
-import {
-  ERASED,
-  erasureBody,
-  familyBillingSubject,
-  familySubject,
-  personalDataRules,
-  registrationSubject,
-  tutorSubject,
-} from '@agency/contracts';
-import { client, tutor, user, workshop } from '@agency/domain';
-import { HttpError, type RecordedEvent } from '@agency/platform';
+import { erasureBody, familyBillingSubject, registrationSubject } from '@agency/contracts';
+import { client, tutor, workshop } from '@agency/domain';
+import { HttpError } from '@agency/platform';
 import type { PersonalDataVault } from '@agency/platform/personal-data';
 import type { FastifyInstance } from 'fastify';
-import type pg from 'pg';
-import { forgetOutboxMail } from '../mail/erased-recipients';
-import { type CommandDependencies, commandRoute } from '../pipeline/command-pipeline';
-import { readModelLookups } from '../read-model/lookups';
-
-type Data = Record<string, unknown>;
-
-/** The strings of a personal field's value (a phone's kind, "Mobile", is not personal). */
-function stringsOf(value: unknown, into: Set<string>) {
-  if (typeof value === 'string') {
-    if (value.length >= 3 && value !== ERASED) into.add(value);
-  } else if (Array.isArray(value)) {
-    for (const item of value) stringsOf(item, into);
-  } else if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) if (key !== 'type') stringsOf(item, into);
-  }
-}
-
-/**
- * What a stored answer naming the subject may hold: the subject's ids (client, contacts,
- * children, tutor, logins) and the values of its personal fields, read before its key is destroyed.
- */
-function traceOf(events: RecordedEvent[]): string[] {
-  const found = new Set<string>();
-  for (const { type, data } of events) {
-    for (const id of [data.clientId, data.tutorId, data.userId, (data.contact as Data)?.id, (data.child as Data)?.id]) {
-      if (typeof id === 'string') found.add(id);
-    }
-    for (const field of personalDataRules[type]?.fields ?? []) {
-      let value: unknown = data;
-      for (const step of field.path) value = (value as Data | undefined)?.[step];
-      stringsOf(value, found);
-    }
-  }
-  return [...found];
-}
-
-/** A booking's children as their names alone. */
-const namesOf = (data: Data) =>
-  Array.isArray(data.children) ? data.children.map(({ firstName, lastName }: Data) => ({ firstName, lastName })) : [];
-
-/** The e-mail addresses in a subject's events, read before its key is destroyed. */
-function addressesOf(events: RecordedEvent[]): string[] {
-  const found = new Set<string>();
-  for (const event of events) {
-    const data = event.data;
-    const contact = data.contact as { email?: unknown } | undefined;
-    for (const value of [contact?.email, data.sentTo]) if (typeof value === 'string') found.add(value);
-  }
-  return [...found];
-}
+import { commandRoute } from '../pipeline/command-pipeline';
+import { type ErasureOptions, erasureSteps } from './erasure-steps';
 
 /**
  * Erasure of a family or of a tutor who has left (ARCHITECTURE, "Personal data"): the decider
@@ -69,41 +12,21 @@ function addressesOf(events: RecordedEvent[]): string[] {
  * read as "Erased" everywhere, the read models included (their projections handle the event);
  * what the command side keeps outside events is cleared: stored command answers naming the
  * subject, the outbox's mail to it, and for a tutor the login, its sessions and its username.
- * Money history (lessons, invoices, totals, references) is untouched.
+ * Money history (lessons, invoices, totals, references) is untouched. The steps after the event
+ * are done here at once and again by the erasure reactor, which completes an erasure cut short.
  */
-export async function erasureRoutes(
-  app: FastifyInstance,
-  {
-    deps,
-    db,
-    vault,
-    outboxDir,
-  }: { deps: CommandDependencies; db: pg.Pool; vault: PersonalDataVault; outboxDir: string },
-) {
-  const lookups = readModelLookups(db);
-
-  /**
-   * Stored answers of earlier commands that hold any of the subject's ids or personal values are
-   * replaced by a note: a retry of such a command gets the note, never the personal data.
-   */
-  async function scrubStoredAnswers(events: RecordedEvent[]) {
-    const needles = traceOf(events);
-    if (needles.length === 0) return;
-    await db.query(
-      `update command.processed_commands set response = jsonb_build_object('erased', true)
-        where response is not null and exists (select 1 from unnest($1::text[]) v where strpos(response::text, v) > 0)`,
-      [needles],
-    );
-  }
+export async function erasureRoutes(app: FastifyInstance, options: ErasureOptions) {
+  const { deps, vault } = options;
+  const steps = erasureSteps(options);
+  const { lookups } = steps;
 
   commandRoute<typeof erasureBody, { id: string }>(app, deps, {
     url: '/api/clients/erase/:id',
     roles: ['admin'],
     body: erasureBody,
-    handle: async ({ body, params }, { run, now }) => {
+    handle: async ({ body, params }, { run, now, commandId }) => {
       const clientId = params.id;
-      const streamId = client.clientStream(clientId);
-      const events = await deps.store.readStream(streamId);
+      const events = await steps.familyEvents(clientId);
       if (events.length === 0) throw new HttpError(404, 'not_found', 'There is no such client.');
       const ongoing = await lookups.ongoingEngagementsOfFamily(clientId);
       if (ongoing > 0) {
@@ -113,15 +36,13 @@ export async function erasureRoutes(
           `This family still has ${ongoing} ongoing engagement${ongoing === 1 ? '' : 's'}. End them before erasing the family.`,
         );
       }
-      await run(streamId, client.clientDecider, {
+      await run(client.clientStream(clientId), client.clientDecider, {
         type: 'EraseClient',
         reason: body.reason,
         erasedAt: now.toISOString(),
       });
       // After the event: a retry (same command id) finds it recorded and still completes these steps.
-      await vault.shred(familySubject(clientId), now);
-      await scrubStoredAnswers(events);
-      forgetOutboxMail(outboxDir, addressesOf(events));
+      await steps.completeFamily(clientId, events, { at: now, commandId });
       return { client: { id: clientId, erased: true }, kept: await keptFor(vault, clientId) };
     },
   });
@@ -130,14 +51,14 @@ export async function erasureRoutes(
     url: '/api/workshops/registrations/erase/:id',
     roles: ['admin'],
     body: erasureBody,
-    handle: async ({ body, params }, { run, user, now }) => {
+    handle: async ({ body, params }, { run, user, now, commandId }) => {
       const registrationId = params.id;
       const on = await lookups.eventsOfRegistration(registrationId);
       if (!on) throw new HttpError(404, 'not_found', 'There is no such registration.');
-      const streams = await Promise.all(
-        on.all.map((eventId) => deps.store.readStream(workshop.workshopStream(eventId))),
-      );
-      const events = streams.flat().filter((event) => event.data.registrationId === registrationId);
+      const events = await steps.registrationEvents(registrationId, on.all);
+      // Whether the booking is a family's is in its events: it is not guessed past one that cannot be read.
+      const unreadable = events.find((event) => event.readError);
+      if (unreadable?.readError) throw unreadable.readError;
       const made = events.find((event) => event.type === 'WorkshopRegistrationMade');
       await run(workshop.workshopStream(on.current), workshop.workshopDecider, {
         type: 'EraseRegistration',
@@ -147,14 +68,8 @@ export async function erasureRoutes(
         erasedAt: now.toISOString(),
         actor: { role: user.role, tutorId: user.tutorId },
       });
-      // A booking of no known family is its own data subject; its invoices are billed as `registration:{id}`.
+      await steps.completeRegistration(registrationId, events, { at: now, commandId });
       const subject = registrationSubject({ registrationId, clientId: null });
-      await vault.shred(subject, now);
-      // Its children's names only: a school or "None" (allergies) is in many other answers.
-      await scrubStoredAnswers(
-        events.map(({ data, ...event }) => ({ ...event, data: { ...data, children: namesOf(data) } })),
-      );
-      forgetOutboxMail(outboxDir, addressesOf(events));
       return { registration: { id: registrationId, erased: true }, kept: await keptFor(vault, subject) };
     },
   });
@@ -163,40 +78,17 @@ export async function erasureRoutes(
     url: '/api/tutors/erase/:id',
     roles: ['admin'],
     body: erasureBody,
-    handle: async ({ body, params }, { run, now }) => {
+    handle: async ({ body, params }, { run, now, commandId }) => {
       const tutorId = params.id;
-      const streamId = tutor.tutorStream(tutorId);
-      const events = await deps.store.readStream(streamId);
+      const events = await steps.tutorEvents(tutorId);
       if (events.length === 0) throw new HttpError(404, 'not_found', 'There is no such tutor.');
-      const logins = await lookups.loginsOfTutor(tutorId);
-      const loginEvents = (await Promise.all(logins.map((id) => deps.store.readStream(user.userStream(id))))).flat();
-      await run(streamId, tutor.tutorDecider, { type: 'EraseTutor', reason: body.reason, erasedAt: now.toISOString() });
-      await vault.shred(tutorSubject(tutorId), now);
-      const tx = await db.connect();
-      try {
-        await tx.query('begin');
-        await tx.query('delete from auth.sessions where user_id = any($1)', [logins]);
-        await tx.query('delete from auth.accounts where user_id = any($1)', [logins]);
-        // Usernames stay taken forever (never released), but only as a one-way hash of the name.
-        await tx.query(
-          `update command.usernames set name = 'erased:' || encode(sha256(convert_to(name, 'UTF8')), 'hex'), user_id = null
-            where (tutor_id = $1 or user_id = any($2)) and name not like 'erased:%'`,
-          [tutorId, logins],
-        );
-        await tx.query(
-          `update command.tutor_names set name = 'erased:' || encode(sha256(convert_to(name, 'UTF8')), 'hex')
-            where tutor_id = $1 and kind = 'username' and name not like 'erased:%'`,
-          [tutorId],
-        );
-        await tx.query('commit');
-      } catch (error) {
-        await tx.query('rollback').catch(() => {});
-        throw error;
-      } finally {
-        tx.release();
-      }
-      await scrubStoredAnswers([...events, ...loginEvents]);
-      forgetOutboxMail(outboxDir, addressesOf(events));
+      const logins = await steps.tutorLogins(tutorId);
+      await run(tutor.tutorStream(tutorId), tutor.tutorDecider, {
+        type: 'EraseTutor',
+        reason: body.reason,
+        erasedAt: now.toISOString(),
+      });
+      await steps.completeTutor(tutorId, events, logins, { at: now, commandId });
       return { tutor: { id: tutorId, erased: true } };
     },
   });

@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import { unzipSync } from 'fflate';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startTestProduct, TEST_ADMIN, type TestProduct } from './testing/test-product';
+import { contact, testRequests } from './testing/test-requests';
+
+/**
+ * An erasure records its event and then destroys the key; a crash between the two (here: right
+ * after the append, and nobody retries) must not leave the screens saying "Erased" while the key
+ * still opens everything. The erasure reactor completes it from the event: the key is destroyed,
+ * and the rest the route would have done (stored answers, a tutor's username) is done too.
+ */
+describe('an erasure cut short right after its event is completed all the same', () => {
+  let product: TestProduct;
+  let db: pg.Pool;
+  let admin = '';
+  const { post, ok, get } = testRequests(
+    () => product,
+    () => admin,
+  );
+
+  beforeAll(async () => {
+    product = await startTestProduct();
+    db = new pg.Pool({ connectionString: product.databaseUrl });
+    admin = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
+  });
+  afterEach(() => {
+    product.command.deps.faults = undefined;
+  });
+  afterAll(async () => {
+    await db?.end();
+    await product?.dispose();
+  });
+
+  /** The erasure at `url`, crashing right after its append; nobody retries it. */
+  const eraseAndCrash = async (url: string) => {
+    const commandId = randomUUID();
+    product.command.deps.faults = {
+      at: (fault) => {
+        if (fault.step === 'appended' && fault.commandId === commandId) throw new Error('crash');
+      },
+    };
+    const response = await post(url, { commandId, reason: 'Asked by the person', confirm: true });
+    expect(response.statusCode, response.body).toBe(500);
+    product.command.deps.faults = undefined;
+  };
+  const shredded = async (subject: string) =>
+    (await db.query('select key is null as gone from pii.subject_keys where subject_id = $1', [subject])).rows[0]
+      ?.gone === true;
+  const keyShredded = (subject: string) =>
+    vi.waitFor(async () => expect(await shredded(subject)).toBe(true), { timeout: 10_000, interval: 20 });
+  const storedAnswer = async (commandId: string) =>
+    (await db.query('select response from command.processed_commands where command_id = $1', [commandId])).rows[0]
+      ?.response;
+  const exported = async (url: string) => {
+    const response = await fetch(`${product.url}${url}`, { headers: { authorization: `Bearer ${admin}` } });
+    expect(response.status).toBe(200);
+    const files = unzipSync(new Uint8Array(await response.arrayBuffer()));
+    return Buffer.from(files['export.json']!).toString('utf8');
+  };
+
+  it('a family: its key is destroyed, its stored answers cleared; export and history read "Erased"', async () => {
+    const registerId = randomUUID();
+    const { client } = await ok('/api/clients/contact', {
+      ...contact('Wilhelmina', 'Crashworth'),
+      commandId: registerId,
+    });
+    expect(JSON.stringify(await storedAnswer(registerId))).toContain('Crashworth');
+
+    await eraseAndCrash(`/api/clients/erase/${client.id}`);
+    await keyShredded(client.id);
+    await vi.waitFor(async () => expect(await storedAnswer(registerId)).toEqual({ erased: true }), { timeout: 10_000 });
+
+    const text = await exported(`/api/clients/${client.id}/export`);
+    expect(text).toContain('"Erased"');
+    expect(text).not.toContain('Crashworth');
+    const history = await get(`/api/history/client-${client.id}`);
+    expect(history.status).toBe(200);
+    const shown = JSON.stringify(history.body);
+    expect(shown).toContain('Erased');
+    expect(shown).not.toContain('Crashworth');
+  });
+
+  it('a tutor: the key is destroyed and the username kept only as a hash', async () => {
+    const { tutor } = await ok('/api/tutors/contact', {
+      contact: contact('Ottoline', 'Crashley'),
+      tutor: { username: 'ocrashley', invoicePrefix: 'OCR', startDate: '2024-01-01' },
+    });
+    await ok(`/api/tutors/active/${tutor.id}`, { id: tutor.id, active: false });
+
+    await eraseAndCrash(`/api/tutors/erase/${tutor.id}`);
+    await keyShredded(tutor.id);
+    await vi.waitFor(
+      async () => {
+        const names = await db.query('select name from command.usernames where tutor_id = $1', [tutor.id]);
+        expect(names.rows.map((row) => row.name)).toEqual([expect.stringMatching(/^erased:/)]);
+      },
+      { timeout: 10_000 },
+    );
+    const history = await get(`/api/history/tutor-${tutor.id}`);
+    expect(JSON.stringify(history.body)).not.toContain('Crashley');
+  });
+
+  it('a workshop booking of no known family: its own key is destroyed; its export reads "Erased"', async () => {
+    const { event } = await ok('/api/events', {
+      description: 'Crash course',
+      dateTime: '2099-07-21T10:00',
+      durationMinutes: 60,
+      price: 10,
+      capacity: 5,
+      location: 'Village hall',
+    });
+    const booked = await product.command.app.inject({
+      method: 'POST',
+      url: `/api/public/events/${event.id}/registrations`,
+      payload: {
+        commandId: randomUUID(),
+        contact: { ...contact('Peregrine', 'Crashfield'), phone: '07700 900003' },
+        children: [{ firstName: 'Ada', lastName: 'Crashfield', school: '', schoolYear: '', allergies: '' }],
+        comments: '',
+      },
+      remoteAddress: '10.9.0.1',
+    });
+    expect(booked.statusCode, booked.body).toBe(200);
+    const registrationId = booked.json().registration.id as string;
+
+    await eraseAndCrash(`/api/workshops/registrations/erase/${registrationId}`);
+    await keyShredded(`registration:${registrationId}`);
+    const text = await exported(`/api/workshops/registrations/${registrationId}/export`);
+    expect(text).toContain('"Erased"');
+    expect(text).not.toContain('Crashfield');
+  });
+});
