@@ -96,9 +96,16 @@ export function readModelLookups(db: pg.Pool) {
       return found.rows.map((row) => ({ ...toLogin(row), email: row.email }));
     },
 
-    /** Every login linked to a tutor (their own and any made for them): whose sessions end with the tutor's. */
+    /**
+     * Every login of a tutor: linked to the tutor now (their own and any made for them), or
+     * registered for the tutor and linked elsewhere since (its name and username are still the
+     * tutor's personal data, erased with the tutor). Whose sessions end with the tutor's.
+     */
     async loginsOfTutor(tutorId: string): Promise<string[]> {
-      return (await db.query('select id from read.users where tutor_id = $1', [tutorId])).rows.map((row) => row.id);
+      const found = await db.query('select id from read.users where tutor_id = $1 or registered_tutor_id = $1', [
+        tutorId,
+      ]);
+      return found.rows.map((row) => row.id);
     },
 
     /**

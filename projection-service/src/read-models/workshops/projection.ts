@@ -49,8 +49,8 @@ const eraseRegistrations = (sql: pg.ClientBase, column: 'client_id' | 'id', valu
 
 export const workshopsProjection = defineProjection<WorkshopEvent | ClientEvent>({
   name: 'workshops',
-  version: 2,
-  migrations: ['030_workshops.sql', '031_workshop_workflows.sql'],
+  version: 3,
+  migrations: ['030_workshops.sql', '031_workshop_workflows.sql', '032_workshop_registration_order.sql'],
   handlers: {
     // An erased family's bookings read as their shredded events do, so a rebuild makes the same rows.
     ClientErased: (sql, { data: { clientId } }) => eraseRegistrations(sql, 'client_id', clientId),
@@ -75,9 +75,10 @@ export const workshopsProjection = defineProjection<WorkshopEvent | ClientEvent>
     },
     WorkshopRegistrationMade: async (sql, { data: r }) => {
       await sql.query(
-        `insert into workshop_registrations (event_id, id, client_id, contact, email, children, places, comments, status,
-                                             moved_from)
-         values ($1, $2, $3, $4, lower($5), $6, $7, $8, $9, $10)
+        `insert into workshop_registrations (event_id, id, seq, client_id, contact, email, children, places, comments,
+                                             status, moved_from)
+         values ($1, $2, (select coalesce(max(seq), 0) + 1 from workshop_registrations), $3, $4, lower($5), $6, $7, $8,
+                 $9, $10)
          on conflict (event_id, id) do update set status = excluded.status, moved_from = excluded.moved_from,
            moved_to = null`,
         [
