@@ -1,15 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import type { EventStore } from '@agency/platform';
+import { comparePositions, type EventStore, type Position, START } from '@agency/platform';
 import type pg from 'pg';
 import { ADVISORY_LOCKS } from '../advisory-locks';
 import {
   type AppliedFailure,
+  applyEvents,
+  CATCH_UP_BATCH,
   catchUp,
   catchUpStep,
   inTransaction,
   LIVE_SCHEMA,
+  minPosition,
   notifyCheckpoint,
+  type ProjectionFailure,
+  type ProjectionStatus,
   quoteIdent,
+  readStatuses,
   WRITER_LOCK,
 } from '../projection-runner';
 import { migrations, RUNNER_MIGRATION, readModelVersion } from './migrations';
@@ -275,52 +281,168 @@ export async function ensureReadModels(
   });
 }
 
-/** A read-model table whose live rows differ from a rebuild's: how many rows each side has that the other lacks. */
-export type ReadModelDifference = { table: string; onlyLive: number; onlyRebuilt: number };
+/**
+ * A read-model table whose live rows differ from a rebuild's: how many rows each side has that the
+ * other lacks, and one such row of each side (as JSON) to show what differs.
+ */
+export type ReadModelDifference = {
+  table: string;
+  onlyLive: number;
+  onlyRebuilt: number;
+  liveRow?: string;
+  rebuiltRow?: string;
+};
+
+/** Where each live projection was when the comparison was pinned, and the failure it is stopped at, if any. */
+export type PinnedProjection = { name: string; position: Position; failure: ProjectionFailure | null };
+
+export type CompareHooks = {
+  /**
+   * Runs in the comparison's snapshot (a read-only transaction that sees the live read models as
+   * they were at `pinned`, search path `read`), after the tables were compared: checks of the
+   * live rows against the events up to those positions.
+   */
+  inSnapshot?: (sql: pg.ClientBase, pinned: Map<string, PinnedProjection>) => Promise<void>;
+  /** Called in the snapshot before the first table is compared (tests: the live runner moves meanwhile). */
+  beforeCompare?: () => Promise<void>;
+};
+
+async function liveProjections(sql: pg.ClientBase | pg.Pool): Promise<Map<string, PinnedProjection>> {
+  const statuses = await readStatuses(sql, LIVE_SCHEMA);
+  return new Map(
+    [...statuses.values()].map(({ name, position, failure }) => [name, { name, position, failure }] as const),
+  );
+}
 
 /**
- * Builds every read model from position 0 into a scratch schema, catches it up to the head under
- * the writer lock (so the live one cannot move meanwhile) and compares each table row by row with
- * the live one (rows as JSON, so column order does not matter); the scratch schema is dropped.
+ * Applies events to each projection of the scratch `schema` up to its own bound (a live
+ * projection's checkpoint) and no further. No writer lock: nobody else writes a scratch schema.
  */
-export function compareWithRebuild(
+async function catchUpTo(
+  pool: pg.Pool,
+  store: EventStore,
+  schema: string,
+  projections: Projection[],
+  bounds: Map<string, PinnedProjection>,
+  result: RebuildResult,
+  onProgress: RebuildProgress,
+) {
+  for (;;) {
+    const read = await inTransaction(pool, async (sql) => {
+      await sql.query(`set local search_path to ${quoteIdent(schema)}`);
+      await sql.query('set local synchronous_commit = off');
+      const statuses = await readStatuses(sql, schema, true);
+      const behind = projections.filter((projection) => {
+        const status = statuses.get(projection.name);
+        const bound = bounds.get(projection.name)?.position ?? START;
+        return status && !status.failure && comparePositions(status.position, bound) < 0;
+      });
+      if (behind.length === 0) return 0;
+      const from = minPosition(
+        behind.map((projection) => (statuses.get(projection.name) as ProjectionStatus).position),
+      );
+      const events = await store.readAll({ from, limit: CATCH_UP_BATCH });
+      for (const projection of behind) {
+        const bound = bounds.get(projection.name)?.position ?? START;
+        const upToBound = events.filter((event) => comparePositions(event.position, bound) <= 0);
+        result.failures.push(...(await applyEvents(sql, upToBound, [projection], statuses)));
+      }
+      return events.length;
+    });
+    // A bound no event reaches (a store that lost events) ends the catch-up rather than spinning.
+    if (read === 0) return;
+    result.applied += read;
+    onProgress(result.applied);
+  }
+}
+
+/** Rows of `from` that `other` lacks (as many times as they are missing): how many, and the first as text. */
+async function rowsMissing(sql: pg.ClientBase, from: string, other: string) {
+  const found = await sql.query<{ count: string; sample: string | null }>(
+    `select count(*) as count, min(j::text) as sample
+       from (select to_jsonb(a) j from ${from} a except all select to_jsonb(b) from ${other} b) d`,
+  );
+  const row = found.rows[0];
+  return { count: Number(row?.count ?? 0), sample: row?.sample ?? undefined };
+}
+
+/**
+ * Builds every read model from position 0 into a scratch schema and compares each table row by
+ * row with the live one (rows as JSON, so column order does not matter); the scratch schema is
+ * dropped. Both sides are compared at the same positions: each scratch projection is built up
+ * to where its live projection is, never past it (the live ones only move on), and the last few
+ * events are applied while the writer lock holds the live ones still, just long enough to open
+ * a read-only snapshot. The comparisons then run in that snapshot with no lock held and no
+ * transaction id, so live projections and commands carry on meanwhile (and the `$all` horizon
+ * is not held back).
+ */
+export async function compareWithRebuild(
   pool: pg.Pool,
   store: EventStore,
   projections: Projection[],
   onProgress: RebuildProgress = () => {},
-): Promise<RebuildResult & { differences: ReadModelDifference[] }> {
+  hooks: CompareHooks = {},
+): Promise<RebuildResult & { differences: ReadModelDifference[]; pinned: Map<string, PinnedProjection> }> {
   // No rebuild lock: the scratch schema's name is its own, and the leader may hold that lock for life.
-  return (async () => {
-    const { schema, result, finish } = await buildScratch(pool, store, projections, 'verify', onProgress);
+  const schema = buildSchemaName('verify');
+  await createSchema(pool, schema, projections, readModelVersion(projections));
+  const result: RebuildResult = { applied: 0, failures: [] };
+  try {
+    const secondary = await dropSecondaryIndexes(pool, schema);
+    // Most of the way without any lock: the live projections only move on, so a bound read now is never passed.
+    await catchUpTo(pool, store, schema, projections, await liveProjections(pool), result, onProgress);
+    await createIndexes(pool, secondary);
+    await catchUpTo(pool, store, schema, projections, await liveProjections(pool), result, onProgress);
+
+    const lock = await pool.connect();
+    const snapshot = await pool.connect();
     try {
-      const differences = await inTransaction(pool, async (sql) => {
-        await finish(sql);
-        const tables = await sql.query<{ tablename: string }>(
-          `select tablename from pg_tables where schemaname = $1
-              and tablename not in ('projection_checkpoints', 'read_model_info') order by tablename`,
-          [schema],
-        );
-        const rowsMissingFrom = async (from: string, other: string) =>
-          Number(
-            (
-              await sql.query(
-                `select count(*) from (select to_jsonb(a) from ${from} a except all select to_jsonb(b) from ${other} b) d`,
-              )
-            ).rows[0].count,
-          );
-        const found: ReadModelDifference[] = [];
-        for (const { tablename } of tables.rows) {
-          const live = `${LIVE_SCHEMA}.${quoteIdent(tablename)}`;
-          const rebuilt = `${quoteIdent(schema)}.${quoteIdent(tablename)}`;
-          const onlyLive = await rowsMissingFrom(live, rebuilt);
-          const onlyRebuilt = await rowsMissingFrom(rebuilt, live);
-          if (onlyLive || onlyRebuilt) found.push({ table: tablename, onlyLive, onlyRebuilt });
-        }
-        return found;
-      });
-      return { ...result, differences };
+      let pinned: Map<string, PinnedProjection>;
+      // A session lock (not a transaction's): the scratch catch-up commits on another connection
+      // and the snapshot opens on a third while the live projections stand still.
+      await lock.query('select pg_advisory_lock($1)', [WRITER_LOCK]);
+      try {
+        pinned = await liveProjections(lock);
+        await catchUpTo(pool, store, schema, projections, pinned, result, onProgress);
+        await snapshot.query('begin isolation level repeatable read read only');
+        await snapshot.query(`set local search_path to ${LIVE_SCHEMA}`);
+        // The snapshot is taken by the first query, so here, under the lock.
+        await snapshot.query('select 1 from projection_checkpoints limit 1');
+      } finally {
+        await lock.query('select pg_advisory_unlock($1)', [WRITER_LOCK]);
+      }
+      await hooks.beforeCompare?.();
+      const tables = await snapshot.query<{ tablename: string }>(
+        `select tablename from pg_tables where schemaname = $1
+            and tablename not in ('projection_checkpoints', 'read_model_info') order by tablename`,
+        [schema],
+      );
+      const differences: ReadModelDifference[] = [];
+      for (const { tablename } of tables.rows) {
+        const live = `${LIVE_SCHEMA}.${quoteIdent(tablename)}`;
+        const rebuilt = `${quoteIdent(schema)}.${quoteIdent(tablename)}`;
+        const onlyLive = await rowsMissing(snapshot, live, rebuilt);
+        const onlyRebuilt = await rowsMissing(snapshot, rebuilt, live);
+        if (onlyLive.count || onlyRebuilt.count)
+          differences.push({
+            table: tablename,
+            onlyLive: onlyLive.count,
+            onlyRebuilt: onlyRebuilt.count,
+            liveRow: onlyLive.sample,
+            rebuiltRow: onlyRebuilt.sample,
+          });
+      }
+      await hooks.inSnapshot?.(snapshot, pinned);
+      await snapshot.query('commit');
+      return { ...result, differences, pinned };
+    } catch (error) {
+      await snapshot.query('rollback').catch(() => {});
+      throw error;
     } finally {
-      await pool.query(`drop schema if exists ${quoteIdent(schema)} cascade`).catch(() => {});
+      snapshot.release();
+      lock.release();
     }
-  })();
+  } finally {
+    await pool.query(`drop schema if exists ${quoteIdent(schema)} cascade`).catch(() => {});
+  }
 }
