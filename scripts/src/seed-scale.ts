@@ -156,6 +156,8 @@ class BulkWriter {
 async function copyIntoEventStore<T>(db: pg.Pool, write: (copy: Writable) => Promise<T>, timings: Timings) {
   let finishing = 0;
   const written = await inTransaction(db, async (client) => {
+    // Before anything that gives the transaction an id: readers of $all wait for the seed's events.
+    await client.query('select es.announce_append()');
     await client.query('lock table es.events in share row exclusive mode');
     const empty = (await client.query('select not exists (select 1 from es.events) as empty')).rows[0].empty as boolean;
     const rebuild: string[] = [];

@@ -14,7 +14,8 @@ import {
   unreadableEvent,
   WrongExpectedRevision,
 } from '../port';
-import { EVENT_STORE_SCHEMA } from './schema';
+import { HORIZON_CTES } from './all-horizon';
+import { installEventStoreSchema } from './schema';
 
 export const EVENTS_CHANNEL = 'es_events';
 
@@ -72,12 +73,12 @@ function expectedCode(expected: ExpectedRevision): number {
   return expected;
 }
 
-export async function migrateEventStore(pool: pg.Pool) {
+export async function migrateEventStore(pool: pg.Pool, options: { log?: (message: string) => void } = {}) {
   // Two processes may start at once against one database: serialise the DDL.
   const client = await pool.connect();
   try {
     await client.query('select pg_advisory_lock(7412001)');
-    await client.query(EVENT_STORE_SCHEMA);
+    await installEventStoreSchema(client, options.log);
   } finally {
     await client.query('select pg_advisory_unlock(7412001)');
     client.release();
@@ -128,7 +129,7 @@ export class PostgresEventStore implements EventStore {
 
   static async connect(connectionString: string, options: PostgresEventStoreOptions & { max?: number } = {}) {
     const pool = new pg.Pool({ connectionString, max: options.max ?? 20 });
-    await migrateEventStore(pool);
+    await migrateEventStore(pool, { log: options.log });
     return new PostgresEventStore(pool, options);
   }
 
@@ -179,10 +180,12 @@ export class PostgresEventStore implements EventStore {
 
   async readAll(options: { from?: Position; limit?: number } = {}): Promise<RecordedEvent[]> {
     const from = options.from ?? START;
+    // Only below the horizon: every event there that will ever commit is visible now (all-horizon.ts).
     const result = await this.pool.query<EventRow>(
-      `select ${COLUMNS} from es.events
+      `with ${HORIZON_CTES}
+       select ${COLUMNS} from es.events
         where (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
-          and transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+          and transaction_id < (select id from horizon)
         order by transaction_id, global_position
         limit $3`,
       [from.commit.toString(), from.prepare.toString(), options.limit ?? this.batchSize],
@@ -192,25 +195,28 @@ export class PostgresEventStore implements EventStore {
 
   async head(): Promise<Position> {
     const result = await this.pool.query<{ commit: string; prepare: string }>(
-      `select transaction_id::text as commit, global_position::text as prepare from es.events
-        where transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+      `with ${HORIZON_CTES}
+       select transaction_id::text as commit, global_position::text as prepare from es.events
+        where transaction_id < (select id from horizon)
         order by transaction_id desc, global_position desc limit 1`,
     );
     const row = result.rows[0];
     return row ? { commit: BigInt(row.commit), prepare: BigInt(row.prepare) } : START;
   }
 
-  /** Events exist that a running transaction still hides from `$all` readers. */
+  /** Events exist that a running appender still hides from `$all` readers. */
   private async someEventsWithheld(): Promise<boolean> {
     const result = await this.pool.query(
-      'select exists(select 1 from es.events where transaction_id >= pg_snapshot_xmin(pg_current_snapshot())) as withheld',
+      `with ${HORIZON_CTES}
+       select exists(select 1 from es.events where transaction_id >= (select id from horizon)) as withheld`,
     );
     return result.rows[0].withheld === true;
   }
 
   /**
-   * The backends holding `$all` back: running transactions older than the first committed event
-   * readers cannot see yet, oldest first.
+   * The backends holding `$all` back: the running transactions the horizon waits for (appenders,
+   * or any whose status the horizon could not tell) older than the first committed event readers
+   * cannot see yet, oldest first.
    */
   private async describeWithholders(): Promise<string> {
     const result = await this.pool.query<{
@@ -222,14 +228,14 @@ export class PostgresEventStore implements EventStore {
       xact_start: Date | null;
       query: string | null;
     }>(
-      `with first_withheld as (
-         select min(transaction_id) as id from es.events
-          where transaction_id >= pg_snapshot_xmin(pg_current_snapshot())
+      `with ${HORIZON_CTES},
+       first_withheld as (
+         select min(transaction_id) as id from es.events where transaction_id >= (select id from horizon)
        )
        select a.pid, a.datname, a.usename, a.application_name, a.state, a.xact_start, left(a.query, 500) as query
          from pg_stat_activity a, first_withheld f
         where a.backend_xid is not null
-          and (f.id is null or age(a.backend_xid) > age(xid(f.id)))
+          and exists (select 1 from holders h where xid(h.id) = a.backend_xid and (f.id is null or h.id < f.id))
         order by age(a.backend_xid) desc
         limit 3`,
     );
@@ -249,7 +255,7 @@ export class PostgresEventStore implements EventStore {
    * most one batch is held in memory however far behind the consumer is. Once caught up it
    * waits for NOTIFY (a notification that arrives while a batch is read or handled causes
    * another read at once, never a wait for the poll), polling every `pollIntervalMs` as the
-   * fallback. While a running transaction holds later events back it looks again after 5 ms,
+   * fallback. While a running appender holds later events back it looks again after 5 ms,
    * doubling up to the poll interval, and tells `log` which backend holds it.
    *
    * Resolves when `signal` aborts; rejects with the error of `handle` or of the store.

@@ -1,10 +1,13 @@
+import type pg from 'pg';
+import { APPENDER_LOCK } from './all-horizon';
+
 /**
- * Append is one round trip: a function that takes a per-stream advisory lock *before* the
- * transaction writes anything, so the transaction id (assigned at the first write) of a later
- * append to the same stream is always greater. Readers of `$all` order by
- * (transaction_id, global_position) and only read transactions older than every running one
- * (`pg_snapshot_xmin`), so an event that commits late is never skipped and each stream is
- * read in revision order.
+ * Append is one round trip: a function that first announces the transaction as an appender
+ * (all-horizon.ts), then takes a per-stream advisory lock *before* the transaction writes
+ * anything, so the transaction id (assigned at the first write) of a later append to the same
+ * stream is always greater. Readers of `$all` order by (transaction_id, global_position) and only
+ * read below the horizon (older than every running transaction that may still write events), so
+ * an event that commits late is never skipped and each stream is read in revision order.
  */
 export const EVENT_STORE_SCHEMA = `
 create schema if not exists es;
@@ -24,6 +27,28 @@ create table if not exists es.events (
 
 create index if not exists events_in_global_order on es.events (transaction_id, global_position);
 
+-- Called by every transaction that writes es.events, before its first write of any kind: readers
+-- of $all wait for the running transactions that hold this lock and no others (all-horizon.ts).
+-- Taken while the transaction has no id yet, so no reader can see the id without the lock; once
+-- the id exists without the lock (another write came first, or a rolled-back savepoint released
+-- it), readers may already have passed that id, and writing events under it is refused.
+create or replace function es.announce_append() returns void
+language plpgsql as $$
+begin
+  if pg_current_xact_id_if_assigned() is null then
+    perform pg_advisory_xact_lock_shared(${APPENDER_LOCK.key1}, ${APPENDER_LOCK.key2});
+  elsif not exists (
+    select 1 from pg_locks
+     where locktype = 'advisory' and classid = ${APPENDER_LOCK.key1} and objid = ${APPENDER_LOCK.key2}
+       and objsubid = 2 and pid = pg_backend_pid() and granted
+  ) then
+    raise exception 'events must be the first thing a transaction writes'
+      using errcode = 'ES412',
+            hint = 'append (or call es.announce_append()) before any other write of the transaction, and not again after rolling back to a savepoint taken before the first append';
+  end if;
+end;
+$$;
+
 -- p_expected: -1 no stream, -2 any, -3 stream exists, n >= 0 exactly revision n
 create or replace function es.append_to_stream(
   p_stream_id text, p_expected bigint, p_ids uuid[], p_types text[], p_data jsonb[], p_metadata jsonb[]
@@ -32,6 +57,7 @@ language plpgsql as $$
 declare
   current_revision bigint;
 begin
+  perform es.announce_append();
   perform pg_advisory_xact_lock(hashtextextended(p_stream_id, 0));
   select coalesce(max(e.stream_revision), -1) into current_revision
     from es.events e where e.stream_id = p_stream_id;
@@ -51,3 +77,51 @@ begin
 end;
 $$;
 `;
+
+/** The append function's signature, by which a store made by an earlier release is told. */
+const APPEND_FUNCTION = 'es.append_to_stream(text,bigint,uuid[],text[],jsonb[],jsonb[])';
+
+/**
+ * Creates the schema, or brings an existing store's up to date (every start: functions are
+ * replaced). When this replaces an append function of a release that did not announce appenders,
+ * an append running inside the old function, or a transaction begun before that may still call
+ * its cached copy, would write events under a transaction id no reader of this release waits for:
+ * so it first waits for every transaction running in this database at that moment to end. Once
+ * per store, at the first start of this release.
+ */
+export async function installEventStoreSchema(client: pg.ClientBase, log: (message: string) => void = () => {}) {
+  const { rows } = await client.query<{ upgrading: boolean }>(
+    `select to_regprocedure($1) is not null and to_regprocedure('es.announce_append()') is null as upgrading`,
+    [APPEND_FUNCTION],
+  );
+  await client.query(EVENT_STORE_SCHEMA);
+  if (rows[0]?.upgrading) await waitForTransactionsRunningNow(client, log);
+}
+
+/** Waits until every transaction running now in this database (but the caller's) has ended. */
+async function waitForTransactionsRunningNow(client: pg.ClientBase, log: (message: string) => void) {
+  // Each transaction holds a lock on its virtual transaction id, released when it ends. One that
+  // waits for a lock the caller holds (another start's migration) is not waited for: it cannot end first.
+  const running = await client.query<{ vxid: string; pid: number }>(
+    `select l.virtualxid as vxid, l.pid from pg_locks l
+      where l.locktype = 'virtualxid' and l.mode = 'ExclusiveLock' and l.granted and l.pid <> pg_backend_pid()
+        and not pg_backend_pid() = any(pg_blocking_pids(l.pid))
+        and l.pid in (select a.pid from pg_stat_activity a
+                       where a.datid = (select oid from pg_database where datname = current_database()))`,
+  );
+  if (running.rows.length === 0) return;
+  const vxids = running.rows.map((row) => row.vxid);
+  log(
+    `Event store upgrade: appenders now announce themselves to $all readers; waiting for the transactions begun before it to end (pids ${running.rows.map((row) => row.pid).join(', ')})`,
+  );
+  for (let delay = 5; ; delay = Math.min(delay * 2, 500)) {
+    const left = await client.query<{ n: number }>(
+      `select count(*)::int as n from pg_locks l
+        where l.locktype = 'virtualxid' and l.mode = 'ExclusiveLock' and l.granted and l.virtualxid = any($1)
+          and not pg_backend_pid() = any(pg_blocking_pids(l.pid))`,
+      [vxids],
+    );
+    if (left.rows[0]?.n === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+}

@@ -89,6 +89,8 @@ export async function rebaseEventStore(
 
       await client.query('begin');
       try {
+        // The renumbered positions appear at commit: readers of `$all` wait for it as for an append.
+        await client.query('select es.announce_append()');
         await client.query('lock table es.events in exclusive mode');
         const locked = await checkStorePositions(client);
         // This transaction's own id: every new id must sort below it.
