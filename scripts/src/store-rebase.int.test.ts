@@ -88,6 +88,8 @@ describe('a store restored into another cluster', () => {
     await early.connect();
     cleanups.push(() => early.end());
     await early.query('begin');
+    // An appender announces itself before it has an id (readers then wait for it, never pass it).
+    await early.query('select es.announce_append()');
     await early.query('select pg_current_xact_id()');
     await store.appendToStream(b, [event('B0')], { expectedRevision: 'no_stream' });
     await early.query('select * from es.append_to_stream($1, -1, $2, $3, $4, $5)', [
