@@ -4,6 +4,7 @@ import { type Decider, DomainError, fold } from '@agency/domain';
 import {
   comparePositions,
   describeOnly,
+  EventReadError,
   type EventStore,
   forbidden,
   HttpError,
@@ -116,6 +117,15 @@ const STATUS_BY_DOMAIN_CODE: Record<DomainError['code'], number> = {
 export function domainToHttp(error: unknown): unknown {
   if (error instanceof DomainError) {
     return new HttpError(STATUS_BY_DOMAIN_CODE[error.code], error.code, error.message, error.fields);
+  }
+  // An event of the stream it decides on cannot be read (a key or an upcaster is missing): nothing
+  // was decided; health and the admin banner name the event.
+  if (error instanceof EventReadError) {
+    return new HttpError(
+      503,
+      'unreadable_event',
+      'Part of this record cannot be read at the moment, so nothing was changed. The administrator has been told.',
+    );
   }
   return error;
 }

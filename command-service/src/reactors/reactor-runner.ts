@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import {
   comparePositions,
   type EventStore,
@@ -101,6 +102,8 @@ export class ReactorRunner {
   start() {
     if (this.controller && !this.controller.signal.aborted) return;
     const controller = new AbortController();
+    // Each reactor's loop, store subscription and waits listen for this one stop.
+    setMaxListeners(8 * Math.max(1, this.reactors.length), controller.signal);
     this.controller = controller;
     this.loops = this.reactors.map((reactor) => this.follow(reactor, controller.signal));
   }

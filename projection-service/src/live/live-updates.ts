@@ -129,6 +129,8 @@ export class CheckpointHub {
       : [];
     const tutorIds = new Set<string>();
     for (const event of events) {
+      // An event that cannot be read names no tutor: its change still reaches everyone it may concern.
+      if (event.readError) return { readModels: moved.map(([name]) => name).sort(), tutorIds: [], everyone: true };
       const tutorId = (event.data as { tutorId?: unknown } | null)?.tutorId;
       if (typeof tutorId === 'string') tutorIds.add(tutorId);
     }
