@@ -33,14 +33,7 @@ const EXCLUDED: Record<string, string> = {
  * Routes known to break the property today, each with why: the test expects each to fail somewhere
  * and fails once it passes (then it comes off this list). Meant to be emptied by fixing the routes.
  */
-const PENDING: Record<string, string> = {
-  // Not a second stream: a failure after its append is taken for a refused append.
-  'POST /api/tutors/activate/:tutorId':
-    'a throw after the append deletes the code and its pending link, so the recorded activation e-mail is never sent; a retry is refused ("already been sent") instead of getting the recorded answer',
-  // Not a second stream: the link is spent before the change is recorded.
-  'POST /auth/local/password':
-    'a retry after a crash past the append is refused ("already been used") instead of completing the change and signing in',
-};
+const PENDING: Record<string, string> = {};
 
 /** A request: who sends it is the admin, unless `public`. */
 type Call = { url: string; body: Record<string, unknown>; public?: boolean; remoteAddress?: string };

@@ -5,7 +5,7 @@ import { describedBody, HttpError, invalidInput, noteRefusal, securityLog } from
 import { Sessions } from '@agency/platform/sessions';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
-import { type CommandDependencies, createCommandContext } from '../pipeline/command-pipeline';
+import { type CommandDependencies, createCommandContext, derivedId } from '../pipeline/command-pipeline';
 import { readModelLookups } from '../read-model/lookups';
 import { sha256 } from '../tutors/tutor-routes';
 import type { Accounts } from './accounts';
@@ -108,6 +108,15 @@ export async function passwordResetRoutes(
     return { success: true };
   });
 
+  /** The login, when this link's change is recorded on it and `password` is the one it set. */
+  async function completedBefore(userId: string, commandId: string, password: string) {
+    const events = await deps.store.readStream(userAggregate.userStream(userId));
+    if (!events.some((event) => event.metadata.commandId === commandId)) return null;
+    const profile = await accounts.profile(userId);
+    if (!profile || profile.tutorEnded) return null;
+    return (await accounts.verify(profile.username, password)) ? profile : null;
+  }
+
   app.post('/auth/local/password', describedBody(newPasswordBody), async (request, reply) => {
     const parsed = newPasswordBody.safeParse(request.body ?? {});
     if (!parsed.success) throw invalidInput(parsed.error.issues);
@@ -118,7 +127,18 @@ export async function passwordResetRoutes(
     );
     const row = found.rows[0];
     if (!row) throw new HttpError(404, 'unknown_link', UNKNOWN);
-    if (row.used_at) throw new HttpError(410, 'link_used', USED);
+    // The change this link makes is recorded under an id of the link: the same request again, after
+    // one that recorded the change and then died before its answer, is answered as that one would have been.
+    const commandId = derivedId('password-reset', tokenHash);
+    if (row.used_at) {
+      const again = await completedBefore(row.user_id, commandId, parsed.data.password);
+      if (again) {
+        const { name: _name, tutorEnded: _ended, ...sessionUser } = again;
+        const token = await startSession(app, sessions, request, reply, sessionUser);
+        return { token, user: again };
+      }
+      throw new HttpError(410, 'link_used', USED);
+    }
     if (row.expired) throw new HttpError(410, 'link_expired', EXPIRED);
     // Before the link is spent, so the user can choose another password with the same link.
     refuseCommonPassword(parsed.data.password);
@@ -143,7 +163,6 @@ export async function passwordResetRoutes(
       row.user_id,
     ]);
     const { name, tutorEnded: _ended, ...sessionUser } = profile;
-    const commandId = randomUUID();
     const { context, appendedUpTo } = createCommandContext(deps, sessionUser, commandId, commandId);
     await context.run(userAggregate.userStream(row.user_id), userAggregate.userDecider, {
       type: 'RecordPasswordChange',

@@ -43,7 +43,7 @@ export type ReactorFailure = {
 export type ReactorBackoff = { firstMs: number; maxMs: number };
 const DEFAULT_BACKOFF: ReactorBackoff = { firstMs: 1000, maxMs: 60_000 };
 /** How long a checkpoint may trail events a reactor does not handle. */
-const PASSED_FLUSH_MS = 1000;
+const PASSED_FLUSH_MS = 200;
 
 const delayAfter = (attempts: number, backoff: ReactorBackoff) =>
   Math.min(backoff.maxMs, backoff.firstMs * 2 ** Math.min(20, Math.max(0, attempts - 1)));
@@ -182,7 +182,7 @@ export class ReactorRunner {
   private async follow(reactor: Reactor, signal: AbortSignal) {
     const handles = new Set(reactor.handles);
     const followAll = this.store.followAll?.bind(this.store);
-    // Events it does not handle move its checkpoint lazily (at most once a second, and at once in
+    // Events it does not handle move its checkpoint lazily (at most every 200 ms, and at once in
     // a batch it reacted in): nobody waits on them (a waiting command names the types it
     // appended), and a busy log would otherwise cost a write per reactor per batch.
     let passed: Position | undefined;

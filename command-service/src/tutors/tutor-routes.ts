@@ -154,12 +154,24 @@ export async function tutorRoutes(app: FastifyInstance, options: TutorRouteOptio
     },
   });
 
+  /** The activation e-mail recorded on the tutor's stream for this link, if it is. */
+  async function recordedActivation(tutorId: string, linkId: string) {
+    const events = await deps.store.readStream(tutorStream(tutorId));
+    const sent = events.find((event) => event.type === 'TutorActivationEmailSent' && event.data.linkId === linkId);
+    return sent ? { expiresAt: String(sent.data.expiresAt) } : null;
+  }
+
   commandRoute<typeof noBody, { tutorId: string }>(app, deps, {
     url: '/api/tutors/activate/:tutorId',
     roles: ['admin'],
     body: noBody,
     handle: async ({ params }, { run, load, now, newId }) => {
       const { tutorId } = params;
+      // The link of this command (its id derives from the command's): a retry of a run that
+      // recorded it answers as that run did, and keeps the code the e-mail will carry.
+      const linkId = newId();
+      const recorded = await recordedActivation(tutorId, linkId);
+      if (recorded) return { tutor: { id: tutorId, activationSent: true, activationExpiresAt: recorded.expiresAt } };
       const state = await loadTutor(tutorId, load);
       tutor.requireAllowed(tutor.lifecycleViewOf(state, now), 'sendActivation');
       const contact = await lookups.activationRecipientOf(tutorId);
@@ -168,7 +180,6 @@ export async function tutorRoutes(app: FastifyInstance, options: TutorRouteOptio
       // 256 random bits. Only the hash is kept for the check; the code itself waits under the
       // link's id until the mail reactor has sent it (the event names the link, never the code).
       const code = randomBytes(32).toString('base64url');
-      const linkId = newId();
       const expiresAt = new Date(now.getTime() + ACTIVATION_LIFETIME_MS).toISOString();
       await db.query('delete from auth.activation_codes where tutor_id = $1 and used_at is null', [tutorId]);
       await db.query('insert into auth.activation_codes (code_hash, tutor_id, expires_at) values ($1, $2, $3)', [
@@ -189,9 +200,12 @@ export async function tutorRoutes(app: FastifyInstance, options: TutorRouteOptio
           linkId,
         });
       } catch (error) {
-        // Not recorded, so never mailed: the code must not stay usable or kept.
-        await db.query('delete from auth.activation_codes where code_hash = $1', [sha256(code)]);
-        await db.query('delete from auth.pending_links where id = $1', [linkId]);
+        // Not recorded, so never mailed: the code must not stay usable or kept. Recorded (the
+        // failure came after the append): the mail reactor sends it, so both stay.
+        if (!(await recordedActivation(tutorId, linkId).catch(() => true))) {
+          await db.query('delete from auth.activation_codes where code_hash = $1', [sha256(code)]);
+          await db.query('delete from auth.pending_links where id = $1', [linkId]);
+        }
         throw error;
       }
       // Recorded: the e-mail is under way (the mail reactor sends it, and retries until it can).
