@@ -6,6 +6,7 @@ import { DEFAULT_LOGIN_LIMITS } from '@agency/command-service';
 import { expect } from 'vitest';
 import type { ProductConfig } from '../config';
 import { type RunningProduct, startProduct } from '../product';
+import { expectReadModelsEqualARebuild } from './rebuild-equality';
 import { createTestDatabase } from './test-database';
 
 export const TEST_ADMIN = { username: 'admin', password: 'admin-password-1' };
@@ -88,8 +89,13 @@ export async function startTestProduct(
     api,
     dispose: async () => {
       await product.stop();
-      await database.drop();
-      rmSync(dataDir, { recursive: true, force: true });
+      try {
+        // Every product-level test ends with its read models checked against a rebuild.
+        await expectReadModelsEqualARebuild({ databaseUrl: database.url, dataDir });
+      } finally {
+        await database.drop();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     },
   };
 }
