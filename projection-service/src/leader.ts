@@ -7,8 +7,42 @@ export const PROJECTION_LEADER_LOCK = ADVISORY_LOCKS.projectionLeader;
 export type LeadershipOptions = {
   /** How often a follower tries for the lock, and the leader checks its lock session is alive. */
   retryMs?: number;
+  /** How long the leader's heartbeat may go unanswered before its lock session counts as lost. */
+  heartbeatTimeoutMs?: number;
   log?: (message: string, error?: unknown) => void;
 };
+
+/** A heartbeat that was not answered in time. */
+export class HeartbeatTimeout extends Error {
+  constructor(ms: number) {
+    super(`the lock session did not answer within ${ms} ms`);
+  }
+}
+
+/**
+ * The lock session's own settings: a statement that takes too long is cancelled by the server, and
+ * the server probes an idle connection (after 10 s, every 5 s, 3 times), so it ends the session of
+ * a leader whose machine or network went away, which frees the lock for another instance, instead
+ * of keeping it for the operating system's two hours.
+ */
+export const lockSessionSettings = (heartbeatTimeoutMs: number) => [
+  `set statement_timeout = ${Math.max(1, Math.round(heartbeatTimeoutMs))}`,
+  'set tcp_keepalives_idle = 10',
+  'set tcp_keepalives_interval = 5',
+  'set tcp_keepalives_count = 3',
+];
+
+/**
+ * `work`, or a rejection with HeartbeatTimeout once `ms` have passed without its answer: a query on
+ * a half-open connection never answers, and never fails either.
+ */
+export function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new HeartbeatTimeout(ms)), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
 
 /**
  * Exactly one of several instances on one database runs the projections. Each instance holds a
@@ -28,6 +62,7 @@ export class ProjectionLeadership {
   private leading = false;
   private stopped = false;
   private readonly retryMs: number;
+  private readonly heartbeatTimeoutMs: number;
   private readonly log: (message: string, error?: unknown) => void;
 
   constructor(
@@ -37,6 +72,7 @@ export class ProjectionLeadership {
     options: LeadershipOptions = {},
   ) {
     this.retryMs = options.retryMs ?? 1500;
+    this.heartbeatTimeoutMs = options.heartbeatTimeoutMs ?? 5000;
     this.log = options.log ?? (() => {});
   }
 
@@ -60,12 +96,13 @@ export class ProjectionLeadership {
     try {
       const client = await this.session();
       if (this.leading) {
-        // The leader's heartbeat: a lock session that no longer answers is a lock no longer held.
-        await client.query('select 1');
+        // The leader's heartbeat: a lock session that no longer answers (in time) is a lock no longer held.
+        await withDeadline(client.query('select 1'), this.heartbeatTimeoutMs);
       } else {
-        const result = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [
-          PROJECTION_LEADER_LOCK,
-        ]);
+        const result = await withDeadline(
+          client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [PROJECTION_LEADER_LOCK]),
+          this.heartbeatTimeoutMs,
+        );
         if (result.rows[0]?.locked && !this.stopped) {
           this.leading = true;
           this.log('this instance now runs the projections');
@@ -84,7 +121,13 @@ export class ProjectionLeadership {
 
   private async session(): Promise<pg.Client> {
     if (this.client) return this.client;
-    const client = new pg.Client({ ...this.connection, keepAlive: true, application_name: 'projection-leader' });
+    // The client probes its side of the connection too, from 10 s of silence rather than the OS's 2 h.
+    const client = new pg.Client({
+      ...this.connection,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+      application_name: 'projection-leader',
+    });
     client.on('error', (error) => {
       if (this.client === client) this.lost(error);
     });
@@ -92,7 +135,8 @@ export class ProjectionLeadership {
       if (this.client === client) this.lost(new Error('lock session ended'));
     });
     this.client = client;
-    await client.connect();
+    await withDeadline(client.connect(), this.heartbeatTimeoutMs);
+    await withDeadline(client.query(lockSessionSettings(this.heartbeatTimeoutMs).join('; ')), this.heartbeatTimeoutMs);
     return client;
   }
 
@@ -100,7 +144,7 @@ export class ProjectionLeadership {
   private lost(error: unknown) {
     const client = this.client;
     this.client = undefined;
-    client?.end().catch(() => {});
+    if (client) closeAtOnce(client);
     if (this.leading) {
       this.leading = false;
       this.log('lost the projection lock session; stopped running the projections', error);
@@ -118,6 +162,17 @@ export class ProjectionLeadership {
       this.leading = false;
       this.onLose();
     }
-    await client?.end().catch(() => {});
+    if (client) await withDeadline(client.end(), this.heartbeatTimeoutMs).catch(() => closeAtOnce(client));
   }
+}
+
+/**
+ * Ends a session that may no longer answer: a polite end would wait for the server's goodbye for
+ * ever on a half-open connection, so the socket is closed too, which a server still listening sees
+ * at once (and frees the session's lock); one that is not listening any more ends the session by
+ * its keepalive probes.
+ */
+function closeAtOnce(client: pg.Client) {
+  client.end().catch(() => {});
+  (client as unknown as { connection?: { stream?: { destroy?: () => void } } }).connection?.stream?.destroy?.();
 }
