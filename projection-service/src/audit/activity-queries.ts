@@ -1,6 +1,6 @@
 import { type ActivityEntryView, activityAnswer, activityQuery, readsAsAdmin } from '@agency/contracts';
 import { addDays } from '@agency/domain';
-import { type EventStore, forbidden, type Position, type RecordedEvent } from '@agency/platform';
+import { comparePositions, type EventStore, forbidden, type Position, type RecordedEvent } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type pg from 'pg';
@@ -11,9 +11,15 @@ import { streamViews } from './recorded-events';
 
 const BATCH = 1000;
 
-/** The events recorded in [start, end), optionally by one user, in `$all` order. */
-async function eventsRecordedIn(store: EventStore, start: Date, end: Date, userId: string | undefined) {
-  const found: RecordedEvent[] = [];
+/** An event of the period: what the activity log needs to find it in its stream and group it. */
+type Found = Pick<RecordedEvent, 'id' | 'streamId' | 'revision' | 'position'>;
+
+/**
+ * The events recorded in [start, end), optionally by one user, in `$all` order, from a store this
+ * database does not hold (EventStoreDB): `$all` read from the start up to a little past the end.
+ */
+async function scannedFromStart(store: EventStore, start: Date, end: Date, userId: string | undefined) {
+  const found: Found[] = [];
   let from: Position | undefined;
   for (let done = false; !done; ) {
     const events = await store.readAll({ from, limit: BATCH });
@@ -30,6 +36,76 @@ async function eventsRecordedIn(store: EventStore, start: Date, end: Date, userI
 }
 
 /**
+ * The same from this database's `es.events`, by its index on the time each event was recorded: one
+ * page of the period after another, never the log before it. Only ids and places are read here;
+ * the events themselves are read from their streams through the store (decrypted, upcast).
+ */
+export async function foundByTime(db: pg.Pool, start: Date, end: Date, userId: string | undefined, pageSize = BATCH) {
+  const found: Found[] = [];
+  // The recorded time as text to page on: microseconds, where a JavaScript date keeps milliseconds.
+  let after: { at: string; global: string } | undefined;
+  for (;;) {
+    const page = await db.query<{
+      event_id: string;
+      stream_id: string;
+      stream_revision: string;
+      commit: string;
+      global_position: string;
+      at: string;
+      user_id: string | null;
+    }>(
+      `select event_id, stream_id, stream_revision, transaction_id::text as commit, global_position,
+              recorded_at::text as at, metadata->>'userId' as user_id
+         from es.events
+        where recorded_at >= $1 and recorded_at < $2
+          and ($3::timestamptz is null or (recorded_at, global_position) > ($3, $4::bigint))
+        order by recorded_at, global_position limit $5`,
+      [start, end, after?.at ?? null, after?.global ?? null, pageSize],
+    );
+    for (const row of page.rows) {
+      if (userId && row.user_id !== userId) continue;
+      found.push({
+        id: row.event_id,
+        streamId: row.stream_id,
+        revision: Number(row.stream_revision),
+        position: { commit: BigInt(row.commit), prepare: BigInt(row.global_position) },
+      });
+    }
+    const last = page.rows.at(-1);
+    if (!last || page.rows.length < pageSize) break;
+    after = { at: last.at, global: last.global_position };
+  }
+  return found.sort((a, b) => comparePositions(a.position, b.position));
+}
+
+/**
+ * Whether the store is this database's own `es.events`: its last event is a row there. The store of
+ * another server (EventStoreDB) has positions of its own that name no such row, even when an old
+ * `es.events` is still in the database. Known once it is so.
+ */
+const storesHere = new WeakMap<EventStore, true>();
+async function eventsAreHere(db: pg.Pool, store: EventStore): Promise<boolean> {
+  if (storesHere.has(store)) return true;
+  const table = await db.query("select to_regclass('es.events') as events");
+  if (!table.rows[0]?.events) return false;
+  const head = await store.head();
+  const row = await db.query(
+    'select 1 from es.events where transaction_id = $1::text::xid8 and global_position = $2::bigint',
+    [head.commit.toString(), head.prepare.toString()],
+  );
+  if (row.rowCount === 0) return false;
+  storesHere.set(store, true);
+  return true;
+}
+
+/** The events recorded in [start, end), optionally by one user, in `$all` order. */
+async function eventsRecordedIn(db: pg.Pool, store: EventStore, start: Date, end: Date, userId: string | undefined) {
+  return (await eventsAreHere(db, store))
+    ? foundByTime(db, start, end, userId)
+    : scannedFromStart(store, start, end, userId);
+}
+
+/**
  * The commands of a period, each its events grouped by command id: who, when, what in words (the
  * stream's describers, given each stream from its start) and on which streams, oldest first.
  */
@@ -41,7 +117,7 @@ export async function activityIn(
 ): Promise<ActivityEntryView[]> {
   const start = agencyInstant(`${period.from}T00:00`, timeZone);
   const end = agencyInstant(`${addDays(period.to, 1)}T00:00`, timeZone);
-  const events = await eventsRecordedIn(store, start, end, period.userId);
+  const events = await eventsRecordedIn(db, store, start, end, period.userId);
   const wanted = new Set(events.map((event) => event.id));
   const streams = [...new Set(events.map((event) => event.streamId))];
   const views = new Map<string, Awaited<ReturnType<typeof streamViews>>[number]>();

@@ -26,6 +26,8 @@ create table if not exists es.events (
 );
 
 create index if not exists events_in_global_order on es.events (transaction_id, global_position);
+-- The activity log reads a period by the time its events were recorded, page by page.
+create index if not exists events_recorded_at on es.events (recorded_at, global_position);
 
 -- Called by every transaction that writes es.events, before its first write of any kind: readers
 -- of $all wait for the running transactions that hold this lock and no others (all-horizon.ts).
