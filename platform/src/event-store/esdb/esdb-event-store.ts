@@ -19,7 +19,7 @@ import {
   type RecordedEvent,
   START,
 } from '../port';
-import { Doorbell } from './doorbell';
+import { Doorbell, LiveDoorbell } from './doorbell';
 import {
   afterPosition,
   fromServerEvent,
@@ -157,11 +157,12 @@ export class EsdbEventStore implements EventStore {
     const { signal } = options;
     if (signal?.aborted) return;
     const bell = new Doorbell();
-    // Opened before the first read: whatever is written after it either is read or rings.
-    const live = this.client.subscribeToAll({ fromPosition: END, filter: excludeSystemEvents() });
-    live.on('data', bell.ring);
-    // A lost subscription leaves polling as the fallback.
-    live.on('error', bell.ring);
+    // Opened before the first read: whatever is written after it either is read or rings. A lost
+    // subscription rings and is opened again (polling is the fallback only meanwhile).
+    const live = new LiveDoorbell(
+      () => this.client.subscribeToAll({ fromPosition: END, filter: excludeSystemEvents() }),
+      bell,
+    );
     signal?.addEventListener('abort', bell.ring);
     let after = from;
     try {
@@ -177,7 +178,7 @@ export class EsdbEventStore implements EventStore {
       }
     } finally {
       signal?.removeEventListener('abort', bell.ring);
-      await live.unsubscribe().catch(() => {});
+      await live.close();
     }
   }
 
