@@ -105,6 +105,15 @@ export async function encryptStore(
     if (name && name !== 'events_in_global_order') {
       await client.query(`alter index es."${name}" rename to events_in_global_order`);
     }
+    // The same for the recorded-time index (the activity log's), or the next start makes a second one.
+    const byTime = await client.query<{ indexname: string }>(
+      `select indexname from pg_indexes where schemaname = 'es' and tablename = 'events'
+          and indexdef like '%(recorded_at, global_position)%'`,
+    );
+    const timeName = byTime.rows[0]?.indexname;
+    if (timeName && timeName !== 'events_recorded_at') {
+      await client.query(`alter index es."${timeName}" rename to events_recorded_at`);
+    }
     dropped.push(...(await dropReadModels(client)));
     await client.query('commit');
   } catch (error) {

@@ -144,4 +144,27 @@ describe('live read models equal a rebuild where they used to drift', () => {
     expect(row.rows).toEqual([{ username: `erased-${first.id}`, name: 'Erased', tutor_id: second.id }]);
     expect((await compare()).differences).toEqual([]);
   });
+
+  it('a tutor whose login has a name of its own is erased (the name stays taken, as a hash)', async () => {
+    const { tutor } = await ok('/api/tutors/contact', {
+      contact: contact('Wes', 'Own'),
+      tutor: { username: 'wes.own', invoicePrefix: 'WO', startDate: '2024-01-01' },
+    });
+    const system = { id: 'system', username: 'system', role: 'admin' as const };
+    const { context, appendedUpTo } = product.command.actAs(system, randomUUID());
+    await product.command.accounts.register(context, {
+      username: 'wes.login',
+      password: 'a-long-password-1',
+      role: 'tutor',
+      tutorId: tutor.id,
+      name: 'Wes Own',
+    });
+    const registered = appendedUpTo();
+    if (registered) await product.command.deps.projections.waitFor(registered, 5000);
+    await ok(`/api/tutors/active/${tutor.id}`, { active: false });
+    await ok(`/api/tutors/erase/${tutor.id}`, { reason: 'Asked by the tutor', confirm: true });
+    const names = await db.query("select count(*) from command.usernames where name in ('wes.own', 'wes.login')");
+    expect(Number(names.rows[0].count)).toBe(0);
+    expect((await compare()).differences).toEqual([]);
+  });
 });

@@ -54,6 +54,7 @@ describe('the scale seed', () => {
       'events_event_id_key',
       'events_in_global_order',
       'events_pkey',
+      'events_recorded_at',
       'events_stream_id_stream_revision_key',
     ]);
     const store = new PersonalDataEventStore(new PostgresEventStore(db, { pollIntervalMs: 50 }), vault);

@@ -145,9 +145,11 @@ export function erasureSteps({ deps, db, vault, outboxDir }: ErasureOptions) {
         await tx.query('begin');
         await tx.query('delete from auth.sessions where user_id = any($1)', [logins.logins]);
         await tx.query('delete from auth.accounts where user_id = any($1)', [logins.logins]);
-        // Usernames stay taken forever (never released), but only as a one-way hash of the name.
+        // Usernames stay taken forever (never released), but only as a one-way hash of the name,
+        // kept for the tutor (a login's own name had no tutor on its row, and a row names someone).
         await tx.query(
-          `update command.usernames set name = 'erased:' || encode(sha256(convert_to(name, 'UTF8')), 'hex'), user_id = null
+          `update command.usernames set name = 'erased:' || encode(sha256(convert_to(name, 'UTF8')), 'hex'),
+                  tutor_id = coalesce(tutor_id, $1), user_id = null
             where (tutor_id = $1 or user_id = any($2)) and name not like 'erased:%'`,
           [tutorId, logins.logins],
         );

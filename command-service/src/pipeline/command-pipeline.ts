@@ -19,7 +19,8 @@ import type { Claim, ProcessedCommands } from './idempotency';
 import type { ProjectionWatch } from './projection-watch';
 import { catchUpStream, type FoldedStream, foldStream, idKey, type StreamStates } from './stream-states';
 
-const MAX_ATTEMPTS = 4;
+/** Each lost race lets another command win, so a few more tries than writers at once land them all. */
+const MAX_ATTEMPTS = 8;
 
 type DomainEvent = { type: string; data: unknown };
 
