@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@agency/scripts/embedded-database';
+import { keepFailingExitCode } from '@agency/scripts/testing/keep-exit-code';
 import type { TestProject } from 'vitest/node';
 import { chromiumPath } from './chromium';
 
@@ -21,6 +22,7 @@ const ADMIN = { username: 'admin', password: 'e2e-admin-password' };
  * throw-away DATA_DIR on a free port, for the browser tests.
  */
 export default async function setup(project: TestProject) {
+  keepFailingExitCode();
   chromiumPath();
   const dataDir = mkdtempSync(join(tmpdir(), 'agency-e2e-'));
   const port = await freePort();

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedDatabase } from '../embedded-database';
+import { keepFailingExitCode } from './keep-exit-code';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -12,6 +13,7 @@ declare module 'vitest' {
 
 /** One embedded PostgreSQL for the whole run; each test file makes its own database in it. */
 export default async function setup(project: TestProject) {
+  keepFailingExitCode();
   if (process.env.TEST_DATABASE_URL) {
     project.provide('databaseUrl', process.env.TEST_DATABASE_URL);
     return;
