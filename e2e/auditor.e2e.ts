@@ -56,7 +56,9 @@ describe('an auditor in the browser (issue 16)', () => {
     const { invoice } = await admin.post('/api/invoices/save', { tutorId: tutor.id, year: 2025, month: 2 });
     ids.reference = invoice.reference;
     // A moment after all that was recorded (the next whole second), and a rate change after it.
-    const next = Math.ceil((Date.now() + 1) / 1000) * 1000;
+    // Never a whole minute: the As of field writes those without seconds (16:50, not 16:50:00).
+    let next = Math.ceil((Date.now() + 1) / 1000) * 1000;
+    if (next % 60_000 === 0) next += 1000;
     before = agencyMoment(new Date(next));
     while (Date.now() <= next) await new Promise((resolve) => setTimeout(resolve, 50));
     await admin.post('/api/tutors/engagement', {
