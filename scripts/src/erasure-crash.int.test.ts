@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { unzipSync } from 'fflate';
-import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestProduct, TEST_ADMIN, type TestProduct } from './testing/test-product';
+import type pg from 'pg';
+import { describe, expect, it, vi } from 'vitest';
+import { useProductWithFaults } from './testing/product-with-faults';
+import type { TestProduct } from './testing/test-product';
 import { contact, testRequests } from './testing/test-requests';
 
 /**
@@ -20,17 +21,8 @@ describe('an erasure cut short right after its event is completed all the same',
     () => admin,
   );
 
-  beforeAll(async () => {
-    product = await startTestProduct();
-    db = new pg.Pool({ connectionString: product.databaseUrl });
-    admin = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
-  });
-  afterEach(() => {
-    product.command.deps.faults = undefined;
-  });
-  afterAll(async () => {
-    await db?.end();
-    await product?.dispose();
+  useProductWithFaults((started) => {
+    ({ product, db, admin } = started);
   });
 
   /** The erasure at `url`, crashing right after its append; nobody retries it. */

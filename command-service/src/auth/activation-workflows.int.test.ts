@@ -1,8 +1,9 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
+import { useProductWithFaults } from '@agency/scripts/testing/product-with-faults';
+import type { TestProduct } from '@agency/scripts/testing/test-product';
 import { contact } from '@agency/scripts/testing/test-requests';
-import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type pg from 'pg';
+import { describe, expect, it, vi } from 'vitest';
 import type { FaultStep } from '../pipeline/command-pipeline';
 import { activationCommandId } from './activation-routes';
 
@@ -61,17 +62,8 @@ describe('a tutor login follows from the activation (real PostgreSQL)', () => {
   const me = (token: string) =>
     product.command.app.inject({ method: 'GET', url: '/auth/local/me', headers: { authorization: `Bearer ${token}` } });
 
-  beforeAll(async () => {
-    product = await startTestProduct();
-    db = new pg.Pool({ connectionString: product.databaseUrl });
-    admin = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
-  });
-  afterEach(() => {
-    product.command.deps.faults = undefined;
-  });
-  afterAll(async () => {
-    await db?.end();
-    await product?.dispose();
+  useProductWithFaults((started) => {
+    ({ product, db, admin } = started);
   });
 
   it('an activation that died after the tutor’s stream had it gets its login without a retry; its retry signs in', async () => {

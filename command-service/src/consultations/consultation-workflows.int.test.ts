@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
-import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { useProductWithFaults } from '@agency/scripts/testing/product-with-faults';
+import { reactorsSettled } from '@agency/scripts/testing/reactors-settled';
+import type { TestProduct } from '@agency/scripts/testing/test-product';
+import type pg from 'pg';
+import { describe, expect, it } from 'vitest';
 import type { FaultStep } from '../pipeline/command-pipeline';
 
 type Json = Record<string, unknown>;
@@ -63,29 +65,8 @@ describe('consultation invoices are a reactor: never refused after a write, neve
       )
     ).rows.map((row) => row.id as string);
 
-  /** Every reactor has reacted to the whole log, and none is stopped at an event. */
-  const reactorsSettled = async () => {
-    const result = await db.query(
-      `with head as (
-         select transaction_id::text::bigint as commit, global_position as prepare from es.events
-          order by transaction_id desc, global_position desc limit 1)
-       select name, failure, (commit_position, prepare_position) >= (head.commit, head.prepare) as caught_up
-         from command.reactor_checkpoints, head`,
-    );
-    expect(result.rows.filter((row) => row.failure || !row.caught_up)).toEqual([]);
-  };
-
-  beforeAll(async () => {
-    product = await startTestProduct();
-    db = new pg.Pool({ connectionString: product.databaseUrl });
-    admin = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
-  });
-  afterEach(() => {
-    product.command.deps.faults = undefined;
-  });
-  afterAll(async () => {
-    await db?.end();
-    await product?.dispose();
+  useProductWithFaults((started) => {
+    ({ product, db, admin } = started);
   });
 
   it('a family whose names are 120 and 100 characters long is invoiced: nothing the invoice needs can refuse it after the consultation is recorded', async () => {
@@ -131,7 +112,7 @@ describe('consultation invoices are a reactor: never refused after a write, neve
     // The retry of the record (same id) after the cancellation: no invoice for a cancelled consultation.
     const retried = await ok('/api/consultations', body, commandId);
     expect(retried.consultation.cancelled).toBe(false);
-    await vi.waitFor(reactorsSettled, { timeout: 10_000 });
+    await reactorsSettled(db);
     const [invoiceId] = await invoicesOf(consultationId);
     const issued = await documents('FamilyInvoiceIssued', invoiceId!);
     const credited = await documents('FamilyCreditNoteIssued', invoiceId!);
@@ -155,7 +136,7 @@ describe('consultation invoices are a reactor: never refused after a write, neve
     await ok('/api/consultations/cancel', { id });
     const invoiceIds = await invoicesOf(id);
     expect(invoiceIds).toHaveLength(2);
-    await vi.waitFor(reactorsSettled, { timeout: 10_000 });
+    await reactorsSettled(db);
     // The first invoice was issued before any crash; the second may never be (the cancel can
     // overtake the change's reaction, and a cancelled consultation is not invoiced): each invoice
     // issued is credited exactly once, and no credit note shares a reference.

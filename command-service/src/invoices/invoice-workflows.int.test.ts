@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { invoice, timesheet } from '@agency/domain';
-import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
+import { useProductWithFaults } from '@agency/scripts/testing/product-with-faults';
+import type { TestProduct } from '@agency/scripts/testing/test-product';
 import { contact } from '@agency/scripts/testing/test-requests';
-import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type pg from 'pg';
+import { describe, expect, it, vi } from 'vitest';
 import type { FaultStep } from '../pipeline/command-pipeline';
 import { INVOICES_REACTOR } from './invoice-reactor';
 
@@ -139,17 +140,8 @@ describe('tutor invoices follow from the month lock, unlocks from the withdrawal
   };
   const system = { id: 'legacy', username: 'legacy', role: 'admin' as const };
 
-  beforeAll(async () => {
-    product = await startTestProduct();
-    db = new pg.Pool({ connectionString: product.databaseUrl });
-    admin = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
-  });
-  afterEach(() => {
-    product.command.deps.faults = undefined;
-  });
-  afterAll(async () => {
-    await db?.end();
-    await product?.dispose();
+  useProductWithFaults((started) => {
+    ({ product, db, admin } = started);
   });
 
   it('a generation that died after its lock still gets its invoice, once; its retry answers as a clean run', async () => {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
-import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { useProductWithFaults } from '@agency/scripts/testing/product-with-faults';
+import type { TestProduct } from '@agency/scripts/testing/test-product';
+import type pg from 'pg';
+import { describe, expect, it, vi } from 'vitest';
 import type { FaultStep } from '../pipeline/command-pipeline';
 import { onRacePoint } from '../race-points';
 
@@ -94,17 +95,8 @@ describe('workshop workflows are reactors: crashes, retries and erasures never l
     };
   };
 
-  beforeAll(async () => {
-    product = await startTestProduct();
-    db = new pg.Pool({ connectionString: product.databaseUrl });
-    admin = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
-  });
-  afterEach(() => {
-    product.command.deps.faults = undefined;
-  });
-  afterAll(async () => {
-    await db?.end();
-    await product?.dispose();
+  useProductWithFaults((started) => {
+    ({ product, db, admin } = started);
   });
 
   it('a cancel that died after its append still credits every invoice, once, and its retry answers 200', async () => {
