@@ -3,6 +3,7 @@ import { engagement } from '@agency/domain';
 import type { RecordedEvent } from '@agency/platform';
 import type pg from 'pg';
 import { defineProjection, type RecordedEventOf } from '../projection';
+import { type VersionTable, writeVersions } from '../versions';
 
 type EngagementState = ReturnType<typeof engagement.initialState>;
 
@@ -75,6 +76,48 @@ async function write(sql: pg.ClientBase, engagements: Map<string, Written>) {
   );
 }
 
+/** The versions of engagements' rows (051_engagement_versions.sql), for the details as of a past moment. */
+const ENGAGEMENT_VERSIONS: VersionTable = {
+  name: 'engagement_versions',
+  key: [['id', 'text']],
+  values: [
+    ['tutor_id', 'text'],
+    ['student_id', 'text'],
+    ['start_date', 'date'],
+    ['end_date', 'date'],
+    ['rate_pence', 'bigint'],
+    ['commission_bp', 'int'],
+    ['partner_bp', 'int'],
+    ['subjects', 'jsonb'],
+    ['state', 'jsonb'],
+  ],
+};
+
+/**
+ * Each event's version of its engagement's row: the values `write` gives the row (an engagement's
+ * tutor and student are those it started with, which the upsert keeps and the summary repeats).
+ */
+const writeEngagementVersions = (sql: pg.ClientBase, written: [RecordedEvent, Written][]) =>
+  writeVersions(
+    sql,
+    ENGAGEMENT_VERSIONS,
+    written.map(([event, row]) => ({
+      key: [row.summary.engagementId],
+      values: [
+        row.summary.tutorId,
+        row.summary.studentId,
+        row.summary.startDate,
+        row.summary.endDate,
+        row.latest.ratePence,
+        row.latest.commissionBp,
+        row.latest.partnerBp,
+        JSON.stringify(row.latest.subjects),
+        JSON.stringify(row.state),
+      ],
+      event,
+    })),
+  );
+
 /** The stored states of these engagements (the initial state for those not stored yet). */
 async function statesOf(sql: pg.ClientBase, ids: string[]) {
   const found = await sql.query('select id, state from engagements where id = any($1::text[])', [ids]);
@@ -89,7 +132,9 @@ async function statesOf(sql: pg.ClientBase, ids: string[]) {
 async function project(sql: pg.ClientBase, recorded: RecordedEventOf<EngagementEvent>) {
   const id = recorded.data.engagementId;
   const written = evolved((await statesOf(sql, [id]))(id), recorded);
-  if (written) await write(sql, new Map([[id, written]]));
+  if (!written) return;
+  await write(sql, new Map([[id, written]]));
+  await writeEngagementVersions(sql, [[recorded as unknown as RecordedEvent, written]]);
 }
 
 /**
@@ -103,18 +148,24 @@ async function applyEngagementBatch(sql: pg.ClientBase, events: RecordedEvent[])
   if (mine.length === 0) return;
   const stored = await statesOf(sql, [...new Set(mine.map((event) => event.data.engagementId))]);
   const written = new Map<string, Written>();
+  // Every event's version, not only each engagement's last: a moment inside the batch is seen as it was.
+  const versions: [RecordedEvent, Written][] = [];
   for (const event of mine) {
     const id = event.data.engagementId;
     const next = evolved(written.get(id)?.state ?? stored(id), event);
-    if (next) written.set(id, next);
+    if (next) {
+      written.set(id, next);
+      versions.push([event as unknown as RecordedEvent, next]);
+    }
   }
   if (written.size > 0) await write(sql, written);
+  await writeEngagementVersions(sql, versions);
 }
 
 export const engagementsProjection = defineProjection<EngagementEvent>({
   name: 'engagements',
-  version: 1,
-  migrations: ['004_tutor_students.sql', '006_engagements.sql'],
+  version: 2,
+  migrations: ['004_tutor_students.sql', '006_engagements.sql', '051_engagement_versions.sql'],
   handlers: {
     EngagementStarted: project,
     EngagementRatesChanged: project,

@@ -2,42 +2,128 @@ import type { LessonDetails, LessonEvent } from '@agency/contracts';
 import type { RecordedEvent } from '@agency/platform';
 import type pg from 'pg';
 import { defineProjection } from '../projection';
+import { snapshotVersion, type VersionTable } from '../versions';
 
 type WithLesson = { tutorId: string; month: string; lesson: LessonDetails };
 type MonthLock = { tutorId: string; month: string; invoiceId: string };
 
+/** The columns of a lesson, in `lessons`' order, and its values from an event. */
+const LESSON_COLUMNS = [
+  ['id', 'text'],
+  ['tutor_id', 'text'],
+  ['month', 'text'],
+  ['engagement_id', 'text'],
+  ['student_id', 'text'],
+  ['date', 'date'],
+  ['duration_hundredths', 'bigint'],
+  ['rate_pence', 'bigint'],
+  ['amount_pence', 'bigint'],
+  ['amount_edited', 'boolean'],
+  ['commission_bp', 'int'],
+  ['commission_pence', 'bigint'],
+  ['partner_bp', 'int'],
+  ['partner_commission_pence', 'bigint'],
+] as const;
+const valuesOf = ({ tutorId, month, lesson }: WithLesson) => [
+  lesson.lessonId,
+  tutorId,
+  month,
+  lesson.engagementId,
+  lesson.studentId,
+  lesson.date,
+  lesson.duration,
+  lesson.ratePence,
+  lesson.amountPence,
+  lesson.amountEdited,
+  lesson.commissionBp,
+  lesson.commissionPence,
+  lesson.partnerBp,
+  lesson.partnerCommissionPence,
+];
+const position = (event: RecordedEvent) => [event.position.commit.toString(), event.position.prepare.toString()];
+const lessonOf = (event: RecordedEvent) =>
+  event.type === 'LessonRemoved'
+    ? (event.data as { lessonId: string }).lessonId
+    : (event.data as WithLesson).lesson.lessonId;
+
 /**
- * Lesson events carry the lesson's full values, so recording and changing both overwrite. Any
- * number of lessons (distinct ids) in one statement: a rebuild writes a batch's lessons at once.
+ * Lesson events carry the lesson's full values, so recording and changing both overwrite; the
+ * row keeps the position of the event that wrote it (from which it holds) and that event's
+ * recorded time. Any number of lessons (distinct ids) in one statement: a rebuild writes a
+ * batch's lessons at once.
  */
-function upsertLessons(sql: pg.ClientBase, rows: WithLesson[]) {
-  const column = <T>(value: (row: WithLesson) => T) => rows.map(value);
+function upsertLessons(sql: pg.ClientBase, events: RecordedEvent[]) {
+  const n = LESSON_COLUMNS.length;
   return sql.query(
-    `insert into lessons (id, tutor_id, month, engagement_id, student_id, date, duration_hundredths, rate_pence,
-       amount_pence, amount_edited, commission_bp, commission_pence, partner_bp, partner_commission_pence)
-     select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::date[], $7::bigint[],
-       $8::bigint[], $9::bigint[], $10::boolean[], $11::int[], $12::bigint[], $13::int[], $14::bigint[])
+    `insert into lessons (${LESSON_COLUMNS.map(([column]) => column).join(', ')}, valid_from_commit, valid_from_prepare,
+       recorded_at)
+     select * from unnest(${LESSON_COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')},
+       $${n + 1}::bigint[], $${n + 2}::bigint[], $${n + 3}::timestamptz[])
      on conflict (id) do update set date = excluded.date, duration_hundredths = excluded.duration_hundredths,
        rate_pence = excluded.rate_pence, amount_pence = excluded.amount_pence, amount_edited = excluded.amount_edited,
        commission_bp = excluded.commission_bp, commission_pence = excluded.commission_pence,
-       partner_bp = excluded.partner_bp, partner_commission_pence = excluded.partner_commission_pence`,
+       partner_bp = excluded.partner_bp, partner_commission_pence = excluded.partner_commission_pence,
+       valid_from_commit = excluded.valid_from_commit, valid_from_prepare = excluded.valid_from_prepare,
+       recorded_at = excluded.recorded_at`,
     [
-      column((row) => row.lesson.lessonId),
-      column((row) => row.tutorId),
-      column((row) => row.month),
-      column((row) => row.lesson.engagementId),
-      column((row) => row.lesson.studentId),
-      column((row) => row.lesson.date),
-      column((row) => row.lesson.duration),
-      column((row) => row.lesson.ratePence),
-      column((row) => row.lesson.amountPence),
-      column((row) => row.lesson.amountEdited),
-      column((row) => row.lesson.commissionBp),
-      column((row) => row.lesson.commissionPence),
-      column((row) => row.lesson.partnerBp),
-      column((row) => row.lesson.partnerCommissionPence),
+      ...LESSON_COLUMNS.map((_, i) => events.map((event) => valuesOf(event.data as WithLesson)[i])),
+      events.map((event) => position(event)[0]),
+      events.map((event) => position(event)[1]),
+      events.map((event) => event.metadata.recordedAt),
     ],
   );
+}
+
+/**
+ * The history of lessons (050_lesson_versions.sql), for the views as of a past moment: every
+ * version of a lesson that a later event replaced or removed, with the positions between which it
+ * held. The current version is the row in `lessons` itself (a million lessons, almost all never
+ * changed: their one version is not written twice). `superseded` holds, for each lesson whose
+ * row is about to be replaced or removed, the event that does it: its row goes to the history;
+ * `replacedInBatch`, the versions events make that later events of the same run replace.
+ */
+async function keepHistory(
+  sql: pg.ClientBase,
+  superseded: RecordedEvent[],
+  replacedInBatch: { from: RecordedEvent; to: RecordedEvent }[],
+) {
+  const columns = LESSON_COLUMNS.map(([column]) => column).join(', ');
+  if (superseded.length > 0) {
+    await sql.query(
+      `insert into lesson_history (${columns}, valid_from_commit, valid_from_prepare, recorded_at,
+         valid_to_commit, valid_to_prepare, to_recorded_at)
+       select ${LESSON_COLUMNS.map(([column]) => `l.${column}`).join(', ')}, l.valid_from_commit, l.valid_from_prepare,
+              l.recorded_at, s.valid_to_commit, s.valid_to_prepare, s.to_recorded_at
+         from unnest($1::text[], $2::bigint[], $3::bigint[], $4::timestamptz[])
+              as s (id, valid_to_commit, valid_to_prepare, to_recorded_at)
+         join lessons l on l.id = s.id`,
+      [
+        superseded.map(lessonOf),
+        superseded.map((event) => position(event)[0]),
+        superseded.map((event) => position(event)[1]),
+        superseded.map((event) => event.metadata.recordedAt),
+      ],
+    );
+  }
+  if (replacedInBatch.length > 0) {
+    const n = LESSON_COLUMNS.length;
+    await sql.query(
+      `insert into lesson_history (${columns}, valid_from_commit, valid_from_prepare, recorded_at,
+         valid_to_commit, valid_to_prepare, to_recorded_at)
+       select * from unnest(${LESSON_COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')},
+         $${n + 1}::bigint[], $${n + 2}::bigint[], $${n + 3}::timestamptz[],
+         $${n + 4}::bigint[], $${n + 5}::bigint[], $${n + 6}::timestamptz[])`,
+      [
+        ...LESSON_COLUMNS.map((_, i) => replacedInBatch.map(({ from }) => valuesOf(from.data as WithLesson)[i])),
+        replacedInBatch.map(({ from }) => position(from)[0]),
+        replacedInBatch.map(({ from }) => position(from)[1]),
+        replacedInBatch.map(({ from }) => from.metadata.recordedAt),
+        replacedInBatch.map(({ to }) => position(to)[0]),
+        replacedInBatch.map(({ to }) => position(to)[1]),
+        replacedInBatch.map(({ to }) => to.metadata.recordedAt),
+      ],
+    );
+  }
 }
 
 const lockMonth = (sql: pg.ClientBase, { tutorId, month, invoiceId }: MonthLock) =>
@@ -53,44 +139,86 @@ const unlockMonth = (sql: pg.ClientBase, { tutorId, month, invoiceId }: MonthLoc
     invoiceId,
   ]);
 
+/** The versions of month locks (050_lesson_versions.sql), for views as of a past moment. */
+const LOCKED_MONTH_VERSIONS: VersionTable = {
+  name: 'locked_month_versions',
+  key: [
+    ['tutor_id', 'text'],
+    ['month', 'text'],
+  ],
+  values: [['invoice_id', 'text']],
+};
+
+/** A month lock's version after a lock or unlock event: the row as it is now (a lock on a locked month changes nothing). */
+const lockVersion = (sql: pg.ClientBase, event: RecordedEvent) => {
+  const { tutorId, month } = event.data as MonthLock;
+  return snapshotVersion(sql, LOCKED_MONTH_VERSIONS, 'locked_months', [tutorId, month], event);
+};
+
+const isLessonEvent = (event: RecordedEvent) =>
+  event.type === 'LessonRecorded' || event.type === 'LessonChanged' || event.type === 'LessonRemoved';
+
 /**
- * A batch at once: each lesson's last values in one upsert, the lessons removed (and not
- * recorded again later in the batch) in one delete, run first; month locks, rare, in order.
+ * Lesson events at once (one or a batch): every version they replace goes to the history (the
+ * rows the table holds, replaced by each lesson's first event here; and the versions the events
+ * make and replace among themselves, so a moment inside a batch is seen as it was); then each
+ * lesson's last values in one upsert, the lessons removed (and not recorded again later) in one
+ * delete, run first.
  */
-async function applyLessonBatch(sql: pg.ClientBase, events: RecordedEvent[]) {
-  const upserts = new Map<string, WithLesson>();
+async function applyLessonEvents(sql: pg.ClientBase, events: RecordedEvent[]) {
+  const upserts = new Map<string, RecordedEvent>();
   const removed = new Set<string>();
-  const locks: RecordedEvent[] = [];
+  const first = new Map<string, RecordedEvent>();
+  const latest = new Map<string, RecordedEvent>();
+  const replaced: { from: RecordedEvent; to: RecordedEvent }[] = [];
   for (const event of events) {
-    if (event.type === 'LessonRecorded' || event.type === 'LessonChanged') {
-      const data = event.data as WithLesson;
-      upserts.set(data.lesson.lessonId, data);
-    } else if (event.type === 'LessonRemoved') {
-      const { lessonId } = event.data as { lessonId: string };
-      upserts.delete(lessonId);
-      removed.add(lessonId);
-    } else if (event.type === 'TimesheetMonthLocked' || event.type === 'TimesheetMonthUnlocked') {
-      locks.push(event);
+    const id = lessonOf(event);
+    const before = latest.get(id);
+    if (!before) first.set(id, event);
+    else if (before.type !== 'LessonRemoved') replaced.push({ from: before, to: event });
+    latest.set(id, event);
+    if (event.type === 'LessonRemoved') {
+      upserts.delete(id);
+      removed.add(id);
+    } else {
+      upserts.set(id, event);
     }
   }
+  // A lesson recorded finds no row (the timesheet refuses to record a lesson it holds, and a
+  // removal deletes the row): only a change or a removal replaces what the table holds.
+  const superseded = [...first.values()].filter((event) => event.type !== 'LessonRecorded');
+  await keepHistory(sql, superseded, replaced);
   if (removed.size > 0) await sql.query('delete from lessons where id = any($1::text[])', [[...removed]]);
   if (upserts.size > 0) await upsertLessons(sql, [...upserts.values()]);
-  for (const event of locks) {
+}
+
+/** A batch at once: its lesson events together (applyLessonEvents); month locks, rare, in order. */
+async function applyLessonBatch(sql: pg.ClientBase, events: RecordedEvent[]) {
+  await applyLessonEvents(sql, events.filter(isLessonEvent));
+  for (const event of events) {
+    if (event.type !== 'TimesheetMonthLocked' && event.type !== 'TimesheetMonthUnlocked') continue;
     const lock = event.data as MonthLock;
     await (event.type === 'TimesheetMonthLocked' ? lockMonth(sql, lock) : unlockMonth(sql, lock));
+    await lockVersion(sql, event);
   }
 }
 
 export const lessonsProjection = defineProjection<LessonEvent>({
   name: 'lessons',
-  version: 2,
-  migrations: ['007_lessons.sql', '040_lessons_paging.sql'],
+  version: 3,
+  migrations: ['007_lessons.sql', '040_lessons_paging.sql', '050_lesson_versions.sql'],
   handlers: {
-    LessonRecorded: (sql, { data }) => upsertLessons(sql, [data]),
-    LessonChanged: (sql, { data }) => upsertLessons(sql, [data]),
-    LessonRemoved: (sql, { data }) => sql.query('delete from lessons where id = $1', [data.lessonId]),
-    TimesheetMonthLocked: (sql, { data }) => lockMonth(sql, data),
-    TimesheetMonthUnlocked: (sql, { data }) => unlockMonth(sql, data),
+    LessonRecorded: (sql, event) => applyLessonEvents(sql, [event as RecordedEvent]),
+    LessonChanged: (sql, event) => applyLessonEvents(sql, [event as RecordedEvent]),
+    LessonRemoved: (sql, event) => applyLessonEvents(sql, [event as RecordedEvent]),
+    TimesheetMonthLocked: async (sql, event) => {
+      await lockMonth(sql, event.data);
+      await lockVersion(sql, event as RecordedEvent);
+    },
+    TimesheetMonthUnlocked: async (sql, event) => {
+      await unlockMonth(sql, event.data);
+      await lockVersion(sql, event as RecordedEvent);
+    },
   },
   applyBatch: applyLessonBatch,
 });
