@@ -8,6 +8,7 @@ import {
   type Position,
   type RecordedEvent,
   START,
+  unreadableEvent,
   WrongExpectedRevision,
 } from '../port';
 
@@ -131,9 +132,14 @@ export function fromServerEvent(event: ServerRecordedEvent, upcast: EventUpcaste
   const at = position ?? event.position;
   if (!at)
     throw new Error(`The server gave no position for ${event.streamId}@${event.revision} (server older than 22.6?)`);
-  const stored = jsonOf(event.metadata) as Partial<EventMetadata> & { recordedAt?: string };
-  const { version, data } = upcast(event.type, stored.schemaVersion, jsonOf(event.data));
-  return {
+  const stored = (() => {
+    try {
+      return jsonOf(event.metadata) as Partial<EventMetadata> & { recordedAt?: string };
+    } catch {
+      return {} as Partial<EventMetadata> & { recordedAt?: string };
+    }
+  })();
+  const recorded = (data: Record<string, unknown>, version: number | undefined): RecordedEvent => ({
     id: event.id.toLowerCase(),
     streamId: event.streamId,
     revision: fromServerRevision(event.revision),
@@ -145,7 +151,14 @@ export function fromServerEvent(event: ServerRecordedEvent, upcast: EventUpcaste
       schemaVersion: version,
       recordedAt: typeof stored.recordedAt === 'string' ? stored.recordedAt : event.created.toISOString(),
     },
-  };
+  });
+  // An event that cannot be parsed or upcast is delivered as such: only what handles its type stops at it.
+  try {
+    const { version, data } = upcast(event.type, stored.schemaVersion, jsonOf(event.data));
+    return recorded(data, version);
+  } catch (error) {
+    return unreadableEvent(recorded({}, stored.schemaVersion), error);
+  }
 }
 
 /**

@@ -129,6 +129,14 @@ describe('recorded events', () => {
     });
   });
 
+  it('delivers an event whose payload is not JSON as unreadable, instead of failing the whole read', () => {
+    const broken = serverEvent({ data: new TextEncoder().encode('{not json') });
+    const event = fromServerEvent(broken, upcastEvent);
+    expect(event.readError).toBeDefined();
+    expect(event.position).toEqual({ commit: 9_007_199_254_740_993n, prepare: 9_007_199_254_740_993n });
+    expect(() => event.data.clientId).toThrow();
+  });
+
   it('keeps the recordedAt a copied event carries in its metadata', () => {
     const copied = serverEvent({ metadata: { ...metadata, recordedAt: '2019-01-01T00:00:00.000Z' } });
     expect(fromServerEvent(copied, upcastEvent).metadata.recordedAt).toBe('2019-01-01T00:00:00.000Z');
