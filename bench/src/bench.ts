@@ -82,7 +82,7 @@ const percentile = (sorted: number[], p: number) =>
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
 /** `workers` loops sharing `total` calls; answers each call's duration (ms) and the wall time (s). */
-async function load(total: number, workers: number, call: (worker: number, n: number) => Promise<void>) {
+async function load(total: number, workers: number, call: (worker: number, n: number) => Promise<unknown>) {
   const durations: number[] = [];
   let next = 0;
   const started = performance.now();
@@ -215,10 +215,11 @@ async function productFigures() {
           lesson: { ...(id ? { id } : {}), engagementId, date: today, duration: n % 2 === 0 ? 1.5 : 1 },
         }),
       });
-      const body = (await response.json()) as { lesson?: { id: string } | null };
+      const body = (await response.json()) as { visible?: boolean; lesson?: { id: string } | null };
       if (!response.ok) throw new Error(`save: ${response.status} ${JSON.stringify(body)}`);
       if (body.lesson) lessonIds.set(worker, body.lesson.id);
       else lessonIds.delete(worker);
+      return { visible: body.visible === true };
     };
     if (measures('commands')) {
       say('commands: 8 concurrent writers');
@@ -308,24 +309,9 @@ async function productFigures() {
       // tutor as of the moment, back to back, until the saves are done).
       say('as of: commands issued during as-of requests');
       const saveOnce = async (n: number) => {
-        const { tutorId, engagementId } = writers[n % writers.length] as (typeof writers)[number];
-        const id = lessonIds.get(n % writers.length);
         const t = performance.now();
-        const response = await fetch(`${product.url}/api/lessons/lesson`, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify({
-            commandId: crypto.randomUUID(),
-            tutorId,
-            lesson: { ...(id ? { id } : {}), engagementId, date: today, duration: n % 2 === 0 ? 1.5 : 1 },
-          }),
-        });
-        const body = (await response.json()) as { visible?: boolean; lesson?: { id: string } | null };
-        const took = performance.now() - t;
-        if (!response.ok) throw new Error(`save: ${response.status} ${JSON.stringify(body)}`);
-        if (body.lesson) lessonIds.set(n % writers.length, body.lesson.id);
-        else lessonIds.delete(n % writers.length);
-        return { ms: took, visible: body.visible === true };
+        const { visible } = await save(n % writers.length, n);
+        return { ms: performance.now() - t, visible };
       };
       const alone: number[] = [];
       for (let n = 0; n < 20; n++) alone.push((await saveOnce(n)).ms);
