@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { useProductWithFaults } from '@agency/scripts/testing/product-with-faults';
 import { reactorsSettled } from '@agency/scripts/testing/reactors-settled';
 import type { TestProduct } from '@agency/scripts/testing/test-product';
+import { testRequests } from '@agency/scripts/testing/test-requests';
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { FaultStep } from '../pipeline/command-pipeline';
-
-type Json = Record<string, unknown>;
 
 const contact = (firstName: string, lastName: string) => ({
   firstName,
@@ -27,18 +26,11 @@ describe('consultation invoices are a reactor: never refused after a write, neve
   let db: pg.Pool;
   let admin: string;
 
-  const post = (url: string, payload: Json, commandId: string = randomUUID()) =>
-    product.command.app.inject({
-      method: 'POST',
-      url,
-      payload: { commandId, ...payload },
-      headers: { authorization: `Bearer ${admin}` },
-    });
-  const ok = async (url: string, payload: Json, commandId?: string) => {
-    const response = await post(url, payload, commandId);
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json();
-  };
+  // A retry names its command: `{ ...body, commandId }` (the helper's own id is then replaced).
+  const { post, ok } = testRequests(
+    () => product,
+    () => admin,
+  );
   const newFamily = async (firstName = 'Parent', lastName = 'Archer') => {
     const { client } = await ok('/api/clients/contact', contact(firstName, lastName));
     const { child } = await ok(`/api/clients/child/${client.id}`, {
@@ -85,9 +77,9 @@ describe('consultation invoices are a reactor: never refused after a write, neve
       },
     };
     const body = { ...family, date: '2026-03-06' };
-    expect((await post('/api/consultations', body, commandId)).statusCode).toBe(500);
+    expect((await post('/api/consultations', { ...body, commandId })).statusCode).toBe(500);
     product.command.deps.faults = undefined;
-    const { consultation } = await ok('/api/consultations', body, commandId);
+    const { consultation } = await ok('/api/consultations', { ...body, commandId });
     expect(consultation.invoiceReference).toMatch(/\d{5}$/);
     expect(await documents('FamilyInvoiceIssued', consultation.invoiceId)).toEqual([consultation.invoiceReference]);
   });
@@ -105,12 +97,12 @@ describe('consultation invoices are a reactor: never refused after a write, neve
         }
       },
     };
-    const recorded = await ok('/api/consultations', body, commandId);
+    const recorded = await ok('/api/consultations', { ...body, commandId });
     const consultationId = recorded.consultation.id as string;
     await ok('/api/consultations/cancel', { id: consultationId });
     held = false;
     // The retry of the record (same id) after the cancellation: no invoice for a cancelled consultation.
-    const retried = await ok('/api/consultations', body, commandId);
+    const retried = await ok('/api/consultations', { ...body, commandId });
     expect(retried.consultation.cancelled).toBe(false);
     await reactorsSettled(db);
     const [invoiceId] = await invoicesOf(consultationId);

@@ -2,13 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { invoice, timesheet } from '@agency/domain';
 import { useProductWithFaults } from '@agency/scripts/testing/product-with-faults';
 import type { TestProduct } from '@agency/scripts/testing/test-product';
-import { contact } from '@agency/scripts/testing/test-requests';
+import { contact, testRequests } from '@agency/scripts/testing/test-requests';
 import type pg from 'pg';
 import { describe, expect, it, vi } from 'vitest';
 import type { FaultStep } from '../pipeline/command-pipeline';
 import { INVOICES_REACTOR } from './invoice-reactor';
-
-type Json = Record<string, unknown>;
 
 /**
  * A generation is one write (the month's lock) and a withdrawal one (the invoice's): the invoice and
@@ -21,18 +19,11 @@ describe('tutor invoices follow from the month lock, unlocks from the withdrawal
   let admin: string;
   let tutors = 0;
 
-  const post = (url: string, payload: Json, commandId: string = randomUUID()) =>
-    product.command.app.inject({
-      method: 'POST',
-      url,
-      payload: { commandId, ...payload },
-      headers: { authorization: `Bearer ${admin}` },
-    });
-  const ok = async (url: string, payload: Json, commandId?: string) => {
-    const response = await post(url, payload, commandId);
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json();
-  };
+  // A retry names its command: `{ ...body, commandId }` (the helper's own id is then replaced).
+  const { post, ok } = testRequests(
+    () => product,
+    () => admin,
+  );
   const get = async (url: string) => {
     const response = await fetch(`${product.url}${url}`, { headers: { authorization: `Bearer ${admin}` } });
     return { status: response.status, body: await response.json() };
@@ -148,12 +139,12 @@ describe('tutor invoices follow from the month lock, unlocks from the withdrawal
     const { tutorId, prefix } = await teachingTutor();
     const commandId = randomUUID();
     crashAfterAppend(commandId, 'timesheet-');
-    expect((await post('/api/invoices/save', generation(tutorId), commandId)).statusCode).toBe(500);
+    expect((await post('/api/invoices/save', { ...generation(tutorId), commandId })).statusCode).toBe(500);
     product.command.deps.faults = undefined;
     // Nobody retried: the reactor generates the invoice from the locked lessons all the same.
     await vi.waitFor(async () => expect(await referenceOf(tutorId)).toEqual([`${prefix}0001`]), { timeout: 10_000 });
 
-    const retried = await ok('/api/invoices/save', generation(tutorId), commandId);
+    const retried = await ok('/api/invoices/save', { ...generation(tutorId), commandId });
     const lock = (await product.command.deps.store.readStream(timesheet.timesheetStream(tutorId, '2025-03'))).at(-1)!;
     expect(lock.type).toBe('TimesheetMonthLocked');
     // The answer of a clean run: the invoice as its view shows it, and the position of its lock.
@@ -163,7 +154,7 @@ describe('tutor invoices follow from the month lock, unlocks from the withdrawal
       visible: true,
     });
     expect((await get(`/api/invoices/${invoiceIdOf(tutorId)}`)).body.invoice).toEqual(retried.invoice);
-    expect(await ok('/api/invoices/save', generation(tutorId), commandId)).toEqual(retried);
+    expect(await ok('/api/invoices/save', { ...generation(tutorId), commandId })).toEqual(retried);
     // The UI's second click (a new id) adds nothing either.
     expect((await ok('/api/invoices/save', generation(tutorId))).invoice).toEqual(retried.invoice);
     expect(await eventsOf(tutorId)).toEqual(['TimesheetMonthLocked', 'InvoiceNumberTaken', 'InvoiceGenerated']);
@@ -175,7 +166,7 @@ describe('tutor invoices follow from the month lock, unlocks from the withdrawal
     // and runs a third time: it finds both done.
     const crashes = crashInReaction(invoice.invoiceNumbersStream(tutorId), invoice.invoiceStream(tutorId, '2025-03'));
     const commandId = randomUUID();
-    const first = await post('/api/invoices/save', generation(tutorId), commandId);
+    const first = await post('/api/invoices/save', { ...generation(tutorId), commandId });
     // Answered once the reactor got through, or at once while it is stopped at the lock (then the
     // retry, with the same id, answers).
     if (first.statusCode !== 200) {
@@ -183,7 +174,7 @@ describe('tutor invoices follow from the month lock, unlocks from the withdrawal
       await vi.waitFor(async () => expect(await referenceOf(tutorId)).toHaveLength(1), { timeout: 10_000 });
     }
     expect(crashes.count).toBe(2);
-    const { invoice: generated } = await ok('/api/invoices/save', generation(tutorId), commandId);
+    const { invoice: generated } = await ok('/api/invoices/save', { ...generation(tutorId), commandId });
     expect(generated.reference).toBe(`${prefix}0001`);
     expect(await eventsOf(tutorId)).toEqual(['TimesheetMonthLocked', 'InvoiceNumberTaken', 'InvoiceGenerated']);
     await vi.waitFor(async () => {
@@ -228,15 +219,15 @@ describe('tutor invoices follow from the month lock, unlocks from the withdrawal
     const { invoice: generated } = await ok('/api/invoices/save', generation(tutorId));
     const commandId = randomUUID();
     crashAfterAppend(commandId, 'invoice-');
-    expect((await post('/api/invoices/withdraw', { id: generated.id }, commandId)).statusCode).toBe(500);
+    expect((await post('/api/invoices/withdraw', { id: generated.id, commandId })).statusCode).toBe(500);
     product.command.deps.faults = undefined;
     // Nobody retried: the reactor unlocks the month all the same.
     await vi.waitFor(async () => expect((await eventsOf(tutorId)).at(-1)).toBe('TimesheetMonthUnlocked'), {
       timeout: 10_000,
     });
-    const retried = await ok('/api/invoices/withdraw', { id: generated.id }, commandId);
+    const retried = await ok('/api/invoices/withdraw', { id: generated.id, commandId });
     expect(retried.invoice).toEqual({ id: generated.id, tutorId, month: '2025-03', voided: [generated.reference] });
-    expect(await ok('/api/invoices/withdraw', { id: generated.id }, commandId)).toEqual(retried);
+    expect(await ok('/api/invoices/withdraw', { id: generated.id, commandId })).toEqual(retried);
     expect((await lessonSave(tutorId, engagementId, '2025-03-10')).statusCode).toBe(200);
     expect(await eventsOf(tutorId)).toEqual([
       'TimesheetMonthLocked',

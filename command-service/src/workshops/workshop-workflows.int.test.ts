@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { useProductWithFaults } from '@agency/scripts/testing/product-with-faults';
 import type { TestProduct } from '@agency/scripts/testing/test-product';
+import { testRequests } from '@agency/scripts/testing/test-requests';
 import type pg from 'pg';
 import { describe, expect, it, vi } from 'vitest';
 import type { FaultStep } from '../pipeline/command-pipeline';
 import { onRacePoint } from '../race-points';
-
-type Json = Record<string, unknown>;
 
 const booking = (email: string, lastName = 'Lee') => ({
   contact: {
@@ -31,18 +30,11 @@ describe('workshop workflows are reactors: crashes, retries and erasures never l
   let admin: string;
   let parents = 0;
 
-  const post = (url: string, payload: Json, commandId: string = randomUUID()) =>
-    product.command.app.inject({
-      method: 'POST',
-      url,
-      payload: { commandId, ...payload },
-      headers: { authorization: `Bearer ${admin}` },
-    });
-  const ok = async (url: string, payload: Json, commandId?: string) => {
-    const response = await post(url, payload, commandId);
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json();
-  };
+  // A retry names its command: `{ ...body, commandId }` (the helper's own id is then replaced).
+  const { post, ok } = testRequests(
+    () => product,
+    () => admin,
+  );
   const book = async (eventId: string, email: string, commandId = randomUUID()) => {
     const response = await product.command.app.inject({
       method: 'POST',
@@ -107,7 +99,7 @@ describe('workshop workflows are reactors: crashes, retries and erasures never l
     }
     const commandId = randomUUID();
     crashAfterAppend(commandId, 'workshop-event-');
-    expect((await post('/api/events/cancel', { id: eventId }, commandId)).statusCode).toBe(500);
+    expect((await post('/api/events/cancel', { id: eventId, commandId })).statusCode).toBe(500);
     product.command.deps.faults = undefined;
     // Nobody retried: the reactor credits each invoice all the same.
     await vi.waitFor(
@@ -116,7 +108,7 @@ describe('workshop workflows are reactors: crashes, retries and erasures never l
       },
       { timeout: 10_000 },
     );
-    const retried = await ok('/api/events/cancel', { id: eventId }, commandId);
+    const retried = await ok('/api/events/cancel', { id: eventId, commandId });
     expect(retried.event.cancelled).toBe(true);
     // The UI's second click (a new id) changes nothing either.
     await ok('/api/events/cancel', { id: eventId });
@@ -132,10 +124,10 @@ describe('workshop workflows are reactors: crashes, retries and erasures never l
     const { id } = await invoice([registrationId]);
     const commandId = randomUUID();
     crashAfterAppend(commandId, 'workshop-event-');
-    expect((await post('/api/events/delete', { eventId, registrationId }, commandId)).statusCode).toBe(500);
+    expect((await post('/api/events/delete', { eventId, registrationId, commandId })).statusCode).toBe(500);
     product.command.deps.faults = undefined;
     await vi.waitFor(async () => expect(await creditNotes(id)).toHaveLength(1), { timeout: 10_000 });
-    await ok('/api/events/delete', { eventId, registrationId }, commandId);
+    await ok('/api/events/delete', { eventId, registrationId, commandId });
     await ok('/api/events/delete', { eventId, registrationId });
     expect(await creditNotes(id)).toHaveLength(1);
     // Freed: the account no longer holds it as invoiced.
@@ -201,13 +193,13 @@ describe('workshop workflows are reactors: crashes, retries and erasures never l
     const commandId = randomUUID();
     crashAfterAppend(commandId, `workshop-event-${toEventId}`);
     const move = { fromEventId, registrationId, toEventId };
-    expect((await post('/api/events/move', move, commandId)).statusCode).toBe(500);
+    expect((await post('/api/events/move', { ...move, commandId })).statusCode).toBe(500);
     product.command.deps.faults = undefined;
     await vi.waitFor(
       async () => expect(await eventsOfType('WorkshopRegistrationMovedOut', `workshop-event-${fromEventId}`)).toBe(1),
       { timeout: 10_000 },
     );
-    const retried = await ok('/api/events/move', move, commandId);
+    const retried = await ok('/api/events/move', { ...move, commandId });
     expect(retried.registration).toEqual({ id: registrationId, eventId: toEventId });
     // A retry after it completed (a new id too: the user clicked again) answers the move, never 404.
     expect((await ok('/api/events/move', move)).registration).toEqual({ id: registrationId, eventId: toEventId });
