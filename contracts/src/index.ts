@@ -12,6 +12,7 @@ export * from './commands/lesson-commands';
 export * from './commands/tutor-commands';
 export * from './commands/user-commands';
 export * from './commands/workshop-commands';
+export * from './csv';
 export * from './errors';
 export * from './events';
 export * from './limits';
