@@ -1,3 +1,4 @@
+import { toCsv } from '@agency/contracts/csv';
 import { useState } from 'react';
 import { Button, ButtonRow } from '../../../components/button';
 import { DateField } from '../../../components/date-field';
@@ -12,9 +13,11 @@ import { RegistrationsTable } from '../components/registrations-table';
 
 const loadReport = (range: { from: string; to: string }, signal: AbortSignal) => fetchWorkshopsReport(range, signal);
 
-const csvCell = (value: string) => `"${value.replace(/"/g, '""')}"`;
-
-/** The report as CSV: one row per child, with its event. */
+/**
+ * The report as CSV: one row per child, with its event. Written by the product's one CSV writer
+ * (docs/csv.md): a public booking's names, phone or allergies beginning with `=` reach the
+ * register as text, never as a formula.
+ */
 export function reportCsv(groups: ReportGroup[]): string {
   const header = ['Event', 'Date', "Child's Name", "Parent's Name", 'Email', 'Phone', 'School', 'Year', 'Allergies'];
   const rows = groups.flatMap(({ event, registrations }) =>
@@ -32,7 +35,7 @@ export function reportCsv(groups: ReportGroup[]): string {
       ]),
     ),
   );
-  return [header, ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n');
+  return toCsv([header, ...rows]);
 }
 
 function download(groups: ReportGroup[]) {
