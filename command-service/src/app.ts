@@ -206,7 +206,7 @@ export async function buildCommandApp(options: CommandAppOptions) {
     accounts,
     db,
     deps,
-    throttle: new ResetThrottle(db, options.resetLimits),
+    throttle: new ResetThrottle(db, 'reset', options.resetLimits),
   });
   await app.register(clientRoutes, { deps, db, timeZone });
   await app.register(tutorRoutes, { deps, db, names: new TutorNames(db), timeZone });

@@ -83,7 +83,7 @@ export async function workshopRoutes(app: FastifyInstance, options: Options) {
   const { deps, invoicing, db, timeZone } = options;
   const lookups = workshopLookups(db);
   // Public bookings per e-mail address and per client address, in the database like reset requests.
-  const throttle = new ResetThrottle(db, {
+  const throttle = new ResetThrottle(db, 'booking', {
     perAccount: LIMITS.maxBookingsPerEmailAnHour,
     perAddress: LIMITS.maxBookingsPerAddressAnHour,
     windowMs: 60 * 60 * 1000,
