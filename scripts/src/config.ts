@@ -16,6 +16,11 @@ export type ProductConfig = {
   /** smtp://host:port for outgoing mail; without it mail goes to DATA_DIR/outbox as .eml files. */
   smtpUrl?: string;
   mailFrom: string;
+  /**
+   * MAIL_PRINT_LINKS=1: without SMTP_URL, print each message's recipient, subject and links (live
+   * credentials) to stdout. Unset, only the outbox file's name is printed.
+   */
+  mailPrintLinks?: boolean;
   demoData: boolean;
   /** EVENT_STORE: postgres (the default, beside the read models) or esdb (EVENTSTORE_CONNECTION_STRING). */
   eventStore?: EventStoreChoice;
@@ -50,6 +55,7 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): Pro
     publicUrl: env.PUBLIC_URL || `http://localhost:${port}`,
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'Tutoring Agency <no-reply@localhost>',
+    mailPrintLinks: env.MAIL_PRINT_LINKS === '1' || env.MAIL_PRINT_LINKS === 'true',
     demoData: env.DEMO_DATA === '1' || env.DEMO_DATA === 'true',
     eventStore: eventStoreFromEnvironment(env),
     trustProxy: env.TRUST_PROXY?.split(',')

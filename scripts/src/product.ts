@@ -115,6 +115,7 @@ export async function startProduct(
       outboxDir: join(config.dataDir, 'outbox'),
       from: config.mailFrom,
       log,
+      printLinks: config.mailPrintLinks,
     }),
   });
   reactors = command.reactors;

@@ -7,7 +7,7 @@ export type MailMessage = {
   subject: string;
   text: string;
   html: string;
-  /** The message's links, printed to the log only when mail goes to the outbox folder (no SMTP). */
+  /** The message's links: printed to the log only in outbox mode with `printLinks` (MAIL_PRINT_LINKS=1). */
   links: string[];
   /** Files sent with it (a family invoice's PDF). */
   attachments?: { filename: string; content: Buffer; contentType: string }[];
@@ -29,13 +29,20 @@ export type MailerOptions = {
   outboxDir: string;
   from: string;
   log: (line: string) => void;
+  /**
+   * In outbox mode, also print each message's recipient, subject and links (MAIL_PRINT_LINKS=1),
+   * for a bare machine whose operator reads activation links off the terminal. Off by default:
+   * the links are live credentials and the log is read more widely than the outbox folder and
+   * kept beyond the reach of an erasure (docs/personal-data.md).
+   */
+  printLinks?: boolean;
 };
 
 /**
- * Nodemailer over SMTP when `SMTP_URL` is set (links never reach the log). Otherwise each
- * message is written as an .eml file to the outbox folder and its links are printed, so a fresh
- * install works without a mail server. The outbox holds live activation and reset links: the
- * folder is 0700 and each file 0600.
+ * Nodemailer over SMTP when `SMTP_URL` is set. Otherwise each message is written as an .eml file
+ * to the outbox folder, so a fresh install works without a mail server, and only the file's name
+ * is logged (no recipient, subject or link unless `printLinks`). The outbox holds live activation
+ * and reset links: the folder is 0700 and each file 0600.
  */
 export function createMailer(options: MailerOptions): Mailer {
   const envelope = (message: MailMessage) => ({
@@ -66,6 +73,10 @@ export function createMailer(options: MailerOptions): Mailer {
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const file = join(options.outboxDir, `${stamp}-${String(sequence).padStart(4, '0')}.eml`);
       writeFileSync(file, info.message as Buffer, { mode: 0o600 });
+      if (!options.printLinks) {
+        options.log(`Mail written to ${file}`);
+        return;
+      }
       options.log(`Mail to ${message.to} "${message.subject}" written to ${file}`);
       for (const link of message.links) options.log(`  link: ${link}`);
     },
