@@ -50,7 +50,7 @@ import { invoiceReactor } from './invoices/invoice-reactor';
 import { invoiceRoutes } from './invoices/invoice-routes';
 import { INVOICE_SCHEMA } from './invoices/invoice-schema';
 import { lessonRoutes } from './lessons/lesson-routes';
-import { refuseErasedRecipients } from './mail/erased-recipients';
+import { ErasedMail, refuseErasedRecipients } from './mail/erased-recipients';
 import { mailReactor } from './mail/mail-reactor';
 import { createMailer, type Mailer } from './mail/mailer';
 import { type CommandDependencies, createCommandContext } from './pipeline/command-pipeline';
@@ -216,9 +216,21 @@ export async function buildCommandApp(options: CommandAppOptions) {
   // A month's lock is followed by its invoice, an invoice's withdrawal by its month's unlock.
   reactorList.push(invoiceReactor({ store: options.store, db, timeZone }));
   if (options.personalData) {
-    await app.register(erasureRoutes, { deps, db, vault: options.personalData, outboxDir });
+    const vault = options.personalData;
+    // Each instance has its own outbox: every one deletes its mail to a subject erased through any.
+    const outbox = await ErasedMail.open({
+      db,
+      outboxDir,
+      digest: (address) => vault.digest('outbox-recipient', address),
+    });
+    const stopFollowing = await outbox.follow(options.databaseUrl, (message, error) =>
+      app.log.warn({ err: error }, message),
+    );
+    // Before the pool is ended (onClose hooks run last added, first).
+    app.addHook('onClose', stopFollowing);
+    await app.register(erasureRoutes, { deps, db, vault, outbox });
     // An erasure cut short after its event (its key not yet destroyed) is completed from the event.
-    reactorList.push(await erasureReactor({ deps, db, vault: options.personalData, outboxDir }));
+    reactorList.push(await erasureReactor({ deps, db, vault, outbox }));
   }
   await app.register(agencyRoutes, { deps });
   const invoicing = familyInvoicing({ timeZone });

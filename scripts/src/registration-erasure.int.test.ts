@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startProduct } from './product';
 import { dumpDatabase, readModels, rebuildAsAFreshProcess } from './testing/database-dump';
 import { pdfText } from './testing/pdf-text';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from './testing/test-product';
@@ -233,5 +235,51 @@ describe('a workshop booking of no known family: export and erasure', () => {
     const live = await readModels(db);
     await rebuildAsAFreshProcess(product, db);
     expect(await readModels(db)).toEqual(live);
+  });
+
+  it('erased through another instance, the booking’s mail leaves this instance’s outbox too', async () => {
+    // A second instance on the same database with a DATA_DIR (and so an outbox) of its own; the
+    // instances share their secrets, as compose's .env gives them.
+    const otherDir = mkdtempSync(join(tmpdir(), 'agency-other-instance-'));
+    copyFileSync(join(product.dataDir, 'personal-data-key'), join(otherDir, 'personal-data-key'));
+    const other = await startProduct(
+      {
+        port: 0,
+        host: '127.0.0.1',
+        dataDir: otherDir,
+        databaseUrl: product.databaseUrl,
+        adminUsername: TEST_ADMIN.username,
+        jwtSecret: 'test-secret-test-secret-test-secret',
+        timeZone: 'Europe/London',
+        publicUrl: 'http://localhost',
+        mailFrom: 'Tutoring Agency <no-reply@localhost>',
+        demoData: false,
+      },
+      { log: () => {}, logLevel: 'silent' },
+    );
+    try {
+      expect(other.leadership.isLeader).toBe(false);
+      const email = `twin.instance${tag}@example.com`;
+      const booked = await book(eventId, {
+        ...booking,
+        contact: { ...contact('Twin', `Instance${tag}`), email, phone: '07700 900004' },
+        children: [{ firstName: 'Tia', lastName: `Instance${tag}`, school: '', schoolYear: '', allergies: '' }],
+        comments: '',
+      });
+      // The leader (this instance) runs the mail reactor: the booking's mail is in its outbox.
+      await vi.waitFor(() => expect(outbox()).toContain(email), { timeout: 10_000 });
+
+      const erased = await other.command.app.inject({
+        method: 'POST',
+        url: `/api/workshops/registrations/erase/${booked}`,
+        headers: { authorization: `Bearer ${admin}` },
+        payload: { commandId: randomUUID(), reason: 'Asked by the parent', confirm: true },
+      });
+      expect(erased.statusCode, erased.body).toBe(200);
+      await vi.waitFor(() => expect(outbox()).not.toContain(email), { timeout: 10_000 });
+    } finally {
+      await other.stop();
+      rmSync(otherDir, { recursive: true, force: true });
+    }
   });
 });

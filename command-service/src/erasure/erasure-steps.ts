@@ -3,13 +3,13 @@ import { client, tutor, user, workshop } from '@agency/domain';
 import type { RecordedEvent } from '@agency/platform';
 import type { PersonalDataVault } from '@agency/platform/personal-data';
 import type pg from 'pg';
-import { forgetOutboxMail } from '../mail/erased-recipients';
+import type { ErasedMail } from '../mail/erased-recipients';
 import type { CommandDependencies } from '../pipeline/command-pipeline';
 import { readModelLookups } from '../read-model/lookups';
 
 type Data = Record<string, unknown>;
 
-export type ErasureOptions = { deps: CommandDependencies; db: pg.Pool; vault: PersonalDataVault; outboxDir: string };
+export type ErasureOptions = { deps: CommandDependencies; db: pg.Pool; vault: PersonalDataVault; outbox: ErasedMail };
 
 /** When the erasure was decided and by which command (whose own stored answer names only ids). */
 export type ErasureRecord = { at: Date; commandId: string };
@@ -72,7 +72,7 @@ function addressesOf(events: RecordedEvent[]): string[] {
  * crash, a failure, a retry that never came) is completed all the same. Each takes the subject's
  * events as read before the key went (clear values to look for); read after, they hold only ids.
  */
-export function erasureSteps({ deps, db, vault, outboxDir }: ErasureOptions) {
+export function erasureSteps({ deps, db, vault, outbox }: ErasureOptions) {
   const lookups = readModelLookups(db);
 
   /**
@@ -117,20 +117,20 @@ export function erasureSteps({ deps, db, vault, outboxDir }: ErasureOptions) {
     },
 
     async completeFamily(clientId: string, events: RecordedEvent[], erasure: ErasureRecord) {
+      await outbox.forget(addressesOf(events));
       await vault.shred(familySubject(clientId), erasure.at);
       await scrubStoredAnswers(events, erasure);
-      forgetOutboxMail(outboxDir, addressesOf(events));
     },
 
     /** A booking of no known family is its own data subject; its invoices are billed as `registration:{id}`. */
     async completeRegistration(registrationId: string, events: RecordedEvent[], erasure: ErasureRecord) {
+      await outbox.forget(addressesOf(events));
       await vault.shred(registrationSubject({ registrationId, clientId: null }), erasure.at);
       // Its children's names only: a school or "None" (allergies) is in many other answers.
       await scrubStoredAnswers(
         readable(events).map(({ data, ...event }) => ({ ...event, data: { ...data, children: namesOf(data) } })),
         erasure,
       );
-      forgetOutboxMail(outboxDir, addressesOf(events));
     },
 
     async completeTutor(
@@ -139,6 +139,7 @@ export function erasureSteps({ deps, db, vault, outboxDir }: ErasureOptions) {
       logins: { logins: string[]; events: RecordedEvent[] },
       erasure: ErasureRecord,
     ) {
+      await outbox.forget(addressesOf(events));
       await vault.shred(tutorSubject(tutorId), erasure.at);
       const tx = await db.connect();
       try {
@@ -166,7 +167,6 @@ export function erasureSteps({ deps, db, vault, outboxDir }: ErasureOptions) {
         tx.release();
       }
       await scrubStoredAnswers([...events, ...logins.events], erasure);
-      forgetOutboxMail(outboxDir, addressesOf(events));
     },
   };
 }

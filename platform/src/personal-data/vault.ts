@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes, randomUUID } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 
 /**
@@ -48,8 +48,11 @@ export function isSealed(value: unknown): value is Sealed {
   return typeof value === 'object' && value !== null && (value as { $enc?: unknown }).$enc === 'v1';
 }
 
-/** The channel on which an erasure is announced to every process sharing the database. */
-const SHREDDED_CHANNEL = 'pii_shredded';
+/**
+ * The channel on which an erasure is announced to every process sharing the database (the payload
+ * is the subject's id); besides the vaults, each instance's outbox clean-up follows it.
+ */
+export const SHREDDED_CHANNEL = 'pii_shredded';
 
 /** A data key: live, shredded (`key: null`), or stored bytes this master key does not unwrap (`broken`). */
 type Key = { kid: string; subject: string; key: Buffer | null; broken?: string };
@@ -142,6 +145,16 @@ export class PersonalDataVault {
     // A retired id is not its subject's key any more: only what was sealed under it looks it up.
     if (!row.retired) this.bySubject.set(key.subject, key);
     return key;
+  }
+
+  /**
+   * A keyed one-way digest of `value`, for `purpose`: the same in every process with this master
+   * key, so instances can agree on a value without storing it, and of no use to whoever holds the
+   * database alone (the key is not in it).
+   */
+  digest(purpose: string, value: string): string {
+    const key = Buffer.from(hkdfSync('sha256', this.masterKey, Buffer.alloc(0), `digest:${purpose}`, 32));
+    return createHmac('sha256', key).update(value).digest('base64url');
   }
 
   private wrap(key: Buffer, kid: string): Buffer {
