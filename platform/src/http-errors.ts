@@ -62,7 +62,9 @@ export function installErrorReplies(
     }
     const status = (error as { statusCode?: number }).statusCode;
     if (status === 413) {
-      const limit = `${LIMITS.maxBodyBytes / 1024} KiB`;
+      // The route's own limit where it sets a tighter one (the public booking form), else the server's.
+      const bytes = request.routeOptions.bodyLimit ?? LIMITS.maxBodyBytes;
+      const limit = bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
       return reply
         .status(413)
         .send({ error: { code: 'payload_too_large', message: `The request is too large (${limit} at most).` } });
