@@ -1,6 +1,7 @@
 export * from './agency';
 export * from './answers/non-json-answers';
 export * from './answers/session-answers';
+export * from './answers/subject-access-export';
 export * from './answers/timesheet-grid';
 export * from './commands/agency-commands';
 export * from './commands/auth-commands';

@@ -1,9 +1,16 @@
-import { type AgencyDetails, clientParams, nonJsonAnswer } from '@agency/contracts';
+import {
+  type AgencyDetails,
+  bookingDataExport,
+  clientParams,
+  familyDataExport,
+  nonJsonAnswer,
+} from '@agency/contracts';
 import { type EventStore, forbidden, notFound } from '@agency/platform';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { zipSync } from 'fflate';
 import type pg from 'pg';
+import type { z } from 'zod';
 import { agencyTime } from '../audit/recorded-events';
 import { agencyDetailsOf } from '../read-models/agency/queries';
 import { requireSignIn } from '../signed-in';
@@ -15,7 +22,10 @@ import { registrationExport } from './registration-export';
  * `GET /api/clients/{id}/export` (admins only): a subject-access export of everything held about
  * a family, as one zip holding `export.json` (every field) and `summary.pdf` (readable); and
  * `GET /api/workshops/registrations/{id}/export`, the same about a booking of no known family. A
- * zip rather than one JSON with the PDF in base64: the family opens both files as they are.
+ * zip rather than one JSON with the PDF in base64: the family opens both files as they are. The
+ * zip is handed to the data subject and never passes the answers' field-visibility rule, so
+ * export.json is parsed through its contract (subject-access-export.ts) first: what is not listed
+ * there is not in the file (docs/personal-data.md).
  */
 export async function exportQueries(
   fastify: FastifyInstance,
@@ -31,7 +41,7 @@ export async function exportQueries(
     summary: (agency: AgencyDetails, madeAt: string) => Promise<Buffer>,
   ) {
     const pdf = await summary(await agencyDetailsOf(db), agencyTime(new Date(), timeZone));
-    const json = Buffer.from(JSON.stringify({ exportedAt: new Date().toISOString(), ...data }, null, 2));
+    const json = Buffer.from(JSON.stringify(data, null, 2));
     const zip = zipSync({ 'export.json': json, 'summary.pdf': pdf });
     return reply
       .type('application/zip')
@@ -48,17 +58,20 @@ export async function exportQueries(
   };
 
   /** One export route: `load` the subject's data (absent: 404), then the archive with its summary. */
-  function exportRoute<T extends object>(
+  function exportRoute<T extends { exportedAt: string }>(
     url: string,
     about: { missing: string; file: string; title: string; whom: string },
-    load: (id: string) => Promise<T | undefined>,
+    contract: z.ZodType<T>,
+    load: (id: string) => Promise<Omit<T, 'exportedAt'> | undefined>,
     sections: (data: T) => Sections,
   ) {
     app.get(url, { schema: exportSchema }, async (request, reply) => {
       if (request.signedIn.role !== 'admin') throw forbidden('Exports of personal data are for admins.');
       const { id } = request.params;
-      const data = await load(id);
-      if (!data) throw notFound(about.missing);
+      const loaded = await load(id);
+      if (!loaded) throw notFound(about.missing);
+      // Its fields as the contract lists them, and no other (an unlisted key is dropped).
+      const data = contract.parse({ exportedAt: new Date().toISOString(), ...loaded });
       return archive(reply, `${about.file}-${id}`, data, (agency, madeAt) =>
         renderExportSummary({ title: about.title, whom: `${about.whom} ${id}` }, sections(data), agency, madeAt),
       );
@@ -73,6 +86,7 @@ export async function exportQueries(
       title: 'Personal data held about your family',
       whom: 'family',
     },
+    familyDataExport,
     (id) => familyExport(db, store, timeZone, id),
     familySections,
   );
@@ -85,6 +99,7 @@ export async function exportQueries(
       title: 'Personal data held about your booking',
       whom: 'workshop booking',
     },
+    bookingDataExport,
     (id) => registrationExport(db, store, timeZone, id),
     registrationSections,
   );

@@ -1,113 +1,109 @@
-import type { AgencyDetails } from '@agency/contracts';
-import { displayDate, formatPounds } from '@agency/domain';
+import type { AgencyDetails, BookingDataExport, ExportWorkshopBooking, FamilyDataExport } from '@agency/contracts';
+import { displayDate, formatPounds, toPence } from '@agency/domain';
 import { drawLetterhead, startDocument } from '@agency/platform/documents/document-layout';
-import type { FamilyExport } from './family-export';
-import type { RegistrationExport } from './registration-export';
 
-type Row = Record<string, unknown>;
-const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
-const date = (value: unknown) => (typeof value === 'string' && value ? displayDate(value.slice(0, 10)) : '');
-const pounds = (value: unknown) => formatPounds(Number(value ?? 0));
-const phones = (value: unknown) =>
-  Array.isArray(value) ? value.map((phone: Row) => text(phone.number ?? phone)).join(', ') : '';
-const lines = (value: unknown) => (Array.isArray(value) ? value.map(text).join(', ') : text(value));
+const date = (value: string | null) => (value ? displayDate(value.slice(0, 10)) : '');
+const pounds = (value: number) => formatPounds(toPence(value));
+const joined = (parts: readonly string[], separator = ', ') => parts.filter(Boolean).join(separator);
 
 /** Each part of an export as a heading and one line per item, in words a family reads. */
 export type Sections = [heading: string, items: string[]][];
 
-/** The parts every export has: the family invoices, their payments and the history of changes. */
-const billingAndHistory = (data: Pick<FamilyExport, 'familyInvoices' | 'payments' | 'history'>): Sections => [
+type Billing = Pick<FamilyDataExport, 'invoices' | 'payments' | 'history' | 'workshopBookings'>;
+
+/** The parts every export has: workshop bookings, family invoices, their payments and the history of changes. */
+const bookingsBillingAndHistory = (data: Billing): Sections => [
+  ['Workshop bookings', data.workshopBookings.map(booking)],
   [
-    'Family invoices',
-    data.familyInvoices.map((i) => `${text(i.reference)} of ${date(i.date)}: ${pounds(i.total_pence)}`),
+    'Invoices',
+    data.invoices.map((i) =>
+      joined([
+        `${i.reference} of ${date(i.date)}: ${pounds(i.total)}`,
+        `paid ${pounds(i.paid)}`,
+        i.creditNote ? `cancelled by credit note ${i.creditNote.reference} of ${date(i.creditNote.date)}` : '',
+        i.owed > 0 ? `owed ${pounds(i.owed)}` : '',
+      ]),
+    ),
   ],
-  ['Payments', data.payments.map((p) => `${date(p.date)}: ${pounds(p.amount_pence)}`)],
-  ['History of changes', data.history.map((h) => `${h.when} ${h.who.name} (${h.who.role}): ${h.what}`)],
+  ['Payments', data.payments.map((p) => `${date(p.date)}: ${pounds(p.amount)} for ${p.invoice}`)],
+  ['History of changes', data.history.map((h) => `${h.when} by ${h.by}: ${h.what}`)],
 ];
 
-const children = (value: unknown) =>
-  Array.isArray(value)
-    ? value.map((c: Row) =>
-        [
-          `${text(c.firstName)} ${text(c.lastName)}`,
-          text(c.school),
-          c.schoolYear ? `year ${text(c.schoolYear)}` : '',
-          c.allergies ? `allergies: ${text(c.allergies)}` : '',
-        ]
-          .filter(Boolean)
-          .join(', '),
-      )
-    : [];
+function booking(b: ExportWorkshopBooking): string {
+  return joined(
+    [
+      `${b.event} on ${date(b.date)} (${b.status}${b.eventCancelled ? ', event cancelled' : ''})`,
+      `${b.bookedBy.firstName} ${b.bookedBy.lastName}`,
+      joined(b.bookedBy.address),
+      b.bookedBy.postcode,
+      b.bookedBy.email,
+      b.bookedBy.phone,
+      ...b.children.map((c) =>
+        joined([
+          `${c.firstName} ${c.lastName}`,
+          c.school,
+          c.schoolYear ? `year ${c.schoolYear}` : '',
+          c.allergies ? `allergies: ${c.allergies}` : '',
+        ]),
+      ),
+      b.comments ? `note: ${b.comments}` : '',
+    ],
+    ' · ',
+  );
+}
 
-export function familySections(data: FamilyExport): Sections {
+export function familySections(data: Omit<FamilyDataExport, 'exportedAt'>): Sections {
   return [
     [
       'Contacts',
       data.contacts.map((c) =>
-        [
-          `${text(c.first_name)} ${text(c.last_name)}`,
-          lines(c.address),
-          text(c.postcode),
-          text(c.email),
-          phones(c.phone),
-          c.dob ? `born ${date(c.dob)}` : '',
-        ]
-          .filter(Boolean)
-          .join(' · '),
+        joined(
+          [
+            `${c.firstName} ${c.lastName}`,
+            joined(c.address),
+            c.postcode,
+            c.email,
+            joined(c.phone.map((phone) => phone.number)),
+            c.dateOfBirth ? `born ${date(c.dateOfBirth)}` : '',
+          ],
+          ' · ',
+        ),
       ),
     ],
     [
       'Children',
-      data.children.map((c) => `${text(c.first_name)} ${text(c.last_name)}${c.dob ? `, born ${date(c.dob)}` : ''}`),
+      data.children.map((c) => `${c.firstName} ${c.lastName}${c.dateOfBirth ? `, born ${date(c.dateOfBirth)}` : ''}`),
     ],
     [
-      'Engagements',
-      data.engagements.map(
-        (e) =>
-          `${text(e.id)}: from ${date(e.start_date)}${e.end_date ? ` to ${date(e.end_date)}` : ''}, ${pounds(e.rate_pence)} an hour`,
+      'Tutoring',
+      data.tutoring.map(
+        (t) =>
+          `${t.child} with ${t.tutor}: from ${date(t.startDate)}${t.endDate ? ` to ${date(t.endDate)}` : ''}, subjects ${joined(t.subjects) || 'none'}`,
       ),
     ],
     [
       'Lessons',
-      data.lessons.map(
-        (l) => `${date(l.date)}: ${Number(l.duration_hundredths) / 100} h, ${pounds(l.amount_pence)} (${text(l.id)})`,
+      data.lessons.map((l) =>
+        joined([`${date(l.date)}: ${l.child} with ${l.tutor}`, joined(l.subjects), `${l.hours.toFixed(2)} h`]),
       ),
     ],
-    ['Tutors’ invoices listing these lessons', data.invoices.map((i) => `${text(i.reference)} of ${date(i.date)}`)],
-    ['Consultations', data.consultations.map((c) => `${date(c.date)}: ${pounds(c.amount_pence)} (${text(c.id)})`)],
     [
-      'Workshop registrations',
-      data.workshopRegistrations.map((r) => `${text(r.id)} (${text(r.status)}), ${text(r.places)} place(s)`),
+      'Consultations',
+      data.consultations.map((k) =>
+        joined([
+          `${date(k.date)}: ${k.child}, ${pounds(k.amount)}`,
+          k.assessment ? `assessment in ${joined(k.assessment.subjects) || 'no subject'}` : '',
+          k.cancelled ? 'cancelled' : '',
+        ]),
+      ),
     ],
-    ...billingAndHistory(data),
+    ...bookingsBillingAndHistory(data),
   ];
 }
 
-/** A booking of no known family: who booked, the children, the events it was on, its invoices and history. */
-export function registrationSections(data: RegistrationExport): Sections {
-  const events = new Map(data.events.map((e) => [String(e.id), e]));
-  return [
-    [
-      'Bookings',
-      data.registrations.map((r) => {
-        const contact = (r.contact ?? {}) as Row;
-        const event = events.get(String(r.event_id));
-        return [
-          `${text(event?.description)} on ${date(event?.date_time)} (${text(r.status)})`,
-          `${text(contact.firstName)} ${text(contact.lastName)}`,
-          lines(contact.address),
-          text(contact.postcode),
-          text(contact.email),
-          text(contact.phone),
-          r.comments ? `note: ${text(r.comments)}` : '',
-        ]
-          .filter(Boolean)
-          .join(' · ');
-      }),
-    ],
-    ['Children', children(data.registrations.at(-1)?.children)],
-    ...billingAndHistory(data),
-  ];
+/** A booking of no known family: the booking on each event it was on, its invoices and history. */
+export function registrationSections(data: Omit<BookingDataExport, 'exportedAt'>): Sections {
+  return bookingsBillingAndHistory(data);
 }
 
 /** The readable summary of an export: every part with its items; export.json holds every field. */
@@ -120,7 +116,9 @@ export function renderExportSummary(
   const { doc, finish } = startDocument({ title: about.title, agency });
   drawLetterhead(doc, 'YOUR DATA', agency);
   doc.font('Helvetica').fontSize(10).text(`Everything we hold about ${about.whom}, as of ${madeAt}.`, 50, 150);
-  doc.text('Every field is in export.json, beside this summary.');
+  doc.text(
+    'Every field is in export.json, beside this summary. Who made each change is named by role ("the agency", "the tutor").',
+  );
   for (const [heading, items] of sections) {
     doc.moveDown().font('Helvetica-Bold').fontSize(12).text(heading);
     doc.font('Helvetica').fontSize(9);
