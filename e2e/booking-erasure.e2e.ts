@@ -28,7 +28,8 @@ describe('a booking of no known family: export and erasure in the browser', () =
       capacity: 10,
     });
     eventId = event.id;
-    const { registration } = await api.post(`/api/public/events/${event.id}/registrations`, {
+    const { registration } = await api.post('/api/events/register', {
+      eventId: event.id,
       contact: {
         firstName: 'Rosalind',
         lastName: surname,
@@ -92,7 +93,8 @@ describe('a booking of no known family: export and erasure in the browser', () =
       phone: [{ type: 'Mobile', number: '07700 900445' }],
     });
     expect(client.id).toEqual(expect.any(String));
-    const { registration } = await api.post(`/api/public/events/${eventId}/registrations`, {
+    const { registration } = await api.post('/api/events/register', {
+      eventId: eventId,
       contact: {
         firstName: 'Fenella',
         lastName: surname,

@@ -44,7 +44,8 @@ describe('workflows after a command, on open screens', () => {
       capacity: 10,
     });
     for (const name of ['Ash', 'Bea']) {
-      const { registration } = await api.post(`/api/public/events/${event.id}/registrations`, {
+      const { registration } = await api.post('/api/events/register', {
+        eventId: event.id,
         contact: { ...contactFor(name, `Kite${stamp}`), address: ['1 High Street'], phone: '07700 900000' },
         children: [{ firstName: `${name}kid`, lastName: `Kite${stamp}` }],
       });

@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { adminApi } from './support/api';
 import { expectAccessible, launchChromium, screenshot } from './support/chromium';
+import { linkFromOutbox } from './support/outbox';
 import { logInAsAdmin } from './support/session';
 
 describe('workshops in the browser: an admin schedules, a parent books without logging in, the admin invoices', () => {
@@ -23,7 +24,8 @@ describe('workshops in the browser: an admin schedules, a parent books without l
       price: 40,
       capacity: 10,
     });
-    await api.post(`/api/public/events/${event.id}/registrations`, {
+    await api.post('/api/events/register', {
+      eventId: event.id,
       contact: {
         firstName: 'Jo',
         lastName: 'Parker',
@@ -85,8 +87,15 @@ describe('workshops in the browser: an admin schedules, a parent books without l
     await expectAccessible(parent);
     await screenshot(parent, 'workshop-booking');
     await parent.getByRole('button', { name: 'Book' }).click();
-    await parent.getByText('your booking is confirmed').waitFor();
+    // Requested: the places are held until the address confirms the booking from the e-mailed link.
+    await parent.getByText(`we have e-mailed a link to ${email}`).waitFor();
     await expectAccessible(parent);
+    await parent.goto(await linkFromOutbox(email, 'book/confirm', new Set()));
+    await parent.getByRole('heading', { name: 'Confirm Your Booking' }).waitFor();
+    await expectAccessible(parent);
+    await parent.getByRole('button', { name: 'Confirm Booking' }).click();
+    await parent.getByText('2 places').waitFor();
+    expect(await parent.getByRole('status').innerText()).toContain('is confirmed');
   });
 
   it('the admin sees the registration with its allergies, moves it, invoices it with a discount and an excluded line, and records a payment', async () => {

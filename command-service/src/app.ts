@@ -60,9 +60,11 @@ import { StreamStates } from './pipeline/stream-states';
 import type { Reactor } from './reactors/reactor';
 import { REACTOR_SCHEMA, type ReactorBackoff, ReactorRunner } from './reactors/reactor-runner';
 import { ReactorWatch } from './reactors/reactor-watch';
-import { COMMAND_SERVICE_SCHEMA, TUTOR_SCHEMA } from './schema';
+import { BOOKING_SCHEMA, COMMAND_SERVICE_SCHEMA, TUTOR_SCHEMA } from './schema';
 import { TutorNames } from './tutors/tutor-names';
 import { tutorRoutes } from './tutors/tutor-routes';
+import { bookingLapses } from './workshops/booking-lapses';
+import { bookingLinks } from './workshops/booking-links';
 import { workshopLookups } from './workshops/workshop-lookups';
 import { workshopReactor } from './workshops/workshop-reactor';
 import { workshopRoutes } from './workshops/workshop-routes';
@@ -129,6 +131,7 @@ export async function buildCommandApp(options: CommandAppOptions) {
   db.on('error', (error) => app.log.warn({ err: error }, 'idle database connection lost'));
   await db.query(COMMAND_SERVICE_SCHEMA);
   await db.query(TUTOR_SCHEMA);
+  await db.query(BOOKING_SCHEMA);
   await db.query(INVOICE_SCHEMA);
   await db.query(SESSIONS_SCHEMA);
   await db.query(LOGIN_THROTTLE_SCHEMA);
@@ -236,7 +239,10 @@ export async function buildCommandApp(options: CommandAppOptions) {
   const invoicing = familyInvoicing({ timeZone });
   await app.register(consultationRoutes, { deps, invoicing });
   await app.register(familyInvoiceRoutes, { deps });
-  await app.register(workshopRoutes, { deps, invoicing, db, timeZone });
+  await app.register(workshopRoutes, { deps, invoicing, db, timeZone, vault: options.personalData });
+  // Public bookings nobody confirmed lapse when their hold runs out (docs/limits.md, "Public bookings").
+  const lapseDueBookings = bookingLapses({ deps, links: bookingLinks(db), timeZone, vault: options.personalData });
+  reactors.addChore({ name: 'booking lapses', everyMs: 30_000, run: lapseDueBookings });
   reactorList.push(
     consultationReactor(invoicing),
     workshopReactor({ store: options.store, invoicing, lookups: workshopLookups(db) }),
@@ -289,5 +295,5 @@ export async function buildCommandApp(options: CommandAppOptions) {
     app.jwt.sign({ ...user, sid: await sessions.start(user.id) });
   reactorList.push(mailReactor({ db, store: options.store, mailer, publicUrl, log: app.log }));
   await reactors.register();
-  return { app, accounts, deps, actAs, sessions, signSession, reactors };
+  return { app, accounts, deps, actAs, sessions, signSession, reactors, chores: { lapseDueBookings } };
 }

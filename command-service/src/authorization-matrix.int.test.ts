@@ -156,6 +156,11 @@ const RULES: Record<string, Rule> = {
     call: () => ({ url: '/api/public/events/none/registrations', body: {} }),
     expect: open,
   },
+  'POST /api/public/bookings/confirm': {
+    call: () => ({ url: '/api/public/bookings/confirm', body: {} }),
+    expect: open,
+  },
+  'POST /api/events/register': { call: () => ({ url: '/api/events/register', body: {} }), expect: adminOnly },
   'POST /api/family-invoices/payment': {
     call: () => ({ url: '/api/family-invoices/payment', body: {} }),
     expect: adminOnly,
@@ -405,8 +410,11 @@ describe('authorization matrix: every route of both services × every kind of ca
     });
     const booked = await product.command.app.inject({
       method: 'POST',
-      url: `/api/public/events/${event.id}/registrations`,
+      url: '/api/events/register',
+      headers: { authorization: `Bearer ${tokens.admin}` },
       payload: {
+        commandId: randomUUID(),
+        eventId: event.id,
         contact: { ...contact('Parent', 'Booker'), phone: '07700 900000' },
         children: [{ firstName: 'Kid', lastName: 'Booker' }],
       },

@@ -158,10 +158,29 @@ class RunSetup {
     };
   }
 
+  /** An admin's booking on a parent's behalf (a public one waits for its address to confirm it). */
+  adminBookingCall(eventId: string, parent: string): Call {
+    const { body } = this.bookingCall(eventId, parent);
+    return { url: '/api/events/register', body: { eventId, ...body } };
+  }
+
   async booking(eventId: string, parent = 'Pat', name = 'registration') {
-    const response = await send(this.bookingCall(eventId, parent), randomUUID());
+    const { registration } = await this.ok('/api/events/register', this.adminBookingCall(eventId, parent).body);
+    return this.fix(name, registration.id as string);
+  }
+
+  /** A public booking requested, with its e-mailed link's secret made known (the mail's copy is not read). */
+  async bookingRequested() {
+    const eventId = await this.workshop();
+    const response = await send(this.bookingCall(eventId, 'Pat'), randomUUID());
     expect(response.statusCode, `setup booking: ${response.body}`).toBe(200);
-    return this.fix(name, response.json().registration.id as string);
+    const registrationId = this.fix('registration', response.json().registration.id as string);
+    const token = `known-token-${this.tag}`;
+    await db.query('update command.booking_links set token_hash = $2 where registration_id = $1', [
+      registrationId,
+      hash(token),
+    ]);
+    return { token };
   }
 
   async workshopInvoice(registrationId: string) {
@@ -400,6 +419,13 @@ const SCENARIOS: Record<string, Scenario | Scenario[]> = {
   },
   'POST /api/public/events/:eventId/registrations': {
     setup: async (s) => s.bookingCall(await s.workshop(), 'Pat'),
+  },
+  'POST /api/events/register': {
+    setup: async (s) => s.adminBookingCall(await s.workshop(), 'Pat'),
+  },
+  'POST /api/public/bookings/confirm': {
+    commandless: true,
+    setup: async (s) => ({ url: '/api/public/bookings/confirm', body: await s.bookingRequested(), public: true }),
   },
   'POST /api/events/place': {
     setup: async (s) => {

@@ -102,3 +102,21 @@ insert into command.usernames (name, user_id)
    where not exists (select 1 from command.usernames u where u.user_id = a.user_id)
   on conflict (name) do update set user_id = excluded.user_id where command.usernames.user_id is null;
 `;
+
+/**
+ * Public bookings awaiting their address's confirmation (docs/limits.md, "Public bookings"): the
+ * hash of each e-mailed link's secret (the secret itself is only in the mail) and when the
+ * booking lapses. Kept until then, so a second click on a used link still finds its booking; the
+ * lapse chore records the lapse of the unconfirmed ones and deletes every row past its time.
+ */
+export const BOOKING_SCHEMA = `
+create table if not exists command.booking_links (
+  token_hash text primary key,
+  event_id text not null,
+  registration_id text not null unique,
+  link_id text not null,
+  expires_at timestamptz not null,
+  created_at timestamptz not null default now()
+);
+create index if not exists booking_links_expiry on command.booking_links (expires_at);
+`;

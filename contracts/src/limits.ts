@@ -48,6 +48,17 @@ export const LIMITS = {
   maxWorkshopMinutes: 1_440,
   maxWorkshopCapacity: 500,
   maxChildrenPerBooking: 10,
+  /**
+   * A public booking (nobody signed in): its children, and the places one e-mail address may hold
+   * on one event across its bookings; an admin booking on a parent's behalf takes up to
+   * `maxChildrenPerBooking`. See docs/limits.md, "Public bookings".
+   */
+  maxChildrenPerPublicBooking: 6,
+  maxPlacesPerEmailPerEvent: 6,
+  /** The places an event's waiting list holds: past it a booking is refused ("the waiting list is full"). */
+  maxWaitingListPlaces: 30,
+  /** How long a public booking's e-mailed confirmation link holds its places, in minutes. */
+  bookingHoldMinutes: 60,
   maxRegistrationsPerInvoice: 100,
   /** A child's allergies and a booking's comments. */
   maxAllergiesLength: 500,

@@ -68,12 +68,12 @@ export const frontDoor = fp(async (app: FastifyInstance, options: FrontDoorOptio
 });
 
 /**
- * Addresses that carry a secret (activation codes, reset tokens) are logged without it, and query
+ * Addresses that carry a secret (activation codes, reset tokens, booking confirmations) are logged without it, and query
  * parameters named like a secret are blanked.
  */
 export function redactUrl(url: string): string {
   const [path = '', query] = url.split(/\?(.*)/s, 2);
-  const safePath = path.replace(/^\/(activate|reset)\/[^/]+/i, '/$1/[redacted]');
+  const safePath = path.replace(/^\/(activate|reset|book\/confirm)\/[^/]+/i, '/$1/[redacted]');
   if (query === undefined) return safePath;
   const safeQuery = query.replace(
     /(^|&)((?:token|code|activationCode|resetToken|password)=)[^&]*/gi,

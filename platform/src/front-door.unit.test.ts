@@ -150,6 +150,7 @@ describe('structured log', () => {
 
   it('blanks the secret part of activation and reset addresses and secret query parameters', () => {
     expect(redactUrl('/activate/abc-DEF_123')).toBe('/activate/[redacted]');
+    expect(redactUrl('/book/confirm/s3cr3t-Token_x')).toBe('/book/confirm/[redacted]');
     expect(redactUrl('/reset/tok3n?x=1')).toBe('/reset/[redacted]?x=1');
     expect(redactUrl('/api/tutors/activate/4b1c')).toBe('/api/tutors/activate/4b1c');
     expect(redactUrl('/login?token=abc&next=%2Fclients')).toBe('/login?token=[redacted]&next=%2Fclients');

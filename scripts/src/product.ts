@@ -42,6 +42,8 @@ export async function startProduct(
     onRoute?: (service: 'command' | 'query', route: RouteOptions) => void;
     /** How soon a reactor stopped at an event tries again (tests shorten it). */
     reactorBackoff?: { firstMs: number; maxMs: number };
+    /** The commands' "now" (tests move it on, e.g. past a booking's hold). */
+    clock?: () => Date;
   } = {},
 ): Promise<RunningProduct> {
   const log = options.log ?? ((line: string) => console.log(line));
@@ -109,6 +111,7 @@ export async function startProduct(
     onRoute: onRoute && ((route) => onRoute('command', route)),
     personalData: personalData.vault,
     reactorBackoff: options.reactorBackoff,
+    clock: options.clock,
     outboxDir: join(config.dataDir, 'outbox'),
     mailer: createMailer({
       smtpUrl: config.smtpUrl,

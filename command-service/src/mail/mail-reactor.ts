@@ -1,4 +1,4 @@
-import type { ProductEvent } from '@agency/contracts';
+import { LIMITS, type ProductEvent } from '@agency/contracts';
 import { agency, type Decider, displayDate, familyInvoice, fold, formatPounds, tutor, workshop } from '@agency/domain';
 import { comparePositions, type EventStore, type Position, type RecordedEvent } from '@agency/platform';
 import { renderFamilyDocument } from '@agency/platform/documents/family-invoice-document';
@@ -9,12 +9,20 @@ import { sha256 } from '../tutors/tutor-routes';
 import { RefusedRecipient } from './erased-recipients';
 import { MAIL_REACTOR } from './mail-reactor-name';
 import type { Mailer, MailMessage } from './mailer';
-import { absoluteLink, activationMessage, familyDocumentMessage, resetMessage, workshopMessage } from './messages';
+import {
+  absoluteLink,
+  activationMessage,
+  bookingRequestMessage,
+  familyDocumentMessage,
+  resetMessage,
+  workshopMessage,
+} from './messages';
 
 /** The Message-ID of an event's `index`th message: the same on every run of the event. */
 export const messageIdOf = (eventId: string, index: number) => `<${eventId}.${index}@agency>`;
 
 type Handled =
+  | 'WorkshopBookingRequested'
   | 'WorkshopRegistrationMade'
   | 'WorkshopRegistrationPlaced'
   | 'WorkshopEventCancelled'
@@ -172,6 +180,33 @@ export function mailReactor({ db, store, mailer, publicUrl, log }: MailReactorOp
   }
 
   const composers: Composers = {
+    async WorkshopBookingRequested(data, event) {
+      // The secret, while its booking has not lapsed (the link's hash is kept until then).
+      await db.query('delete from auth.pending_links where expires_at <= now()');
+      const found = await db.query<{ secret: string }>('select secret from auth.pending_links where id = $1', [
+        data.linkId,
+      ]);
+      const secret = found.rows[0]?.secret;
+      const live =
+        secret !== undefined &&
+        (
+          await db.query('select 1 from command.booking_links where token_hash = $1 and expires_at > now()', [
+            sha256(secret),
+          ])
+        ).rowCount === 1;
+      const state = await workshopAt(event, event.revision);
+      if (!live || !state) return { messages: [], linkId: data.linkId };
+      const message = bookingRequestMessage({
+        to: data.contact.email,
+        event: when(state),
+        childrenFirstNames: data.children.map((child) => child.firstName),
+        held: data.held,
+        holdMinutes: LIMITS.bookingHoldMinutes,
+        link: absoluteLink(publicUrl, `/book/confirm/${secret}`),
+      });
+      return { messages: [message], linkId: data.linkId };
+    },
+
     async WorkshopRegistrationMade(data, event) {
       // A registration moved in from another event was told when it was booked.
       if (data.movedFrom !== null) return { messages: [] };

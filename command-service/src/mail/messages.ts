@@ -91,6 +91,47 @@ export function familyDocumentMessage(input: {
 }
 
 /** A workshop booking's news for the parent: booked, on the waiting list, given a place, or cancelled. */
+/**
+ * The mail that asks an address to confirm a public booking. Nobody has confirmed the address
+ * yet, so it carries nothing the booker typed but the children's first names, each cut short
+ * (docs/limits.md, "Public bookings"): the agency's mail cannot carry anyone's text to anyone.
+ */
+export function bookingRequestMessage(input: {
+  to: string;
+  event: string;
+  childrenFirstNames: string[];
+  held: boolean;
+  holdMinutes: number;
+  link: string;
+}): MailMessage {
+  const names = input.childrenFirstNames.map((name) => shortName(name)).join(', ');
+  const places = input.childrenFirstNames.length;
+  const lines = [
+    'Hello,',
+    `Somebody asked with this e-mail address to book ${places} ${places === 1 ? 'place' : 'places'} at ${input.event}, for ${names}.`,
+    input.held
+      ? `The ${places === 1 ? 'place is' : 'places are'} held for ${input.holdMinutes} minutes. Confirm the booking to keep ${places === 1 ? 'it' : 'them'}:`
+      : `The workshop is full: confirm within ${input.holdMinutes} minutes to join its waiting list.`,
+  ];
+  const after = 'If this was not you, ignore this e-mail: nothing is booked, and the details given are deleted.';
+  return {
+    to: input.to,
+    subject: `Please confirm your booking: ${input.event}`,
+    text: `${[...lines, input.link, after].join('\n\n')}\n`,
+    html: layout([...lines], { href: input.link, label: 'Confirm the booking' }).replace(
+      '</body>',
+      `<p>${escapeHtml(after)}</p></body>`,
+    ),
+    links: [input.link],
+  };
+}
+
+/** A first name as a mail may show it: one line, at most 40 characters. */
+const shortName = (name: string) => {
+  const line = name.replace(/[\p{Cc}\p{Cf}]+/gu, ' ').trim();
+  return line.length > 40 ? `${line.slice(0, 39)}…` : line;
+};
+
 export function workshopMessage(input: {
   to: string;
   name: string;

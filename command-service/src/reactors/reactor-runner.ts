@@ -60,10 +60,14 @@ class ReadAgain extends Error {}
  * A reactor new to a store that already has events starts at the head of the log: it reacts to
  * what happens from then on (what happened before was done by the code of its time).
  */
+/** Work done every so often on the leader beside the reactors (e.g. lapsing unconfirmed bookings). */
+export type Chore = { name: string; everyMs: number; run: () => Promise<unknown> };
+
 export class ReactorRunner {
   private controller?: AbortController;
   private loops: Promise<void>[] = [];
   private readonly backoff: ReactorBackoff;
+  private readonly chores: Chore[] = [];
 
   constructor(
     private readonly db: pg.Pool,
@@ -99,13 +103,33 @@ export class ReactorRunner {
     }
   }
 
+  /** A chore to run while the reactors run (on the leader only), before `start`. */
+  addChore(chore: Chore) {
+    this.chores.push(chore);
+  }
+
   start() {
     if (this.controller && !this.controller.signal.aborted) return;
     const controller = new AbortController();
     // Each reactor's loop, store subscription and waits listen for this one stop.
-    setMaxListeners(8 * Math.max(1, this.reactors.length), controller.signal);
+    setMaxListeners(8 * Math.max(1, this.reactors.length + this.chores.length), controller.signal);
     this.controller = controller;
-    this.loops = this.reactors.map((reactor) => this.follow(reactor, controller.signal));
+    this.loops = [
+      ...this.reactors.map((reactor) => this.follow(reactor, controller.signal)),
+      ...this.chores.map((chore) => this.repeat(chore, controller.signal)),
+    ];
+  }
+
+  /** A chore's runs, `everyMs` apart; a failed run is logged and the next one tries again. */
+  private async repeat(chore: Chore, signal: AbortSignal) {
+    while (!signal.aborted) {
+      try {
+        await chore.run();
+      } catch (error) {
+        this.log(`The ${chore.name} chore failed; it runs again shortly`, error);
+      }
+      await abortableSleep(chore.everyMs, signal);
+    }
   }
 
   async stop() {

@@ -1,11 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto';
 import {
+  adminBookingBody,
   bookingBody,
+  bookingConfirmBody,
   ERASED,
   LIMITS,
   registrationDeleteBody,
   registrationMoveBody,
   registrationPlaceBody,
+  registrationSubject,
   type SessionUser,
   workshopEventBody,
   workshopEventCancelBody,
@@ -14,6 +17,7 @@ import {
 } from '@agency/contracts';
 import { familyInvoice, nowLocalIn, toPence, toPounds, workshop } from '@agency/domain';
 import { describeOnly, HttpError, invalidInput, notFound } from '@agency/platform';
+import type { PersonalDataVault } from '@agency/platform/personal-data';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { ResetThrottle } from '../auth/reset-throttle';
@@ -28,6 +32,7 @@ import {
   domainToHttp,
 } from '../pipeline/command-pipeline';
 import { racePoint } from '../race-points';
+import { bookingLinks } from './booking-links';
 import { workshopLookups } from './workshop-lookups';
 import { accountKey, accountKeyOf, WORKSHOPS_REACTOR, workshopInvoiceOf } from './workshop-reactor';
 
@@ -37,6 +42,8 @@ type Options = {
   invoicing: FamilyInvoicing;
   db: pg.Pool;
   timeZone: string;
+  /** Destroys a confirmed booking's request copy once it is its family's (absent: no personal-data layer). */
+  vault?: Pick<PersonalDataVault, 'shred'>;
 };
 
 /** Enough tries for a class's worth of parents booking at the same moment: each lost try lets another win. */
@@ -89,6 +96,7 @@ export async function workshopRoutes(app: FastifyInstance, options: Options) {
     windowMs: 60 * 60 * 1000,
   });
   const nowLocal = (context: CommandContext) => nowLocalIn(timeZone, context.now);
+  const links = bookingLinks(db);
 
   async function loadLive(context: CommandContext, eventId: string): Promise<Live> {
     const state = await context.load(workshopStream(eventId), workshopDecider);
@@ -140,7 +148,10 @@ export async function workshopRoutes(app: FastifyInstance, options: Options) {
     },
   });
 
-  // The public booking: no login, so it is bounded here rather than by a session.
+  // The public booking: no login, so it is bounded here rather than by a session. It is only
+  // *requested* until its address confirms it from the e-mailed link (docs/limits.md, "Public
+  // bookings"): until then it holds its places for a while, links to no family and is mailed
+  // nothing the booker typed but the children's first names.
   app.post(
     '/api/public/events/:eventId/registrations',
     { bodyLimit: 16_384, schema: { body: bookingBody }, validatorCompiler: describeOnly },
@@ -151,44 +162,140 @@ export async function workshopRoutes(app: FastifyInstance, options: Options) {
       if (!parsed.success) throw invalidInput(parsed.error.issues);
       const body = parsed.data;
       const commandId = body.commandId ?? randomUUID();
+      // Of this command and this event: one command id sent for two events books two registrations.
+      const registrationId = derivedId(commandId, 'registration', eventId);
       // A honeypot filled in: answered as a booking, nothing recorded.
-      if (body.website) return { registration: { id: randomUUID(), status: 'registered' } };
+      if (body.website) return { registration: { id: registrationId, status: 'requested', held: true } };
       // Keyed by a digest of the address, so the throttle's rows hold no e-mail an erasure would miss.
       const bookerKey = createHash('sha256').update(body.contact.email.toLowerCase()).digest('hex');
       if (!(await throttle.admit([`booking:${bookerKey}`], request.ip))) {
         throw new HttpError(429, 'too_many_attempts', 'Too many bookings from here: please try again later.');
       }
-      const clientId = await lookups.familyWithEmail(body.contact.email);
       const { context, appendedUpTo } = createCommandContext(deps, PUBLIC_BOOKER, commandId, commandId);
-      // Of this command and this event: one command id sent for two events books two registrations.
-      const registrationId = derivedId(commandId, 'registration', eventId);
+      const link = await links.prepare(
+        eventId,
+        registrationId,
+        derivedId(commandId, 'booking-link', eventId),
+        context.now,
+      );
       try {
-        // A repeated booking (the same command id) finds its registration; its e-mail follows from the event, once.
+        // A repeated booking (the same command id) finds its request; its e-mail follows from the event, once.
         const state = await withRetries(() =>
           context.run(workshopStream(eventId), workshopDecider, {
-            type: 'Register',
+            type: 'RequestBooking',
             registration: {
               registrationId,
-              clientId,
               contact: body.contact,
               children: body.children,
               comments: body.comments,
-              accountKey: accountKey(body.contact.email),
             },
+            linkId: link.linkId,
             nowLocal: nowLocal(context),
+            now: context.now,
+          }),
+        );
+        if (state.status === 'none') throw notFound('There is no such event.');
+        const position = appendedUpTo();
+        if (position) await deps.projections.waitFor(position, 5000);
+        const asked = state.requests.get(registrationId);
+        if (asked) {
+          return {
+            registration: { id: registrationId, status: 'requested', held: asked.held, expiresAt: asked.expiresAt },
+          };
+        }
+        // A retry after the address confirmed it (or after it lapsed): as it stands.
+        const made = state.registrations.get(registrationId);
+        return { registration: { id: registrationId, status: made?.status ?? 'lapsed', held: false } };
+      } catch (error) {
+        // Refused: nothing was recorded, so neither is its link.
+        const state = await context.load(workshopStream(eventId), workshopDecider).catch(() => undefined);
+        const recorded =
+          state?.status !== 'none' && (state?.requests.has(registrationId) || state?.registrations.has(registrationId));
+        if (state && !recorded) await links.discard(registrationId, link.linkId);
+        throw domainToHttp(error);
+      }
+    },
+  );
+
+  // The e-mailed link: the address confirms its booking, which then takes its places for good
+  // (or joins the waiting list) and is linked to the family of that address, if any.
+  app.post(
+    '/api/public/bookings/confirm',
+    { bodyLimit: 1_024, schema: { body: bookingConfirmBody }, validatorCompiler: describeOnly },
+    async (request) => {
+      const parsed = bookingConfirmBody.safeParse(request.body ?? {});
+      if (!parsed.success) throw invalidInput(parsed.error.issues);
+      const found = await links.find(parsed.data.token);
+      if (!found) {
+        throw new HttpError(
+          404,
+          'not_found',
+          'This link is not one we sent, or its booking lapsed: please book again.',
+        );
+      }
+      const { eventId, registrationId } = found;
+      // One confirmation per booking, however many clicks: its command id is the booking's.
+      const commandId = derivedId('confirm-booking', registrationId);
+      const { context, appendedUpTo } = createCommandContext(deps, PUBLIC_BOOKER, commandId, commandId);
+      try {
+        const before = await context.load(workshopStream(eventId), workshopDecider);
+        const asked = before.status === 'none' ? undefined : before.requests.get(registrationId);
+        const email = asked?.contact.email;
+        const clientId = email ? await lookups.familyWithEmail(email) : null;
+        const state = await withRetries(() =>
+          context.run(workshopStream(eventId), workshopDecider, {
+            type: 'ConfirmBooking',
+            registrationId,
+            clientId,
+            accountKey: email ? accountKey(email) : '',
+            nowLocal: nowLocal(context),
+            now: context.now,
           }),
         );
         if (state.status === 'none') throw notFound('There is no such event.');
         const registration = state.registrations.get(registrationId);
-        if (!registration) throw new Error('a registration that was just made is missing');
+        if (!registration) throw new Error('a booking that was just confirmed is missing');
+        // Now the family's (sealed under its key): the request's own copy is destroyed.
+        if (registration.clientId !== null)
+          await options.vault?.shred(registrationSubject({ registrationId }), context.now);
         const position = appendedUpTo();
         if (position) await deps.projections.waitFor(position, 5000);
-        return { registration: { id: registrationId, status: registration.status } };
+        return {
+          registration: { id: registrationId, status: registration.status, places: registration.places },
+          event: eventAnswer(state),
+        };
       } catch (error) {
         throw domainToHttp(error);
       }
     },
   );
+
+  // An admin books on a parent's behalf: no link to confirm, linked at once to the family of the address.
+  commandRoute(app, deps, {
+    url: '/api/events/register',
+    roles: ['admin'],
+    body: adminBookingBody,
+    handle: async ({ body }, context) => {
+      const registrationId = derivedId(context.commandId, 'registration', body.eventId);
+      const clientId = await lookups.familyWithEmail(body.contact.email);
+      const state = await context.run(workshopStream(body.eventId), workshopDecider, {
+        type: 'Register',
+        registration: {
+          registrationId,
+          clientId,
+          contact: body.contact,
+          children: body.children,
+          comments: body.comments,
+          accountKey: accountKey(body.contact.email),
+        },
+        nowLocal: nowLocal(context),
+        now: context.now,
+      });
+      const registration = state.status === 'none' ? undefined : state.registrations.get(registrationId);
+      if (state.status === 'none' || !registration) throw notFound('There is no such event.');
+      return { registration: { id: registrationId, status: registration.status } };
+    },
+  });
 
   commandRoute(app, deps, {
     url: '/api/events/place',

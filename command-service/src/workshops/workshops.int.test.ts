@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { LIMITS } from '@agency/contracts';
 import { attachedPdf, startLoopbackSmtp } from '@agency/scripts/testing/loopback-smtp';
 import { pdfText } from '@agency/scripts/testing/pdf-text';
 import { reactorsSettled } from '@agency/scripts/testing/reactors-settled';
@@ -27,6 +28,7 @@ describe('workshops: events, public bookings, registrations and workshop invoice
   let db: pg.Pool;
   let admin: string;
   let partner: string;
+  let shift = 0;
 
   const post = (url: string, payload: Json, token: string | null = admin) =>
     product.command.app.inject({
@@ -59,8 +61,8 @@ describe('workshops: events, public bookings, registrations and workshop invoice
       })
     ).event as { id: string; placesLeft: number };
   let parents = 0;
-  /** A parent's booking, from an address of its own unless one is named (the limits count per address). */
-  const book = (eventId: string, email: string, over: Json = {}, remoteAddress = `10.0.0.${++parents}`) =>
+  /** A parent's booking request, from an address of its own unless one is named (the limits count per address). */
+  const request = (eventId: string, email: string, over: Json = {}, remoteAddress = `10.0.0.${++parents}`) =>
     product.command.app.inject({
       method: 'POST',
       url: `/api/public/events/${eventId}/registrations`,
@@ -68,10 +70,30 @@ describe('workshops: events, public bookings, registrations and workshop invoice
       remoteAddress,
     });
   const mailsTo = (email: string) => smtp.inbox.filter((mail) => mail.to.includes(email));
+  /** The secret of the newest confirmation link mailed to `email` (quoted-printable undone). */
+  const confirmationToken = async (email: string) => {
+    await reactorsSettled(db);
+    const raw = mailsTo(email)
+      .map((mail) => mail.raw.replace(/=\r?\n/g, ''))
+      .filter((text) => text.includes('/book/confirm/'))
+      .at(-1);
+    const token = raw?.match(/\/book\/confirm\/([A-Za-z0-9_-]+)/)?.[1];
+    if (!token) throw new Error(`no confirmation link was mailed to ${email}`);
+    return token;
+  };
+  const confirm = (token: string) =>
+    product.command.app.inject({ method: 'POST', url: '/api/public/bookings/confirm', payload: { token } });
+  /** A public booking and its confirmation from the e-mailed link: the confirmation's answer. */
+  const book = async (eventId: string, email: string, over: Json = {}, remoteAddress?: string) => {
+    const asked = await request(eventId, email, over, remoteAddress);
+    expect(asked.statusCode, asked.body).toBe(200);
+    return confirm(await confirmationToken(email));
+  };
 
   beforeAll(async () => {
     smtp = await startLoopbackSmtp();
-    product = await startTestProduct({ smtpUrl: smtp.url });
+    // The commands' "now", moved on by a test past a booking's hold.
+    product = await startTestProduct({ smtpUrl: smtp.url }, { clock: () => new Date(Date.now() + shift) });
     db = new pg.Pool({ connectionString: product.databaseUrl });
     admin = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
     partner = await product.command.signSession({ id: 'u-p', username: 'pp', role: 'partner', tutorId: 't-2' });
@@ -115,8 +137,14 @@ describe('workshops: events, public bookings, registrations and workshop invoice
 
   it('never books more children than the capacity when parents book at once; the rest wait', async () => {
     const event = await newEvent({ capacity: 3 });
-    // Every booking starts together: the event's stream and its expected revision decide.
-    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => book(event.id, `race${i}@example.com`)));
+    // Every booking starts together: the event's stream and its expected revision decide which hold places.
+    const asked = await Promise.all(Array.from({ length: 8 }, (_, i) => request(event.id, `race${i}@example.com`)));
+    expect(asked.map((a) => a.json().registration.held).sort()).toEqual([
+      ...Array(5).fill(false),
+      ...Array(3).fill(true),
+    ]);
+    const answers = [];
+    for (let i = 0; i < 8; i++) answers.push(await confirm(await confirmationToken(`race${i}@example.com`)));
     expect(answers.map((a) => a.statusCode)).toEqual(Array(8).fill(200));
     const statuses = answers.map((a) => a.json().registration.status).sort();
     expect(statuses).toEqual([...Array(3).fill('registered'), ...Array(5).fill('waitlisted')]);
@@ -158,14 +186,15 @@ describe('workshops: events, public bookings, registrations and workshop invoice
     // E-mails follow from the events (the mail reactor).
     await reactorsSettled(db);
     expect(mailsTo('Pat.Known@example.com')[0]?.raw).toContain('Summer science');
-    // The same booking sent again (its command id) is the same registration, e-mailed once.
+    // The same booking sent again (its command id) is the same registration, e-mailed once to
+    // confirm it and once confirmed.
     const commandId = randomUUID();
     const first = await book(event.id, 'again@example.com', { commandId });
     const again = await book(event.id, 'again@example.com', { commandId });
     expect(again.json().registration).toEqual(first.json().registration);
     // E-mails follow from the events (the mail reactor).
     await reactorsSettled(db);
-    expect(mailsTo('again@example.com')).toHaveLength(1);
+    expect(mailsTo('again@example.com')).toHaveLength(2);
     const denied = await fetch(`${product.url}/api/events/registrations/${event.id}/${id}`, {
       headers: { authorization: `Bearer ${partner}` },
     });
@@ -179,6 +208,70 @@ describe('workshops: events, public bookings, registrations and workshop invoice
     await ok(`/api/clients/erase/${client.id}`, { reason: 'Asked by the family', confirm: true });
     const erased = (await get(`/api/events/registrations/${event.id}/${id}`)).registration;
     expect(erased).toMatchObject({ contact: { firstName: 'Erased', email: 'Erased' }, children: [], price: 40 });
+  });
+
+  it('a public booking holds its places only until its address confirms it, links to no family and mails none of the booker’s words; unconfirmed, it lapses, its details are destroyed and the waiting list moves up', async () => {
+    const { client } = await ok('/api/clients/contact', {
+      firstName: 'Hilda',
+      lastName: 'Held',
+      address: ['3 Broad Street'],
+      postcode: 'OX1 3AZ',
+      email: 'hilda.held@example.com',
+      phone: [{ type: 'Mobile', number: '07700 900112' }],
+    });
+    const event = await newEvent({ capacity: 2 });
+    // A stranger types the family's address, in other letters, with words of their own.
+    const asked = await request(event.id, 'Hilda.HELD@example.com', {
+      contact: { ...parent('Hilda.HELD@example.com').contact, firstName: 'Your account is overdue' },
+      children: [
+        { firstName: 'Ann', lastName: 'Lee', school: '', schoolYear: '', allergies: '' },
+        { firstName: 'Bo', lastName: 'Lee', school: '', schoolYear: '', allergies: '' },
+      ],
+      comments: 'Pay now at https://pay.evil.example',
+    });
+    expect(asked.json().registration).toMatchObject({ status: 'requested', held: true });
+    const registrationId = asked.json().registration.id;
+    const open = await (await fetch(`${product.url}/api/public/events`)).json();
+    expect(open.events.find((e: Json) => e.id === event.id)).toMatchObject({ placesLeft: 0 });
+    // Nothing reaches the family: not its file, not its invoice draft.
+    const row = await db.query('select client_id, status from read.workshop_registrations where id = $1', [
+      registrationId,
+    ]);
+    expect(row.rows).toEqual([{ client_id: null, status: 'requested' }]);
+    expect((await ok('/api/events/createInvoice', { email: 'hilda.held@example.com' })).registrations).toEqual([]);
+    expect(JSON.stringify(await get(`/api/clients/${client.id}`))).not.toContain(registrationId);
+    // Its mail asks to confirm and names only the children's first names.
+    const token = await confirmationToken('Hilda.HELD@example.com');
+    const mail = mailsTo('Hilda.HELD@example.com').at(-1)!.raw;
+    expect(mail).toContain('Ann, Bo');
+    expect(mail).not.toMatch(/overdue|evil\.example|Dear/);
+    // Meanwhile another parent joins the waiting list.
+    const waiting = (await book(event.id, 'waiter@example.com')).json().registration;
+    expect(waiting.status).toBe('waitlisted');
+
+    shift = (LIMITS.bookingHoldMinutes + 1) * 60_000;
+    try {
+      const late = await confirm(token);
+      expect(late.statusCode).toBe(409);
+      expect(late.json().error.message).toMatch(/lapsed/);
+      expect(await product.command.chores.lapseDueBookings()).toBeGreaterThan(0);
+      await reactorsSettled(db);
+      const { registrations } = await get(`/api/events/registrations/${event.id}`);
+      expect(registrations.find((r: Json) => r.id === waiting.id)).toMatchObject({ status: 'registered' });
+      expect(mailsTo('waiter@example.com').at(-1)?.raw).toContain('a place came free');
+      const lapsed = await db.query('select status, contact, children from read.workshop_registrations where id = $1', [
+        registrationId,
+      ]);
+      expect(lapsed.rows[0]).toMatchObject({ status: 'lapsed', contact: { email: 'Erased' }, children: [] });
+      const key = await db.query('select key from pii.subject_keys where subject_id = $1', [
+        `registration:${registrationId}`,
+      ]);
+      expect(key.rows).toEqual([{ key: null }]);
+      // The link is of no use any more.
+      expect((await confirm(token)).statusCode).toBe(404);
+    } finally {
+      shift = 0;
+    }
   });
 
   it('refuses a bad booking with the contact form messages, answers a honeypot with nothing written, and limits an address', async () => {
@@ -196,15 +289,15 @@ describe('workshops: events, public bookings, registrations and workshop invoice
       'contact.phone': 'Phone is required',
       children: 'Add at least one child',
     });
-    expect((await book(event.id, 'bot@example.com', { website: 'http://spam' })).statusCode).toBe(200);
+    expect((await request(event.id, 'bot@example.com', { website: 'http://spam' })).statusCode).toBe(200);
     expect(await countEvents()).toBe(before);
     // Five an hour per e-mail address, whatever the client address; twenty per client address.
     const perEmail = [];
-    for (let i = 0; i < 6; i++) perEmail.push((await book(event.id, 'eager@example.com')).statusCode);
+    for (let i = 0; i < 6; i++) perEmail.push((await request(event.id, 'eager@example.com')).statusCode);
     expect(perEmail).toEqual([200, 200, 200, 200, 200, 429]);
     const perAddress = [];
     for (let i = 0; i < 21; i++)
-      perAddress.push((await book(event.id, `busy${i}@example.com`, {}, '10.9.9.9')).statusCode);
+      perAddress.push((await request(event.id, `busy${i}@example.com`, {}, '10.9.9.9')).statusCode);
     expect(perAddress).toEqual([...Array(20).fill(200), 429]);
   });
 

@@ -68,19 +68,44 @@ const bookingChild = z.object({
  * `POST /api/public/events/{eventId}/registrations`: a parent's booking, with the contact form's
  * rules and messages (one phone number). `website` is a honeypot: people never see it, bots fill it.
  */
-export const bookingBody = z.object({
+const bookingFields = {
   commandId,
   contact: contactBody.pick({ firstName: true, lastName: true, address: true, postcode: true, email: true }).extend({
     phone: requiredText('Phone is required', LIMITS.maxPhoneNumberLength),
   }),
-  children: z
-    .array(bookingChild)
-    .min(1, 'Add at least one child')
-    .max(LIMITS.maxChildrenPerBooking, `At most ${LIMITS.maxChildrenPerBooking} children in one booking`),
   comments: longText(LIMITS.maxCommentsLength),
+};
+const childrenUpTo = (most: number) =>
+  z.array(bookingChild).min(1, 'Add at least one child').max(most, `At most ${most} children in one booking`);
+
+/**
+ * `POST /api/public/events/{eventId}/registrations`: a booking asked for by anyone (no login). It
+ * is *requested* until the address confirms it from the e-mailed link (docs/limits.md, "Public
+ * bookings"). `website` is a honeypot: filled in, nothing is recorded.
+ */
+export const bookingBody = z.object({
+  ...bookingFields,
+  children: childrenUpTo(LIMITS.maxChildrenPerPublicBooking),
   website: z.string().max(LIMITS.maxTextLength).optional(),
 });
 export type BookingBody = z.infer<typeof bookingBody>;
+
+/** `POST /api/events/register`: an admin books on a parent's behalf (no confirmation link). */
+export const adminBookingBody = z.object({
+  ...bookingFields,
+  eventId: entityId('Event is required'),
+  children: childrenUpTo(LIMITS.maxChildrenPerBooking),
+});
+export type AdminBookingBody = z.infer<typeof adminBookingBody>;
+
+/** `POST /api/public/bookings/confirm`: the secret of the e-mailed confirmation link. */
+export const bookingConfirmBody = z.object({
+  token: z
+    .string()
+    .min(1, 'The link is incomplete')
+    .max(200, 'The link is not one we sent')
+    .regex(/^[A-Za-z0-9_-]+$/, 'The link is not one we sent'),
+});
 
 const registrationRef = {
   commandId,

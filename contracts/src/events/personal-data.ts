@@ -68,6 +68,15 @@ const ofTutor = (data: EventData) => tutorSubject(String(data.tutorId));
 const ofLogin = (data: EventData) =>
   typeof data.tutorId === 'string' ? tutorSubject(data.tutorId) : `user:${String(data.userId)}`;
 
+/** A booking's personal fields: the booker and the children; `places` stays in clear for the capacity. */
+const bookingFields: PersonalField[] = [
+  ...['firstName', 'lastName', 'postcode', 'email', 'phone'].map((name) => text('contact', name)),
+  { path: ['contact', 'address'], erased: () => [ERASED] },
+  // Names, schools and allergies (health data).
+  { path: ['children'], erased: () => [] },
+  text('comments'),
+];
+
 export const personalDataRules: Readonly<Record<string, PersonalDataRule>> = {
   ClientRegistered: { subjectOf: ofFamily, fields: contactFields('contact') },
   ContactAdded: { subjectOf: ofFamily, fields: contactFields('contact') },
@@ -79,16 +88,9 @@ export const personalDataRules: Readonly<Record<string, PersonalDataRule>> = {
   TutorActivationEmailSent: { subjectOf: ofTutor, fields: [text('sentTo')] },
   TutorAccountActivated: { subjectOf: ofTutor, fields: [username('username')] },
   UserRegistered: { subjectOf: ofLogin, fields: [text('name'), username('username')] },
-  WorkshopRegistrationMade: {
-    subjectOf: registrationSubject,
-    fields: [
-      ...['firstName', 'lastName', 'postcode', 'email', 'phone'].map((name) => text('contact', name)),
-      { path: ['contact', 'address'], erased: () => [ERASED] },
-      // Names, schools and allergies (health data); `places` stays in clear for the capacity.
-      { path: ['children'], erased: () => [] },
-      text('comments'),
-    ],
-  },
+  WorkshopRegistrationMade: { subjectOf: registrationSubject, fields: bookingFields },
+  // Of no family until the address confirms it, so always its own subject.
+  WorkshopBookingRequested: { subjectOf: registrationSubject, fields: bookingFields },
   FamilyInvoiceIssued: {
     subjectOf: (data) => familyBillingSubject(String(data.clientId)),
     fields: [

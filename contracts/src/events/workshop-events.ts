@@ -105,6 +105,31 @@ export const WorkshopRegistrationErased = defineEvent(
   1,
   registrationRef.extend({ reason: z.string(), erasedAt: z.iso.datetime() }),
 );
+/**
+ * A booking asked for by someone not signed in (docs/limits.md, "Public bookings"): of no family
+ * yet (its own data subject, `registration:{id}`), holding its places until `expiresAt` when the
+ * event had room (`held`), or waiting to join the waiting list. It becomes a registration
+ * (`WorkshopRegistrationMade`, linked to the family of its address) only when the address confirms
+ * it from the e-mailed link, whose secret is never in an event (`linkId` names it); unconfirmed,
+ * it lapses.
+ */
+export const WorkshopBookingRequested = defineEvent(
+  'WorkshopBookingRequested',
+  1,
+  z.object({
+    eventId: z.string(),
+    registrationId: z.string(),
+    contact: registrationContact,
+    children: z.array(registrationChild),
+    places: z.number().int().positive(),
+    comments: z.string(),
+    held: z.boolean(),
+    expiresAt: z.iso.datetime(),
+    linkId: z.string(),
+  }),
+);
+/** A requested booking not confirmed in time: its places are free again and its personal data is destroyed. */
+export const WorkshopBookingLapsed = defineEvent('WorkshopBookingLapsed', 1, registrationRef);
 /** Its family invoice was credited: its registrations are not invoiced any more. */
 export const WorkshopInvoiceCredited = defineEvent('WorkshopInvoiceCredited', 1, z.object({ invoiceId: z.string() }));
 
@@ -119,5 +144,7 @@ export const workshopEvents = [
   WorkshopRegistrationErased,
   WorkshopInvoiceConfirmed,
   WorkshopInvoiceCredited,
+  WorkshopBookingRequested,
+  WorkshopBookingLapsed,
 ] as const;
 export type WorkshopEvent = EventOf<(typeof workshopEvents)[number]>;

@@ -26,8 +26,10 @@ export type WorkshopState =
       event: WorkshopEventDetails;
       /** Registrations on the event now, in booking order. */
       registrations: ReadonlyMap<string, Registration>;
-      /** Registrations that left: deleted, or moved to another event. */
-      gone: ReadonlyMap<string, 'deleted' | 'moved'>;
+      /** Public bookings asked for and not confirmed yet (docs/limits.md, "Public bookings"). */
+      requests: ReadonlyMap<string, BookingRequest>;
+      /** Registrations that left: deleted, or moved to another event; requests that lapsed. */
+      gone: ReadonlyMap<string, 'deleted' | 'moved' | 'lapsed'>;
       /** Registrations (of no known family) whose personal data was erased here. */
       erased: ReadonlySet<string>;
     };
@@ -35,12 +37,38 @@ type Live = Exclude<WorkshopState, { status: 'none' }>;
 
 export type NewRegistration = Omit<Registration, 'status' | 'movedFrom' | 'places'>;
 
+/** A booking asked for by someone not signed in: `held`, its places are kept for it until `expiresAt`. */
+export type BookingRequest = Pick<Registration, 'registrationId' | 'contact' | 'children' | 'comments' | 'places'> & {
+  held: boolean;
+  /** An instant (ISO 8601). */
+  expiresAt: string;
+};
+
 export type WorkshopCommand =
   | { type: 'ScheduleEvent'; event: WorkshopEventDetails; actor: Actor }
   | { type: 'ChangeEvent'; event: WorkshopEventDetails; actor: Actor }
   | { type: 'CancelEvent'; actor: Actor }
   /** `nowLocal`: the agency's date and time now (`YYYY-MM-DDTHH:mm`); nobody books a past event. */
-  | { type: 'Register'; registration: NewRegistration; nowLocal: string }
+  | { type: 'Register'; registration: NewRegistration; nowLocal: string; now?: Date }
+  /** A public booking: held (or bound for the waiting list) until its address confirms it. */
+  | {
+      type: 'RequestBooking';
+      registration: Omit<NewRegistration, 'clientId' | 'accountKey'>;
+      linkId: string;
+      nowLocal: string;
+      now: Date;
+    }
+  /** Its address confirmed it: `clientId`, the family of that address (or null), `accountKey`, its workshop account. */
+  | {
+      type: 'ConfirmBooking';
+      registrationId: string;
+      clientId: string | null;
+      accountKey: string;
+      nowLocal: string;
+      now: Date;
+    }
+  /** Not confirmed in time: its places are freed, and the waiting list moves up into them. */
+  | { type: 'LapseBooking'; registrationId: string; nowLocal: string; now: Date }
   /** `invoicedPricePence`: what its invoice charged, when it is invoiced (the price must not change). */
   | {
       type: 'MoveIn';
@@ -53,7 +81,7 @@ export type WorkshopCommand =
       erased?: boolean;
     }
   | { type: 'MoveOut'; registrationId: string; toEventId: string; actor: Actor }
-  | { type: 'Place'; registrationId: string; actor: Actor }
+  | { type: 'Place'; registrationId: string; actor: Actor; now?: Date }
   | { type: 'DeleteRegistration'; registrationId: string; actor: Actor }
   /**
    * Erase a booking of no known family (its key is destroyed by the caller); `linkedFamily`: the
@@ -85,6 +113,7 @@ export function evolve(state: WorkshopState, event: WorkshopEvent): WorkshopStat
             status: 'scheduled',
             event: event.data,
             registrations: new Map(),
+            requests: new Map(),
             gone: new Map(),
             erased: new Set<string>(),
           }
@@ -97,9 +126,23 @@ export function evolve(state: WorkshopState, event: WorkshopEvent): WorkshopStat
       return {
         ...state,
         registrations: new Map(state.registrations).set(registration.registrationId, registration),
+        requests: without(state.requests, registration.registrationId),
         gone: without(state.gone, registration.registrationId),
       };
     }
+    case 'WorkshopBookingRequested': {
+      if (state.status === 'none') return state;
+      const { registrationId, contact, children, comments, places, held, expiresAt } = event.data;
+      const request = { registrationId, contact, children, comments, places, held, expiresAt };
+      return { ...state, requests: new Map(state.requests).set(registrationId, request) };
+    }
+    case 'WorkshopBookingLapsed':
+      if (state.status === 'none') return state;
+      return {
+        ...state,
+        requests: without(state.requests, event.data.registrationId),
+        gone: new Map(state.gone).set(event.data.registrationId, 'lapsed'),
+      };
     case 'WorkshopRegistrationPlaced': {
       const registration = state.status === 'none' ? undefined : state.registrations.get(event.data.registrationId);
       if (state.status === 'none' || !registration) return state;
@@ -131,11 +174,26 @@ export function evolve(state: WorkshopState, event: WorkshopEvent): WorkshopStat
   }
 }
 
-/** Places taken by registrations that have one (the waiting list takes none). */
-export const placesTaken = (state: Live) =>
-  [...state.registrations.values()].filter((r) => r.status === 'registered').reduce((sum, r) => sum + r.places, 0);
+const sumPlaces = (rows: Iterable<{ places: number }>) => [...rows].reduce((sum, r) => sum + r.places, 0);
 
-export const placesLeft = (state: Live) => Math.max(state.event.capacity - placesTaken(state), 0);
+/** A request still held at `now` (without `now`: every request not lapsed yet, as the read model counts them). */
+const stillLive = (request: BookingRequest, now?: Date) => now === undefined || request.expiresAt > now.toISOString();
+
+/**
+ * Places taken by registrations that have one (the waiting list takes none) and held by public
+ * bookings awaiting confirmation; a hold past its time frees its places even before it is
+ * recorded as lapsed.
+ */
+export const placesTaken = (state: Live, now?: Date) =>
+  sumPlaces([...state.registrations.values()].filter((r) => r.status === 'registered')) +
+  sumPlaces([...state.requests.values()].filter((r) => r.held && stillLive(r, now)));
+
+export const placesLeft = (state: Live, now?: Date) => Math.max(state.event.capacity - placesTaken(state, now), 0);
+
+/** Places on the waiting list, and asked for it by bookings awaiting confirmation. */
+export const waitingPlaces = (state: Live, now?: Date) =>
+  sumPlaces([...state.registrations.values()].filter((r) => r.status === 'waitlisted')) +
+  sumPlaces([...state.requests.values()].filter((r) => !r.held && stillLive(r, now)));
 
 /** A registration's price: the event's price per child times its children. */
 export const registrationPrice = (event: Pick<WorkshopEventDetails, 'pricePence'>, places: number): Pence =>
@@ -194,6 +252,12 @@ function checkRegistration(registration: NewRegistration) {
   checkText(registration.comments, { field: 'comments', label: 'Comments', max: LIMITS.maxCommentsLength });
 }
 
+function refuseFullWaitingList(live: Live, places: number, now?: Date) {
+  if (waitingPlaces(live, now) + places > LIMITS.maxWaitingListPlaces) {
+    throw new DomainError('conflict', `${live.event.description} is full and so is its waiting list.`);
+  }
+}
+
 function liveOrRefuse(state: WorkshopState): Live {
   if (state.status === 'none') throw new DomainError('not_found', 'There is no such event.');
   return state;
@@ -249,11 +313,109 @@ export function decide(command: WorkshopCommand, state: WorkshopState, _now: Dat
       checkRegistration(registration);
       const live = openOrRefuse(state, nowLocal);
       const places = registration.children.length;
-      const status = places <= placesLeft(live) ? 'registered' : 'waitlisted';
+      const status = places <= placesLeft(live, command.now) ? 'registered' : 'waitlisted';
+      if (status === 'waitlisted') refuseFullWaitingList(live, places, command.now);
       const { eventId } = live.event;
       return [
         { type: 'WorkshopRegistrationMade', data: { ...registration, eventId, places, status, movedFrom: null } },
       ];
+    }
+    case 'RequestBooking': {
+      const { registration, nowLocal, now } = command;
+      const id = registration.registrationId;
+      // A retried request finds itself, whatever became of it.
+      if (state.status !== 'none' && (state.requests.has(id) || state.registrations.has(id) || state.gone.has(id))) {
+        return [];
+      }
+      checkRegistration({ ...registration, clientId: null });
+      const places = registration.children.length;
+      if (places > LIMITS.maxChildrenPerPublicBooking) {
+        invalid('children', `At most ${LIMITS.maxChildrenPerPublicBooking} children in one booking`);
+      }
+      const live = openOrRefuse(state, nowLocal);
+      const email = registration.contact.email.trim().toLowerCase();
+      const ofAddress = [
+        ...[...live.registrations.values()],
+        ...[...live.requests.values()].filter((request) => stillLive(request, now)),
+      ].filter((booked) => booked.contact.email.trim().toLowerCase() === email);
+      if (sumPlaces(ofAddress) + places > LIMITS.maxPlacesPerEmailPerEvent) {
+        throw new DomainError(
+          'conflict',
+          `At most ${LIMITS.maxPlacesPerEmailPerEvent} places on one event can be booked from one e-mail address.`,
+          { children: 'Too many places for one e-mail address' },
+        );
+      }
+      const held = places <= placesLeft(live, now);
+      if (!held) refuseFullWaitingList(live, places, now);
+      const expiresAt = new Date(now.getTime() + LIMITS.bookingHoldMinutes * 60_000).toISOString();
+      return [
+        {
+          type: 'WorkshopBookingRequested',
+          data: {
+            eventId: live.event.eventId,
+            registrationId: id,
+            contact: registration.contact,
+            children: registration.children,
+            comments: registration.comments,
+            places,
+            held,
+            expiresAt,
+            linkId: command.linkId,
+          },
+        },
+      ];
+    }
+    case 'ConfirmBooking': {
+      const { registrationId, now } = command;
+      // Confirmed already (a second click on the link): nothing more to do.
+      if (state.status !== 'none' && state.registrations.has(registrationId)) return [];
+      const live = liveOrRefuse(state);
+      const request = live.requests.get(registrationId);
+      if (!request || !stillLive(request, now)) {
+        if (request || live.gone.get(registrationId) === 'lapsed') {
+          throw new DomainError('conflict', 'This booking was not confirmed in time, so it lapsed: please book again.');
+        }
+        throw new DomainError('not_found', 'There is no such booking to confirm.');
+      }
+      openOrRefuse(live, command.nowLocal);
+      const { contact, children, comments, places } = request;
+      // A held request's places are its own; another joins now if the event has room, else waits.
+      const status = request.held || places <= placesLeft(live, now) ? 'registered' : 'waitlisted';
+      return [
+        {
+          type: 'WorkshopRegistrationMade',
+          data: {
+            eventId: live.event.eventId,
+            registrationId,
+            clientId: command.clientId,
+            contact,
+            children,
+            comments,
+            places,
+            status,
+            movedFrom: null,
+            accountKey: command.accountKey,
+          },
+        },
+      ];
+    }
+    case 'LapseBooking': {
+      const { registrationId, now } = command;
+      const request = state.status === 'none' ? undefined : state.requests.get(registrationId);
+      // Confirmed, lapsed already, or not due yet: nothing to do.
+      if (state.status === 'none' || !request || stillLive(request, now)) return [];
+      const { eventId } = state.event;
+      const lapse: WorkshopEvent = { type: 'WorkshopBookingLapsed', data: { eventId, registrationId } };
+      const lapsed: WorkshopEvent[] = [lapse];
+      if (!request.held || state.status === 'cancelled' || state.event.dateTime <= command.nowLocal) return lapsed;
+      // The waiting list moves up into the freed places, first come first served, each that fits.
+      let free = placesLeft(liveOrRefuse(evolve(state, lapse)), now);
+      for (const waiting of state.registrations.values()) {
+        if (waiting.status !== 'waitlisted' || waiting.places > free) continue;
+        free -= waiting.places;
+        lapsed.push({ type: 'WorkshopRegistrationPlaced', data: { eventId, registrationId: waiting.registrationId } });
+      }
+      return lapsed;
     }
     case 'MoveIn': {
       adminOnly(command.actor, 'move registrations');
@@ -297,7 +459,7 @@ export function decide(command: WorkshopCommand, state: WorkshopState, _now: Dat
       if (registration.status === 'registered') return [];
       const live = liveOrRefuse(state);
       if (live.status === 'cancelled') throw new DomainError('conflict', 'This event was cancelled.');
-      if (registration.places > placesLeft(live)) {
+      if (registration.places > placesLeft(live, command.now)) {
         throw new DomainError('conflict', `There is no free place for ${registration.places} more.`);
       }
       const { eventId } = live.event;
@@ -315,7 +477,12 @@ export function decide(command: WorkshopCommand, state: WorkshopState, _now: Dat
       const live = liveOrRefuse(state);
       const { registrationId } = command;
       if (live.erased.has(registrationId)) return [];
-      if (!live.registrations.has(registrationId) && live.gone.get(registrationId) !== 'deleted') {
+      if (live.gone.get(registrationId) === 'lapsed') return [];
+      if (
+        !live.registrations.has(registrationId) &&
+        !live.requests.has(registrationId) &&
+        live.gone.get(registrationId) !== 'deleted'
+      ) {
         throw new DomainError('not_found', 'There is no such registration on this event.');
       }
       if (command.linkedFamily !== null) {

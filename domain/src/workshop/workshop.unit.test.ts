@@ -1,4 +1,4 @@
-import type { WorkshopEvent } from '@agency/contracts';
+import { LIMITS, type WorkshopEvent } from '@agency/contracts';
 import { describe, expect, it } from 'vitest';
 import { familyInvoiceDecider } from '../family-invoice/family-invoice';
 import { specFor } from '../testing/given-when-then';
@@ -269,5 +269,168 @@ describe('erasing a booking of no known family', () => {
         erased: true,
       })
       .thenRefused('conflict', /erased/);
+  });
+});
+
+describe('public bookings: requested, confirmed from the link, or lapsed', () => {
+  const now = new Date('2026-03-01T09:00:00Z');
+  const later = (minutes: number) => new Date(now.getTime() + minutes * 60_000);
+  const expiresAt = later(LIMITS.bookingHoldMinutes).toISOString();
+  const { clientId: _c, accountKey: _a, ...asked } = booking('q1', 2);
+  const request = (registrationId: string, children: number, email = 'jo@example.com'): WorkshopCommand => ({
+    type: 'RequestBooking',
+    registration: {
+      ...asked,
+      registrationId,
+      contact: { ...asked.contact, email },
+      children: Array.from({ length: children }, () => child),
+    },
+    linkId: `link-${registrationId}`,
+    nowLocal: '2026-03-01T09:00',
+    now,
+  });
+  const requested = (registrationId: string, children: number, held: boolean, email = 'jo@example.com') =>
+    ({
+      type: 'WorkshopBookingRequested',
+      data: {
+        eventId: 'e1',
+        registrationId,
+        contact: { ...asked.contact, email },
+        children: Array.from({ length: children }, () => child),
+        comments: '',
+        places: children,
+        held,
+        expiresAt,
+        linkId: `link-${registrationId}`,
+      },
+    }) as WorkshopEvent;
+  const confirm = (registrationId: string, at = now): WorkshopCommand => ({
+    type: 'ConfirmBooking',
+    registrationId,
+    clientId: 'c1',
+    accountKey: 'acc-1',
+    nowLocal: '2026-03-01T09:30',
+    now: at,
+  });
+  const lapse = (registrationId: string, at: Date): WorkshopCommand => ({
+    type: 'LapseBooking',
+    registrationId,
+    nowLocal: '2026-03-01T11:00',
+    now: at,
+  });
+
+  it('a request holds its places until it lapses, and links to no family', () => {
+    given([scheduled])
+      .when(request('q1', 2))
+      .thenEvents([requested('q1', 2, true)]);
+    // The hold counts: one place is left, so a second request of two is bound for the waiting list.
+    given([scheduled, requested('q1', 2, true)])
+      .when(request('q2', 2, 'other@example.com'))
+      .thenEvents([requested('q2', 2, false, 'other@example.com')]);
+    // A retried request finds itself.
+    given([scheduled, requested('q1', 2, true)])
+      .when(request('q1', 2))
+      .thenEvents([]);
+  });
+
+  it('a hold past its time frees its places before its lapse is recorded', () => {
+    const afterHold = { ...(request('q2', 3, 'other@example.com') as object), now: later(61) } as WorkshopCommand;
+    given([scheduled, requested('q1', 2, true)])
+      .when(afterHold)
+      .thenEvents([
+        {
+          ...requested('q2', 3, true, 'other@example.com'),
+          data: {
+            ...requested('q2', 3, true, 'other@example.com').data,
+            expiresAt: later(61 + LIMITS.bookingHoldMinutes).toISOString(),
+          },
+        } as WorkshopEvent,
+      ]);
+  });
+
+  it('confirming makes the registration, linked to the family of the address, with its held places', () => {
+    given([scheduled, requested('q1', 2, true)])
+      .when(confirm('q1'))
+      .thenEvents([
+        {
+          type: 'WorkshopRegistrationMade',
+          data: { ...made('q1', 2, 'registered').data, clientId: 'c1', accountKey: 'acc-1' },
+        } as WorkshopEvent,
+      ]);
+    // A second click on the link changes nothing.
+    given([scheduled, requested('q1', 2, true), { ...made('q1', 2, 'registered') }])
+      .when(confirm('q1'))
+      .thenEvents([]);
+  });
+
+  it('a request bound for the waiting list joins it when confirmed, or gets a place if one came free', () => {
+    const full = [scheduled, made('r1', 3, 'registered'), requested('q1', 1, false)];
+    given(full)
+      .when(confirm('q1'))
+      .thenEvents([
+        {
+          type: 'WorkshopRegistrationMade',
+          data: { ...made('q1', 1, 'waitlisted').data, clientId: 'c1', accountKey: 'acc-1' },
+        } as WorkshopEvent,
+      ]);
+    given([...full, { type: 'WorkshopRegistrationDeleted', data: { eventId: 'e1', registrationId: 'r1' } }])
+      .when(confirm('q1'))
+      .thenEvents([
+        {
+          type: 'WorkshopRegistrationMade',
+          data: { ...made('q1', 1, 'registered').data, clientId: 'c1', accountKey: 'acc-1' },
+        } as WorkshopEvent,
+      ]);
+  });
+
+  it('a link used after the hold is refused: the booking lapsed', () => {
+    given([scheduled, requested('q1', 2, true)])
+      .when(confirm('q1', later(61)))
+      .thenRefused('conflict', /lapsed/);
+    given([
+      scheduled,
+      requested('q1', 2, true),
+      { type: 'WorkshopBookingLapsed', data: { eventId: 'e1', registrationId: 'q1' } },
+    ])
+      .when(confirm('q1'))
+      .thenRefused('conflict', /lapsed/);
+  });
+
+  it('a lapse frees the held places and the waiting list moves up into them, in booking order, each that fits', () => {
+    given([scheduled, requested('q1', 3, true), made('w1', 2, 'waitlisted'), made('w2', 1, 'waitlisted')])
+      .when(lapse('q1', later(61)))
+      .thenEvents([
+        { type: 'WorkshopBookingLapsed', data: { eventId: 'e1', registrationId: 'q1' } },
+        { type: 'WorkshopRegistrationPlaced', data: { eventId: 'e1', registrationId: 'w1' } },
+        { type: 'WorkshopRegistrationPlaced', data: { eventId: 'e1', registrationId: 'w2' } },
+      ]);
+    // Not due yet, or confirmed meanwhile: nothing.
+    given([scheduled, requested('q1', 3, true)])
+      .when(lapse('q1', later(30)))
+      .thenEvents([]);
+    given([scheduled, requested('q1', 1, true), made('q1', 1, 'registered')])
+      .when(lapse('q1', later(61)))
+      .thenEvents([]);
+  });
+
+  it('bounds one address on one event, the children of one booking, and the waiting list', () => {
+    const roomy = { type: 'WorkshopEventScheduled', data: { ...event, capacity: 100 } } as WorkshopEvent;
+    given([roomy, requested('q1', 5, true)])
+      .when(request('q2', 2))
+      .thenRefused('conflict', /one e-mail address/);
+    given([roomy, requested('q1', 5, true)])
+      .when(request('q2', 2, 'JO@Example.com'))
+      .thenRefused('conflict');
+    given([roomy])
+      .when(request('q1', LIMITS.maxChildrenPerPublicBooking + 1))
+      .thenRefused('invalid');
+    const tiny = { type: 'WorkshopEventScheduled', data: { ...event, capacity: 1 } } as WorkshopEvent;
+    const queue = Array.from({ length: LIMITS.maxWaitingListPlaces }, (_, i) => made(`w${i}`, 1, 'waitlisted'));
+    given([tiny, made('r1', 1, 'registered'), ...queue])
+      .when(request('q1', 1, 'new@example.com'))
+      .thenRefused('conflict', /waiting list/);
+    given([tiny, made('r1', 1, 'registered'), ...queue])
+      .when(register('r9', 1))
+      .thenRefused('conflict', /waiting list/);
   });
 });

@@ -27,7 +27,7 @@ export type TestProduct = RunningProduct & {
 /** The whole product (both services, runner) on its own fresh database, for integration tests. */
 export async function startTestProduct(
   overrides: Partial<ProductConfig> = {},
-  options: Pick<NonNullable<Parameters<typeof startProduct>[1]>, 'onRoute' | 'reactorBackoff'> = {},
+  options: Pick<NonNullable<Parameters<typeof startProduct>[1]>, 'onRoute' | 'reactorBackoff' | 'clock'> = {},
 ): Promise<TestProduct> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'agency-product-'));

@@ -45,6 +45,7 @@ const workshops = () => import('../features/workshops/pages/event-form-page');
 const booking = {
   list: () => import('../features/booking/pages/book-page'),
   form: () => import('../features/booking/pages/book-event-page'),
+  confirm: () => import('../features/booking/pages/confirm-booking-page'),
 };
 
 const pages: RouteObject[] = [
@@ -55,6 +56,7 @@ const pages: RouteObject[] = [
   // The public booking pages: open to everyone (issue 15).
   { path: '/book', lazy: screen(booking.list, 'BookPage') },
   { path: '/book/:eventId', lazy: screen(booking.form, 'BookEventPage') },
+  { path: '/book/confirm/:token', lazy: screen(booking.confirm, 'ConfirmBookingPage') },
   { path: '/', element: <Navigate to="/clients" replace /> },
   {
     lazy: screen(signedInShell, 'SignedInShell'),

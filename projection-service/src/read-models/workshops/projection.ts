@@ -47,6 +47,9 @@ const eraseRegistrations = (sql: pg.ClientBase, column: 'client_id' | 'id', valu
     ],
   );
 
+/** The row was a public booking awaiting confirmation until this event. */
+const REQUESTED = `workshop_registrations.status in ('requested', 'requested_waitlist')`;
+
 export const workshopsProjection = defineProjection<WorkshopEvent | ClientEvent>({
   name: 'workshops',
   version: 3,
@@ -80,7 +83,13 @@ export const workshopsProjection = defineProjection<WorkshopEvent | ClientEvent>
          values ($1, $2, (select coalesce(max(seq), 0) + 1 from workshop_registrations), $3, $4, lower($5), $6, $7, $8,
                  $9, $10)
          on conflict (event_id, id) do update set status = excluded.status, moved_from = excluded.moved_from,
-           moved_to = null`,
+           moved_to = null,
+           -- A confirmed public booking: the family it is now linked to, its details as sealed for it.
+           client_id = case when ${REQUESTED} then excluded.client_id else workshop_registrations.client_id end,
+           contact = case when ${REQUESTED} then excluded.contact else workshop_registrations.contact end,
+           email = case when ${REQUESTED} then excluded.email else workshop_registrations.email end,
+           children = case when ${REQUESTED} then excluded.children else workshop_registrations.children end,
+           comments = case when ${REQUESTED} then excluded.comments else workshop_registrations.comments end`,
         [
           r.eventId,
           r.registrationId,
@@ -104,6 +113,31 @@ export const workshopsProjection = defineProjection<WorkshopEvent | ClientEvent>
          on conflict (registration_id, from_event_id) do update set to_event_id = excluded.to_event_id`,
         [r.registrationId, r.movedFrom, r.eventId],
       );
+    },
+    // A public booking awaiting its address's confirmation: `requested` holds its places,
+    // `requested_waitlist` will join the waiting list (docs/limits.md, "Public bookings").
+    WorkshopBookingRequested: (sql, { data: r }) =>
+      sql.query(
+        `insert into workshop_registrations (event_id, id, seq, client_id, contact, email, children, places, comments,
+                                             status, moved_from)
+         values ($1, $2, (select coalesce(max(seq), 0) + 1 from workshop_registrations), null, $3, lower($4), $5, $6, $7,
+                 $8, null)
+         on conflict (event_id, id) do nothing`,
+        [
+          r.eventId,
+          r.registrationId,
+          JSON.stringify(r.contact),
+          r.contact.email.trim(),
+          JSON.stringify(r.children),
+          r.places,
+          r.comments,
+          r.held ? 'requested' : 'requested_waitlist',
+        ],
+      ),
+    // Its personal data is destroyed with the lapse, so the row reads as its shredded events do.
+    WorkshopBookingLapsed: async (sql, { data }) => {
+      await setStatus(sql, data.eventId, data.registrationId, 'lapsed');
+      return eraseRegistrations(sql, 'id', data.registrationId);
     },
     WorkshopRegistrationPlaced: (sql, { data }) => setStatus(sql, data.eventId, data.registrationId, 'registered'),
     WorkshopRegistrationDeleted: async (sql, { data }) => {

@@ -29,7 +29,7 @@ const EVENT_COLUMNS = `
   e.id, e.description, to_char(e.date_time, 'YYYY-MM-DD"T"HH24:MI') as date_time, e.duration_minutes, e.price_pence,
   e.capacity, e.location, e.cancelled,
   count(r.id) filter (where r.status = 'registered')::int as count,
-  coalesce(sum(r.places) filter (where r.status = 'registered'), 0)::int as places_taken,
+  coalesce(sum(r.places) filter (where r.status in ('registered', 'requested')), 0)::int as places_taken,
   count(r.id) filter (where r.status in ('registered', 'waitlisted') and i.invoice_id is null)::int as un_invoiced,
   count(r.id) filter (where r.status in ('registered', 'waitlisted') and i.invoice_id is not null
                         and coalesce(f.paid_pence, 0) < f.total_pence)::int as unpaid,
@@ -270,7 +270,7 @@ export async function workshopQueries(fastify: FastifyInstance, { db, today }: {
                   e.price_pence * r.places as price_pence
              from workshop_registrations r join workshop_events e on e.id = r.event_id
              left join workshop_invoiced i on i.registration_id = r.id
-            where r.email = lower($1) and r.status in ('registered', 'waitlisted') and i.invoice_id is null
+            where r.email = lower($1) and r.status = 'registered' and i.invoice_id is null
               and not e.cancelled
             order by e.date_time, r.seq`,
           [email],

@@ -1,3 +1,4 @@
+import { LIMITS } from '@agency/contracts';
 import styled from '@emotion/styled';
 import { useState } from 'react';
 import { FormProvider, useFieldArray } from 'react-hook-form';
@@ -44,7 +45,7 @@ export function BookEventPage() {
   const { eventId = '' } = useParams();
   const events = useLoader(loadOpenEvents, 'open');
   const event = events.state.data?.find((e) => e.id === eventId);
-  const [booked, setBooked] = useState<'registered' | 'waitlisted' | null>(null);
+  const [booked, setBooked] = useState<{ held: boolean; email: string } | null>(null);
   const { form, onSubmit, failure } = useCommandForm<BookingValues>({
     defaultValues: { ...toContactFields(), children: [blankChild], comments: '', website: '' },
     save: async (values, commandId) => {
@@ -56,7 +57,7 @@ export function BookEventPage() {
         comments: values.comments,
         website: values.website,
       });
-      setBooked(registration.status);
+      setBooked({ held: registration.held, email: contact.email });
     },
     fieldName,
   });
@@ -70,9 +71,9 @@ export function BookEventPage() {
     return (
       <PublicPage title={title}>
         <p role="status">
-          {booked === 'registered'
-            ? 'Thank you: your booking is confirmed. We have sent you an e-mail.'
-            : 'The workshop is full, so your booking is on the waiting list. We have sent you an e-mail and will write again if a place comes free.'}
+          {booked.held
+            ? `Almost done: we have e-mailed a link to ${booked.email}. Open it within ${LIMITS.bookingHoldMinutes} minutes to confirm your booking; the places are held for you until then.`
+            : `The workshop is full. We have e-mailed a link to ${booked.email}: open it within ${LIMITS.bookingHoldMinutes} minutes to join the waiting list.`}
         </p>
         <Link to="/book">See other workshops</Link>
       </PublicPage>
