@@ -143,7 +143,8 @@ export async function buildCommandApp(options: CommandAppOptions) {
   await reactions.start();
   const deps: CommandDependencies = {
     store: options.store,
-    processed: new ProcessedCommands(db),
+    // Kept answers are sealed under their subjects' keys (docs/command-ids.md).
+    processed: new ProcessedCommands(db, { vault: options.personalData }),
     projections,
     // A tutor's month of lessons (and the engagement each save prices from) is long: kept folded.
     states: new StreamStates([timesheet.timesheetDecider, engagement.engagementDecider]),
@@ -151,6 +152,7 @@ export async function buildCommandApp(options: CommandAppOptions) {
     queryUrl: options.queryUrl,
     reactions,
   };
+  await deps.processed.forgetClearAnswers();
   // What follows from events (credits, family invoices, moves, e-mails): registered before this
   // start records anything, so a new store's reactors begin at its first event.
   const reactorList: Reactor[] = [];

@@ -80,7 +80,9 @@ describe('command pipeline (real PostgreSQL, both services)', () => {
     const commandId = randomUUID();
     const first = await post('/api/clients/contact', { ...contact, commandId });
     const afterFirst = await countEvents();
-    const again = await post('/api/clients/contact', { ...contact, firstName: 'Changed', commandId });
+    // The same action, its fields in another order: a retry.
+    const { firstName, ...rest } = contact;
+    const again = await post('/api/clients/contact', { commandId, ...rest, firstName });
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual(first.json());
     expect(await countEvents()).toBe(afterFirst);
@@ -89,6 +91,132 @@ describe('command pipeline (real PostgreSQL, both services)', () => {
     const viaHeader = await post('/api/clients/contact', contact, admin, { 'idempotency-key': key });
     const repeated = await post('/api/clients/contact', contact, admin, { 'idempotency-key': key });
     expect(repeated.json()).toEqual(viaHeader.json());
+  });
+
+  it('a commandId sent again for another action (another body, another route) is refused with 422, changing nothing', async () => {
+    const commandId = randomUUID();
+    const first = await post('/api/clients/contact', { ...contact, commandId });
+    expect(first.statusCode).toBe(200);
+    const { client } = first.json();
+    const before = await countEvents();
+
+    const otherBody = await post('/api/clients/contact', { ...contact, firstName: 'Changed', commandId });
+    expect(otherBody.statusCode).toBe(422);
+    expect(otherBody.json().error).toEqual({
+      code: 'command_id_reused',
+      message: 'This commandId was used for another action. Send this action with a new commandId.',
+      fields: { commandId: 'Used for another action' },
+    });
+    const otherRoute = await post(`/api/clients/active/${client.id}`, { active: false, commandId });
+    expect(otherRoute.statusCode).toBe(422);
+    expect(otherRoute.json().error.code).toBe('command_id_reused');
+    // The same route with other parameters is another action too.
+    const otherClient = (await post('/api/clients/contact', contact)).json().client;
+    const activeId = randomUUID();
+    expect((await post(`/api/clients/active/${client.id}`, { active: false, commandId: activeId })).statusCode).toBe(
+      200,
+    );
+    const afterActive = await countEvents();
+    const sameBodyOtherClient = await post(`/api/clients/active/${otherClient.id}`, {
+      active: false,
+      commandId: activeId,
+    });
+    expect(sameBodyOtherClient.statusCode).toBe(422);
+
+    expect(await countEvents()).toBe(afterActive);
+    expect(afterActive).toBe(before + 2);
+    expect((await get(`/api/clients/${client.id}`)).body.client.contacts[0].firstName).toBe('Ann');
+    expect((await get(`/api/clients/${otherClient.id}`)).body.client.active).toBe(true);
+    // The action it was first used for still gets its answer.
+    const retry = await post('/api/clients/contact', { ...contact, commandId });
+    expect(retry.json()).toEqual(first.json());
+  });
+
+  it('a kept answer holds no personal value in clear; once the family is erased, a replay of it reveals none', async () => {
+    const email = `kept.${randomUUID().slice(0, 8)}@example.com`;
+    const dob = '2014-03-27';
+    const registered = { ...contact, lastName: 'Keeping', email, commandId: randomUUID() };
+    const first = await post('/api/clients/contact', registered);
+    expect(first.statusCode, first.body).toBe(200);
+    const { client } = first.json();
+    const childCommand = { firstName: 'Kit', lastName: 'Keeping', dob, commandId: randomUUID() };
+    const child = await post(`/api/clients/child/${client.id}`, childCommand);
+    expect(child.statusCode, child.body).toBe(200);
+    const kept = async () =>
+      (await db.query<{ response: string }>('select response::text from command.processed_commands')).rows
+        .map((row) => row.response)
+        .join('\n');
+    expect(await kept()).not.toContain(email);
+    expect(await kept()).not.toContain(dob);
+    expect(await kept()).not.toContain('Keeping');
+
+    // A retry still gets the whole first answer.
+    const replay = await post('/api/clients/contact', registered);
+    expect(replay.json()).toEqual(first.json());
+    expect(replay.json().contact.email).toBe(email);
+    expect((await post(`/api/clients/child/${client.id}`, childCommand)).json()).toEqual(child.json());
+
+    const erased = await post(`/api/clients/erase/${client.id}`, { reason: 'Asked by the family', confirm: true });
+    expect(erased.statusCode, erased.body).toBe(200);
+    for (const [url, body, answer] of [
+      ['/api/clients/contact', registered, first],
+      [`/api/clients/child/${client.id}`, childCommand, child],
+    ] as const) {
+      const late = await post(url, body);
+      expect(late.statusCode).toBe(200);
+      expect(late.body).not.toContain(email);
+      expect(late.body).not.toContain(dob);
+      expect(late.body).not.toContain('Keeping');
+      // The same shape, its ids kept, every other text "Erased".
+      const shape = (value: unknown): unknown =>
+        Array.isArray(value)
+          ? value.map(shape)
+          : value && typeof value === 'object'
+            ? Object.fromEntries(Object.entries(value).map(([key, item]) => [key, shape(item)]))
+            : typeof value;
+      expect(shape(late.json())).toEqual(shape(answer.json()));
+      expect(late.json().position).toBe(answer.json().position);
+    }
+    expect((await post('/api/clients/contact', registered)).json()).toMatchObject({
+      client: { id: client.id },
+      contact: { id: first.json().contact.id, email: 'Erased', lastName: 'Erased' },
+    });
+  });
+
+  it('an answer kept in clear before answers were sealed keeps only its erased form', async () => {
+    const commandId = randomUUID();
+    const mine = randomUUID();
+    await post('/api/clients/contact', { ...contact, commandId: mine });
+    const { user_id: user } = (
+      await db.query('select user_id from command.processed_commands where command_id = $1', [mine])
+    ).rows[0];
+    const clientId = randomUUID();
+    await db.query(
+      `insert into command.processed_commands (command_id, user_id, status_code, response) values ($1, $2, 200, $3)`,
+      [
+        commandId,
+        user,
+        JSON.stringify({
+          client: { id: clientId, active: true },
+          contact: { email: 'legacy@example.com', phone: [{ type: 'Home', number: '01865 111111' }] },
+          position: '1/2',
+          visible: true,
+        }),
+      ],
+    );
+    await product.command.deps.processed.forgetClearAnswers();
+    const row = await db.query('select response::text from command.processed_commands where command_id = $1', [
+      commandId,
+    ]);
+    expect(row.rows[0].response).not.toContain('legacy@example.com');
+    expect(row.rows[0].response).not.toContain('01865 111111');
+    const replay = await post('/api/clients/contact', { ...contact, commandId });
+    expect(replay.json()).toEqual({
+      client: { id: clientId, active: true },
+      contact: { email: 'Erased', phone: [{ type: 'Erased', number: 'Erased' }] },
+      position: '1/2',
+      visible: true,
+    });
   });
 
   it('two concurrent deliveries of one commandId append once', async () => {

@@ -23,6 +23,12 @@ alter table command.processed_commands
   add column if not exists started_at timestamptz,
   add column if not exists lease_until timestamptz,
   add column if not exists owner text;
+-- fingerprint: the action the command id was first claimed for (a keyed digest of its route and
+-- what it sends); the id sent with any other is refused (docs/command-ids.md). Null on older rows.
+-- response: { answer, sealed?, position, visible }: an answer holding anyone's personal data is
+-- sealed under their keys, beside its erased form.
+alter table command.processed_commands
+  add column if not exists fingerprint text;
 
 -- The mail reactor's record of each message it handed to the mail server (or that was refused
 -- for good), by the triggering event and the message's place among that event's messages: a

@@ -9,8 +9,8 @@ const HANDLES = ['ClientErased', 'WorkshopRegistrationErased', 'TutorErased'] as
  * An erasure's event is recorded before its key is destroyed (one command, one append; the key is
  * not in the log), so a crash or a failure between the two would leave every screen saying
  * "Erased" while the key still opens everything. This completes each erasure from its event: the
- * key destroyed, the stored answers, the outbox and a tutor's login cleared (the same idempotent
- * steps the route took at once, so doing them twice changes nothing).
+ * key destroyed, the outbox and a tutor's login cleared (the same idempotent steps the route took
+ * at once, so doing them twice changes nothing).
  *
  * Unlike other reactors, when it is new to a store it begins at the store's first event, not its
  * head: an erasure cut short before this reactor existed is completed too (the first start reads
@@ -33,7 +33,7 @@ export async function erasureReactor(options: ErasureOptions): Promise<Reactor> 
         eventId?: string;
         erasedAt: string;
       };
-      const erasure = { at: new Date(data.erasedAt), commandId: event.metadata.commandId };
+      const erasure = { at: new Date(data.erasedAt) };
       if (event.type === 'ClientErased' && data.clientId) {
         await steps.completeFamily(data.clientId, await steps.familyEvents(data.clientId), erasure);
       } else if (event.type === 'TutorErased' && data.tutorId) {

@@ -10,8 +10,8 @@ import { type ErasureOptions, erasureSteps } from './erasure-steps';
  * Erasure of a family or of a tutor who has left (ARCHITECTURE, "Personal data"): the decider
  * records who (metadata), when and why; the subject's key is destroyed, so its personal fields
  * read as "Erased" everywhere, the read models included (their projections handle the event);
- * what the command side keeps outside events is cleared: stored command answers naming the
- * subject, the outbox's mail to it, and for a tutor the login, its sessions and its username.
+ * what the command side keeps outside events is cleared: the outbox's mail to it, and for a tutor
+ * the login, its sessions and its username (kept command answers are sealed under the key).
  * Money history (lessons, invoices, totals, references) is untouched. The steps after the event
  * are done here at once and again by the erasure reactor, which completes an erasure cut short.
  */
@@ -24,7 +24,7 @@ export async function erasureRoutes(app: FastifyInstance, options: ErasureOption
     url: '/api/clients/erase/:id',
     roles: ['admin'],
     body: erasureBody,
-    handle: async ({ body, params }, { run, now, commandId }) => {
+    handle: async ({ body, params }, { run, now }) => {
       const clientId = params.id;
       const events = await steps.familyEvents(clientId);
       if (events.length === 0) throw new HttpError(404, 'not_found', 'There is no such client.');
@@ -42,7 +42,7 @@ export async function erasureRoutes(app: FastifyInstance, options: ErasureOption
         erasedAt: now.toISOString(),
       });
       // After the event: a retry (same command id) finds it recorded and still completes these steps.
-      await steps.completeFamily(clientId, events, { at: now, commandId });
+      await steps.completeFamily(clientId, events, { at: now });
       return { client: { id: clientId, erased: true }, kept: await keptFor(vault, clientId) };
     },
   });
@@ -51,7 +51,7 @@ export async function erasureRoutes(app: FastifyInstance, options: ErasureOption
     url: '/api/workshops/registrations/erase/:id',
     roles: ['admin'],
     body: erasureBody,
-    handle: async ({ body, params }, { run, user, now, commandId }) => {
+    handle: async ({ body, params }, { run, user, now }) => {
       const registrationId = params.id;
       const on = await lookups.eventsOfRegistration(registrationId);
       if (!on) throw new HttpError(404, 'not_found', 'There is no such registration.');
@@ -68,7 +68,7 @@ export async function erasureRoutes(app: FastifyInstance, options: ErasureOption
         erasedAt: now.toISOString(),
         actor: { role: user.role, tutorId: user.tutorId },
       });
-      await steps.completeRegistration(registrationId, events, { at: now, commandId });
+      await steps.completeRegistration(registrationId, events, { at: now });
       const subject = registrationSubject({ registrationId, clientId: null });
       return { registration: { id: registrationId, erased: true }, kept: await keptFor(vault, subject) };
     },
@@ -78,7 +78,7 @@ export async function erasureRoutes(app: FastifyInstance, options: ErasureOption
     url: '/api/tutors/erase/:id',
     roles: ['admin'],
     body: erasureBody,
-    handle: async ({ body, params }, { run, now, commandId }) => {
+    handle: async ({ body, params }, { run, now }) => {
       const tutorId = params.id;
       const events = await steps.tutorEvents(tutorId);
       if (events.length === 0) throw new HttpError(404, 'not_found', 'There is no such tutor.');
@@ -88,7 +88,7 @@ export async function erasureRoutes(app: FastifyInstance, options: ErasureOption
         reason: body.reason,
         erasedAt: now.toISOString(),
       });
-      await steps.completeTutor(tutorId, events, logins, { at: now, commandId });
+      await steps.completeTutor(tutorId, events, logins, { at: now });
       return { tutor: { id: tutorId, erased: true } };
     },
   });

@@ -1,4 +1,4 @@
-import { ERASED, familySubject, personalDataRules, registrationSubject, tutorSubject } from '@agency/contracts';
+import { familySubject, registrationSubject, tutorSubject } from '@agency/contracts';
 import { client, tutor, user, workshop } from '@agency/domain';
 import type { RecordedEvent } from '@agency/platform';
 import type { PersonalDataVault } from '@agency/platform/personal-data';
@@ -7,52 +7,16 @@ import type { ErasedMail } from '../mail/erased-recipients';
 import type { CommandDependencies } from '../pipeline/command-pipeline';
 import { readModelLookups } from '../read-model/lookups';
 
-type Data = Record<string, unknown>;
-
 export type ErasureOptions = { deps: CommandDependencies; db: pg.Pool; vault: PersonalDataVault; outbox: ErasedMail };
 
-/** When the erasure was decided and by which command (whose own stored answer names only ids). */
-export type ErasureRecord = { at: Date; commandId: string };
-
-/** The strings of a personal field's value (a phone's kind, "Mobile", is not personal). */
-function stringsOf(value: unknown, into: Set<string>) {
-  if (typeof value === 'string') {
-    if (value.length >= 3 && value !== ERASED) into.add(value);
-  } else if (Array.isArray(value)) {
-    for (const item of value) stringsOf(item, into);
-  } else if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) if (key !== 'type') stringsOf(item, into);
-  }
-}
+/** When the erasure was decided. */
+export type ErasureRecord = { at: Date };
 
 /**
  * An event that could not be read holds nothing these steps could find in it; the others must
  * still be cleared and the key still destroyed, so it is left out rather than stopping them.
  */
 const readable = (events: RecordedEvent[]) => events.filter((event) => !event.readError);
-
-/**
- * What a stored answer naming the subject may hold: the subject's ids (client, contacts,
- * children, tutor, logins) and the values of its personal fields, read before its key is destroyed.
- */
-function traceOf(events: RecordedEvent[]): string[] {
-  const found = new Set<string>();
-  for (const { type, data } of readable(events)) {
-    for (const id of [data.clientId, data.tutorId, data.userId, (data.contact as Data)?.id, (data.child as Data)?.id]) {
-      if (typeof id === 'string') found.add(id);
-    }
-    for (const field of personalDataRules[type]?.fields ?? []) {
-      let value: unknown = data;
-      for (const step of field.path) value = (value as Data | undefined)?.[step];
-      stringsOf(value, found);
-    }
-  }
-  return [...found];
-}
-
-/** A booking's children as their names alone. */
-const namesOf = (data: Data) =>
-  Array.isArray(data.children) ? data.children.map(({ firstName, lastName }: Data) => ({ firstName, lastName })) : [];
 
 /** The e-mail addresses in a subject's events, read before its key is destroyed. */
 function addressesOf(events: RecordedEvent[]): string[] {
@@ -67,29 +31,15 @@ function addressesOf(events: RecordedEvent[]): string[] {
 
 /**
  * What an erasure does once its event is recorded: destroy the subject's key, then clear what the
- * command side keeps outside events. Every step is idempotent, so the route does them at once and
+ * command side keeps outside events. Kept command answers need nothing here: one holding the
+ * subject's personal data is sealed under its key, so destroying the key is what erases it
+ * (docs/command-ids.md). Every step is idempotent, so the route does them at once and
  * the erasure reactor does them again from the event: an erasure cut short after its event (a
  * crash, a failure, a retry that never came) is completed all the same. Each takes the subject's
  * events as read before the key went (clear values to look for); read after, they hold only ids.
  */
 export function erasureSteps({ deps, db, vault, outbox }: ErasureOptions) {
   const lookups = readModelLookups(db);
-
-  /**
-   * Stored answers of earlier commands that hold any of the subject's ids or personal values are
-   * replaced by a note: a retry of such a command gets the note, never the personal data. The
-   * erasure's own answer (ids only) is kept, so its retry still gets it.
-   */
-  async function scrubStoredAnswers(events: RecordedEvent[], erasure: ErasureRecord) {
-    const needles = traceOf(events);
-    if (needles.length === 0) return;
-    await db.query(
-      `update command.processed_commands set response = jsonb_build_object('erased', true)
-        where response is not null and command_id <> $2
-          and exists (select 1 from unnest($1::text[]) v where strpos(response::text, v) > 0)`,
-      [needles, erasure.commandId],
-    );
-  }
 
   return {
     lookups,
@@ -119,18 +69,12 @@ export function erasureSteps({ deps, db, vault, outbox }: ErasureOptions) {
     async completeFamily(clientId: string, events: RecordedEvent[], erasure: ErasureRecord) {
       await outbox.forget(addressesOf(events));
       await vault.shred(familySubject(clientId), erasure.at);
-      await scrubStoredAnswers(events, erasure);
     },
 
     /** A booking of no known family is its own data subject; its invoices are billed as `registration:{id}`. */
     async completeRegistration(registrationId: string, events: RecordedEvent[], erasure: ErasureRecord) {
       await outbox.forget(addressesOf(events));
       await vault.shred(registrationSubject({ registrationId, clientId: null }), erasure.at);
-      // Its children's names only: a school or "None" (allergies) is in many other answers.
-      await scrubStoredAnswers(
-        readable(events).map(({ data, ...event }) => ({ ...event, data: { ...data, children: namesOf(data) } })),
-        erasure,
-      );
     },
 
     async completeTutor(
@@ -166,7 +110,6 @@ export function erasureSteps({ deps, db, vault, outbox }: ErasureOptions) {
       } finally {
         tx.release();
       }
-      await scrubStoredAnswers([...events, ...logins.events], erasure);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { eventCatalogue, type Role, type SessionUser } from '@agency/contracts';
+import { type EventData, eventCatalogue, personalDataRules, type Role, type SessionUser } from '@agency/contracts';
 import { type Decider, DomainError, fold } from '@agency/domain';
 import {
   comparePositions,
@@ -15,7 +15,7 @@ import {
 } from '@agency/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Claim, ProcessedCommands } from './idempotency';
+import type { Claim, ProcessedCommands, StoredAnswer } from './idempotency';
 import type { ProjectionWatch } from './projection-watch';
 import { catchUpStream, type FoldedStream, foldStream, idKey, type StreamStates } from './stream-states';
 
@@ -97,14 +97,14 @@ export function derivedId(...parts: (string | number)[]): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/** The index of the last event a step appended, when the stream holds that step's events. */
-function stepAppendedUpTo(recorded: RecordedEvent[], idOf: (index: number) => string): number {
+/** The events a step appended, when the stream holds them (else none). */
+function stepAppended(recorded: RecordedEvent[], idOf: (index: number) => string): RecordedEvent[] {
   const first = idOf(0);
   const start = recorded.findIndex((event) => event.id.toLowerCase() === first);
-  if (start < 0) return -1;
+  if (start < 0) return [];
   let last = start;
   while (recorded[last + 1]?.id.toLowerCase() === idOf(last + 1 - start)) last++;
-  return last;
+  return recorded.slice(start, last + 1);
 }
 
 const STATUS_BY_DOMAIN_CODE: Record<DomainError['code'], number> = {
@@ -157,6 +157,15 @@ export function createCommandContext(
     if (last && (!furthestRead || comparePositions(last, furthestRead) > 0)) furthestRead = last;
     for (const type of types) readTypes.add(type);
   };
+  // Whose personal data the command's own events hold (docs/personal-data.md): its kept answer is
+  // sealed under their keys (docs/command-ids.md).
+  const subjects = new Set<string>();
+  const recordedFor = (events: readonly DomainEvent[]) => {
+    for (const { type, data } of events) {
+      const rule = personalDataRules[type];
+      if (rule?.fields.length) subjects.add(rule.subjectOf(data as EventData));
+    }
+  };
   // A retry decides with the time of the first run, so it gives the same answer.
   const now = startedAt ?? deps.clock();
   let idsGiven = 0;
@@ -200,11 +209,13 @@ export function createCommandContext(
       if (!folded || folded.idKeys.has(firstKey)) {
         const recorded = reread ?? (await deps.store.readStream(streamId));
         reread = undefined;
-        const done = stepAppendedUpTo(recorded, idOf);
-        if (done >= 0) {
+        const done = stepAppended(recorded, idOf);
+        const last = done.at(-1);
+        if (last) {
           // An earlier run of this command appended this step already: it is not decided again.
-          reached((recorded[done] as RecordedEvent).position);
-          return foldUpTo(recorded, done + 1);
+          reached(last.position);
+          recordedFor(done);
+          return foldUpTo(recorded, recorded.indexOf(last) + 1);
         }
         keep(foldStream(decider, recorded));
       }
@@ -256,7 +267,7 @@ export function createCommandContext(
           const again = await deps.store.readStream(streamId).catch(() => undefined);
           folded = undefined;
           reread = again;
-          if (again && stepAppendedUpTo(again, idOf) >= 0) continue;
+          if (again && stepAppended(again, idOf).length > 0) continue;
         } else keep(after);
         if (!(error instanceof WrongExpectedRevision)) throw error;
         // A kept state the stream has moved past is no conflict with anyone: only refusals of a
@@ -274,6 +285,7 @@ export function createCommandContext(
         result.position,
         events.map((event) => event.type),
       );
+      recordedFor(events);
       const state = events.reduce(decider.evolve, basis.state);
       if (states) {
         // Kept as a reader would fold it: the payloads as stored (JSON), not the objects decided.
@@ -327,6 +339,8 @@ export function createCommandContext(
         types: awaitsEveryProjection ? undefined : appendedTypes && [...appendedTypes, ...readTypes],
       },
     appendedTypes: () => (appendedTypes ? [...appendedTypes] : undefined),
+    /** Whose personal data the command's own events hold. */
+    subjects: () => [...subjects],
   };
 }
 
@@ -387,8 +401,8 @@ async function askQuerySide(
 
 /**
  * Every command goes through here: authenticate, check the role, validate the body against its
- * contract (400 and nothing written), claim the commandId, run, wait for the projections to
- * reach what was appended, remember the answer.
+ * contract (400 and nothing written), claim the commandId for this action, run, wait for the
+ * projections to reach what was appended, remember the answer (docs/command-ids.md).
  */
 export function commandRoute<S extends z.ZodType, P = Record<string, string>, A = unknown>(
   app: FastifyInstance,
@@ -404,15 +418,28 @@ export function commandRoute<S extends z.ZodType, P = Record<string, string>, A 
     if (!parsed.success) throw invalidInput(parsed.error.issues);
     const headerKey = uuidHeader(request, 'idempotency-key', 'Idempotency-Key');
     const correlation = uuidHeader(request, 'x-correlation-id', 'X-Correlation-Id');
-    const givenId = (parsed.data as { commandId?: string }).commandId ?? headerKey;
+    const { commandId: givenInBody, ...sent } = parsed.data as { commandId?: string };
+    const givenId = givenInBody ?? headerKey;
     const commandId = givenId ?? randomUUID();
+    const input = { body: parsed.data, params: request.params as P, query: request.query as Record<string, string> };
+    /** An answer kept earlier, with the view it names asked again (a view is never kept). */
+    const replay = async (kept: StoredAnswer) => {
+      const view = route.view
+        ? await askQuerySide(app, deps.queryUrl, request, route.view(input, kept.answer as A), false)
+        : {};
+      return reply
+        .status(kept.statusCode)
+        .send({ ...kept.answer, ...view, position: kept.position, visible: kept.visible });
+    };
     let claim: Claim | undefined;
     if (givenId) {
-      const claimed = await deps.processed.claim(givenId, user.id, deps.clock());
-      if (!claimed.claimed) return reply.status(claimed.answer.statusCode).send(claimed.answer.body);
+      // The action the id stands for: the route, its parameters and what it sends.
+      const fingerprint = deps.processed.fingerprint(route.url, { params: input.params, query: input.query, sent });
+      const claimed = await deps.processed.claim(givenId, user.id, fingerprint, deps.clock());
+      if (!claimed.claimed) return replay(claimed.answer);
       claim = claimed;
     }
-    const { context, appendedUpTo, readUpTo, appendedTypes, settled, followedUp } = createCommandContext(
+    const { context, appendedUpTo, readUpTo, appendedTypes, settled, followedUp, subjects } = createCommandContext(
       deps,
       user,
       commandId,
@@ -421,7 +448,6 @@ export function commandRoute<S extends z.ZodType, P = Record<string, string>, A 
     );
     try {
       if (claim) await deps.faults?.at({ step: 'claimed', commandId });
-      const input = { body: parsed.data, params: request.params as P, query: request.query as Record<string, string> };
       const answer = await route.handle(input, context);
       const position = appendedUpTo();
       await deps.faults?.at({ step: 'handled', commandId });
@@ -438,17 +464,18 @@ export function commandRoute<S extends z.ZodType, P = Record<string, string>, A 
       const view = route.view
         ? await askQuerySide(app, deps.queryUrl, request, route.view(input, answer), visible && followedUp())
         : {};
-      const body = {
-        ...(answer as Record<string, unknown>),
-        ...view,
+      const kept: StoredAnswer = {
+        statusCode: 200,
+        answer: answer as Record<string, unknown>,
         position: position ? `${position.commit}/${position.prepare}` : null,
         visible,
       };
+      const body = { ...kept.answer, ...view, position: kept.position, visible };
       if (!givenId) return body;
       await deps.faults?.at({ step: 'recording', commandId });
       // A runner that took over a lapsed claim may have answered first: every delivery gets that answer.
-      const stands = await deps.processed.complete(givenId, { statusCode: 200, body });
-      return reply.status(stands.statusCode).send(stands.body);
+      const stands = await deps.processed.complete(givenId, kept, subjects());
+      return stands === kept ? reply.status(200).send(body) : replay(stands);
     } catch (error) {
       if (claim) {
         // Once anything is appended the claim stays (a retry completes the command, never repeats it).
