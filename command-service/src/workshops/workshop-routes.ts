@@ -33,8 +33,9 @@ import {
 } from '../pipeline/command-pipeline';
 import { racePoint } from '../race-points';
 import { bookingLinks } from './booking-links';
+import { workshopAccounts } from './workshop-accounts';
 import { workshopLookups } from './workshop-lookups';
-import { accountKey, accountKeyOf, WORKSHOPS_REACTOR, workshopInvoiceOf } from './workshop-reactor';
+import { accountKeyOf, WORKSHOPS_REACTOR, workshopInvoiceOf } from './workshop-reactor';
 
 type Live = Exclude<workshop.WorkshopState, { status: 'none' }>;
 type Options = {
@@ -46,8 +47,12 @@ type Options = {
   vault?: Pick<PersonalDataVault, 'shred'>;
 };
 
-/** Enough tries for a class's worth of parents booking at the same moment: each lost try lets another win. */
-const BOOKING_ATTEMPTS = 25;
+/**
+ * Tries of a booking that lost a race for its event's stream: each lost try lets another win, so
+ * this many serve a class's worth of parents at the same moment, while bounding what one
+ * anonymous request can cost (each try reads the event's stream again).
+ */
+const BOOKING_ATTEMPTS = 10;
 /** Who a public booking is recorded as (no login): the events' metadata says so. */
 const PUBLIC_BOOKER = { id: 'public-booking', username: 'public', role: 'public' } as unknown as SessionUser;
 
@@ -97,6 +102,7 @@ export async function workshopRoutes(app: FastifyInstance, options: Options) {
   });
   const nowLocal = (context: CommandContext) => nowLocalIn(timeZone, context.now);
   const links = bookingLinks(db);
+  const accounts = workshopAccounts(db);
 
   async function loadLive(context: CommandContext, eventId: string): Promise<Live> {
     const state = await context.load(workshopStream(eventId), workshopDecider);
@@ -242,12 +248,15 @@ export async function workshopRoutes(app: FastifyInstance, options: Options) {
         const asked = before.status === 'none' ? undefined : before.requests.get(registrationId);
         const email = asked?.contact.email;
         const clientId = email ? await lookups.familyWithEmail(email) : null;
+        const account = email
+          ? await accounts.accountFor(email, clientId ?? registrationSubject({ registrationId }))
+          : '';
         const state = await withRetries(() =>
           context.run(workshopStream(eventId), workshopDecider, {
             type: 'ConfirmBooking',
             registrationId,
             clientId,
-            accountKey: email ? accountKey(email) : '',
+            accountKey: account,
             nowLocal: nowLocal(context),
             now: context.now,
           }),
@@ -286,7 +295,10 @@ export async function workshopRoutes(app: FastifyInstance, options: Options) {
           contact: body.contact,
           children: body.children,
           comments: body.comments,
-          accountKey: accountKey(body.contact.email),
+          accountKey: await accounts.accountFor(
+            body.contact.email,
+            clientId ?? registrationSubject({ registrationId }),
+          ),
         },
         nowLocal: nowLocal(context),
         now: context.now,

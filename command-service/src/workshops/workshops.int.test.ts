@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { LIMITS } from '@agency/contracts';
 import { attachedPdf, startLoopbackSmtp } from '@agency/scripts/testing/loopback-smtp';
 import { pdfText } from '@agency/scripts/testing/pdf-text';
@@ -204,10 +204,21 @@ describe('workshops: events, public bookings, registrations and workshop invoice
       `select data::text as data from es.events where event_type = 'WorkshopRegistrationMade'`,
     );
     expect(stored.rows.map((row) => row.data).join()).not.toContain('Peanuts');
+    // Its workshop account's stream is named by a random id, nothing derived from the address;
+    // the only link from the address to it is a lookup row, which the family's erasure deletes.
+    const digest = createHash('sha256').update('pat.known@example.com').digest('hex').slice(0, 32);
+    const account = await db.query('select account_id, subject from command.workshop_accounts where email = $1', [
+      'pat.known@example.com',
+    ]);
+    expect(account.rows).toEqual([{ account_id: expect.stringMatching(/^[0-9a-f]{32}$/), subject: client.id }]);
+    expect(account.rows[0].account_id).not.toBe(digest);
     // Once the family is erased its booking reads as erased; the places and the money stay.
     await ok(`/api/clients/erase/${client.id}`, { reason: 'Asked by the family', confirm: true });
     const erased = (await get(`/api/events/registrations/${event.id}/${id}`)).registration;
     expect(erased).toMatchObject({ contact: { firstName: 'Erased', email: 'Erased' }, children: [], price: 40 });
+    expect((await db.query('select 1 from command.workshop_accounts where subject = $1', [client.id])).rowCount).toBe(
+      0,
+    );
   });
 
   it('a public booking holds its places only until its address confirms it, links to no family and mails none of the booker’s words; unconfirmed, it lapses, its details are destroyed and the waiting list moves up', async () => {

@@ -371,6 +371,10 @@ export function decide(command: WorkshopCommand, state: WorkshopState, _now: Dat
       if (state.status !== 'none' && state.registrations.has(registrationId)) return [];
       const live = liveOrRefuse(state);
       const request = live.requests.get(registrationId);
+      // Its personal data was erased: nothing of it can be recorded again.
+      if (live.erased.has(registrationId)) {
+        throw new DomainError('conflict', 'This booking was erased: please book again.');
+      }
       if (!request || !stillLive(request, now)) {
         if (request || live.gone.get(registrationId) === 'lapsed') {
           throw new DomainError('conflict', 'This booking was not confirmed in time, so it lapsed: please book again.');

@@ -383,6 +383,19 @@ describe('public bookings: requested, confirmed from the link, or lapsed', () =>
       ]);
   });
 
+  it('a request whose personal data was erased cannot be confirmed', () => {
+    given([
+      scheduled,
+      requested('q1', 2, true),
+      {
+        type: 'WorkshopRegistrationErased',
+        data: { eventId: 'e1', registrationId: 'q1', reason: 'Asked', erasedAt: now.toISOString() },
+      },
+    ])
+      .when(confirm('q1'))
+      .thenRefused('conflict', /erased/);
+  });
+
   it('a link used after the hold is refused: the booking lapsed', () => {
     given([scheduled, requested('q1', 2, true)])
       .when(confirm('q1', later(61)))
