@@ -1,6 +1,6 @@
 import styled from '@emotion/styled';
 import { type ReactNode, useRef, useState } from 'react';
-import { useCommandId } from '../lib/command-id';
+import { useCommandIds } from '../lib/command-id';
 import { errorMessage } from '../lib/http';
 import { ErrorAlert } from './alert';
 import { Button, ButtonRow } from './button';
@@ -35,7 +35,7 @@ type Props = {
  */
 export function EraseSubject({ subject, kept, erase, onErased }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const commandId = useCommandId();
+  const commandIds = useCommandIds();
   const [reason, setReason] = useState('');
   const [missing, setMissing] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -49,13 +49,14 @@ export function EraseSubject({ subject, kept, erase, onErased }: Props) {
   const confirm = async () => {
     setBusy(true);
     setFailure(null);
+    const action = reason.trim();
     try {
-      const answer = await erase({ reason: reason.trim(), confirm: true, commandId: commandId.current() });
-      commandId.settle();
+      const answer = await erase({ reason: action, confirm: true, commandId: commandIds.idFor(action) });
+      commandIds.done(action);
       dialog.current?.close();
       onErased(answer as Erased);
     } catch (error) {
-      commandId.settle(error);
+      commandIds.done(action, error);
       setFailure(errorMessage(error));
     } finally {
       setBusy(false);

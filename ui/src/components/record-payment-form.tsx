@@ -1,7 +1,7 @@
 import styled from '@emotion/styled';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useCommandId } from '../lib/command-id';
+import { useCommandIds } from '../lib/command-id';
 import { useAgencyToday } from '../lib/current-user';
 import { errorMessage, HttpError } from '../lib/http';
 import { Button } from './button';
@@ -46,7 +46,7 @@ export function RecordPaymentForm({
   onCancel: () => void;
   onRecorded: () => void;
 }) {
-  const commandId = useCommandId();
+  const commandIds = useCommandIds();
   const [failure, setFailure] = useState<string | null>(null);
   const today = useAgencyToday();
   const {
@@ -61,12 +61,14 @@ export function RecordPaymentForm({
 
   const onSubmit = handleSubmit(async (values) => {
     setFailure(null);
+    const payment = { date: values.date, amount: plainAmount(values.amount) };
+    const action = JSON.stringify(payment);
     try {
-      await record({ date: values.date, amount: plainAmount(values.amount), commandId: commandId.current() });
-      commandId.settle();
+      await record({ ...payment, commandId: commandIds.idFor(action) });
+      commandIds.done(action);
       onRecorded();
     } catch (error) {
-      commandId.settle(error);
+      commandIds.done(action, error);
       if (error instanceof HttpError && error.fields) {
         for (const name of ['date', 'amount'] as const) {
           const message = error.fields[name];

@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useState } from 'react';
 import { HttpError } from './http';
 
 /**
@@ -14,29 +14,17 @@ export function keepsCommandId(error: unknown): boolean {
   return error.code === 'command_in_progress';
 }
 
-/** The command id of one user action, kept across its retries until the command is settled. */
-export function commandIdSlot(newId: () => string = () => crypto.randomUUID()) {
-  let id: string | null = null;
-  return {
-    current(): string {
-      id ??= newId();
-      return id;
-    },
-    settle(error?: unknown): void {
-      if (error === undefined || !keepsCommandId(error)) id = null;
-    },
-  };
-}
-
 /**
- * Command ids for actions named by what they send (say, one timesheet cell's value): saving the
- * same thing again after an unknown outcome is a retry of that action and reuses its id; anything
- * else is a new action. Several actions may be pending at once.
+ * Command ids for actions named by what they do and send (say, `move:{eventId}`, or one
+ * timesheet cell's value): doing the same thing again after an unknown outcome is a retry of that
+ * action and reuses its id; anything else is a new action with a new id, so one id never stands
+ * for two actions (the server refuses that: docs/command-ids.md). Several actions may be pending
+ * at once; an action's id is dropped once it is settled.
  */
 export function commandIdsByAction(newId: () => string = () => crypto.randomUUID()) {
   const pending = new Map<string, string>();
   return {
-    for(action: string): string {
+    idFor(action: string): string {
       let id = pending.get(action);
       if (!id) {
         id = newId();
@@ -44,19 +32,15 @@ export function commandIdsByAction(newId: () => string = () => crypto.randomUUID
       }
       return id;
     },
-    settle(action: string, error?: unknown): void {
+    /** The action was answered (`error` undefined) or failed with `error`. */
+    done(action: string, error?: unknown): void {
       if (error === undefined || !keepsCommandId(error)) pending.delete(action);
     },
   };
 }
 
-/**
- * One command id per user action. A retry after an unknown outcome (network failure, 5xx, or
- * still in progress) reuses it so the server can recognise the repeat; an answer that rejected
- * the command (other 4xx) means it was not applied, so the next attempt is a new id.
- */
-export function useCommandId() {
-  const slot = useRef<ReturnType<typeof commandIdSlot> | null>(null);
-  slot.current ??= commandIdSlot();
-  return slot.current;
+/** A component's command ids, one per action (see `commandIdsByAction`), kept across renders. */
+export function useCommandIds() {
+  const [ids] = useState(() => commandIdsByAction());
+  return ids;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commandIdSlot, commandIdsByAction, keepsCommandId } from './command-id';
+import { commandIdsByAction, keepsCommandId } from './command-id';
 import { HttpError } from './http';
 
 const counter = () => {
@@ -25,32 +25,43 @@ describe('the command id of a user action', () => {
   });
 
   it('is reused by every retry of one action and renewed only once the action is settled', () => {
-    const slot = commandIdSlot(counter());
-    const first = slot.current();
-    slot.settle(network);
-    expect(slot.current()).toBe(first);
-    slot.settle(inProgress);
-    expect(slot.current()).toBe(first);
-    slot.settle(serverFailed);
-    expect(slot.current()).toBe(first);
-    slot.settle();
-    const next = slot.current();
+    const ids = commandIdsByAction(counter());
+    const first = ids.idFor('delete');
+    ids.done('delete', network);
+    expect(ids.idFor('delete')).toBe(first);
+    ids.done('delete', inProgress);
+    expect(ids.idFor('delete')).toBe(first);
+    ids.done('delete', serverFailed);
+    expect(ids.idFor('delete')).toBe(first);
+    ids.done('delete');
+    const next = ids.idFor('delete');
     expect(next).not.toBe(first);
-    slot.settle(invalid);
-    expect(slot.current()).not.toBe(next);
+    ids.done('delete', invalid);
+    expect(ids.idFor('delete')).not.toBe(next);
+  });
+
+  it('is never shared by two actions of one page, even when the first is still pending after a network failure', () => {
+    const ids = commandIdsByAction(counter());
+    const place = ids.idFor('place');
+    ids.done('place', network);
+    const remove = ids.idFor('delete');
+    expect(remove).not.toBe(place);
+    expect(ids.idFor('move:event-2')).not.toBe(ids.idFor('move:event-3'));
+    ids.done('delete');
+    expect(ids.idFor('place')).toBe(place);
   });
 
   it('for actions named by what they send: the same value again is a retry, another value a new action', () => {
     const ids = commandIdsByAction(counter());
     const twoHours = JSON.stringify({ engagementId: 'e1', date: '2026-03-02', duration: '2' });
     const threeHours = JSON.stringify({ engagementId: 'e1', date: '2026-03-02', duration: '3' });
-    const first = ids.for(twoHours);
-    ids.settle(twoHours, network);
-    expect(ids.for(twoHours)).toBe(first);
-    ids.settle(twoHours, inProgress);
-    expect(ids.for(threeHours)).not.toBe(first);
-    expect(ids.for(twoHours)).toBe(first);
-    ids.settle(twoHours);
-    expect(ids.for(twoHours)).not.toBe(first);
+    const first = ids.idFor(twoHours);
+    ids.done(twoHours, network);
+    expect(ids.idFor(twoHours)).toBe(first);
+    ids.done(twoHours, inProgress);
+    expect(ids.idFor(threeHours)).not.toBe(first);
+    expect(ids.idFor(twoHours)).toBe(first);
+    ids.done(twoHours);
+    expect(ids.idFor(twoHours)).not.toBe(first);
   });
 });

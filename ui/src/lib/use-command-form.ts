@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { type DefaultValues, type FieldValues, type Path, useForm } from 'react-hook-form';
-import { useCommandId } from './command-id';
+import { useCommandIds } from './command-id';
 import { errorMessage, HttpError } from './http';
 
 /**
  * A form whose Save sends one command. It validates when a field is left, reuses the command
- * id when a save is retried after a network failure, shows the server's refusal, and puts the
- * server's field messages on the matching inputs (`fieldName` translates or drops a name).
+ * id when the same values are saved again after a network failure (other values are another
+ * action, with an id of their own), shows the server's refusal, and puts the server's field
+ * messages on the matching inputs (`fieldName` translates or drops a name).
  */
 export function useCommandForm<V extends FieldValues>(options: {
   defaultValues: DefaultValues<V>;
@@ -14,15 +15,16 @@ export function useCommandForm<V extends FieldValues>(options: {
   fieldName?: (serverField: string) => Path<V> | undefined;
 }) {
   const form = useForm<V>({ mode: 'onTouched', defaultValues: options.defaultValues });
-  const commandId = useCommandId();
+  const commandIds = useCommandIds();
   const [failure, setFailure] = useState<string | null>(null);
   const onSubmit = form.handleSubmit(async (values) => {
     setFailure(null);
+    const action = JSON.stringify(values);
     try {
-      await options.save(values, commandId.current());
-      commandId.settle();
+      await options.save(values, commandIds.idFor(action));
+      commandIds.done(action);
     } catch (error) {
-      commandId.settle(error);
+      commandIds.done(action, error);
       setFailure(errorMessage(error));
       if (error instanceof HttpError && error.fields) {
         for (const [field, message] of Object.entries(error.fields)) {

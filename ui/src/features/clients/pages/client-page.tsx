@@ -11,7 +11,7 @@ import { PageHeading } from '../../../components/page-heading';
 import { Panel, SectionHeading } from '../../../components/panel';
 import { EmptyRow, Table, TableWrap, Td, Th, Tr } from '../../../components/table';
 import { useRetentionPeriod } from '../../../lib/agency-details';
-import { useCommandId } from '../../../lib/command-id';
+import { useCommandIds } from '../../../lib/command-id';
 import { useCurrentUser } from '../../../lib/current-user';
 import { formatDate } from '../../../lib/format';
 import { errorMessage } from '../../../lib/http';
@@ -44,19 +44,20 @@ const Muted = styled.p(({ theme }) => ({ color: theme.colors.muted, margin: 0 })
 const loadClient = (id: string, signal: AbortSignal) => fetchClient(id, signal);
 
 function ActiveToggle({ client, onSaved }: { client: Client; onSaved: (active: boolean) => void }) {
-  const commandId = useCommandId();
+  const commandIds = useCommandIds();
   const [saving, setSaving] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
 
   const toggle = async (active: boolean) => {
     setSaving(true);
     setFailure(null);
+    const action = `active:${active}`;
     try {
-      const answer = await setClientActive({ id: client.id, active, commandId: commandId.current() });
-      commandId.settle();
+      const answer = await setClientActive({ id: client.id, active, commandId: commandIds.idFor(action) });
+      commandIds.done(action);
       onSaved(answer?.client?.active ?? active);
     } catch (error) {
-      commandId.settle(error);
+      commandIds.done(action, error);
       setFailure(errorMessage(error));
     } finally {
       setSaving(false);

@@ -1,12 +1,12 @@
 import styled from '@emotion/styled';
 import { useMachine } from '@xstate/react';
-import { type ReactNode, useState } from 'react';
+import type { ReactNode } from 'react';
 import { fromPromise } from 'xstate';
 import { ErrorAlert } from '../../../components/alert';
 import { Button, ButtonRow } from '../../../components/button';
 import { RecordPaymentForm } from '../../../components/record-payment-form';
 import { EmptyRow, Table, TableWrap, Td, Th, Tr } from '../../../components/table';
-import { commandIdsByAction } from '../../../lib/command-id';
+import { useCommandIds } from '../../../lib/command-id';
 import { formatDate, formatMoney } from '../../../lib/format';
 import { errorMessage } from '../../../lib/http';
 import { type ConsultationRow, cancelConsultation, familyDocumentUrl, recordFamilyPayment } from '../api';
@@ -41,17 +41,17 @@ export function ConsultationsTable({
   onChanged: () => void;
 }) {
   // One command id per row's cancellation, reused on a retry after an unknown outcome.
-  const [commandIds] = useState(() => commandIdsByAction());
+  const commandIds = useCommandIds();
   const [snapshot, send] = useMachine(
     consultationActionsMachine.provide({
       actors: {
         cancelConsultation: fromPromise(async ({ input }) => {
           const action = `cancel:${input.consultationId}`;
           try {
-            await cancelConsultation(input.consultationId, commandIds.for(action));
-            commandIds.settle(action);
+            await cancelConsultation(input.consultationId, commandIds.idFor(action));
+            commandIds.done(action);
           } catch (error) {
-            commandIds.settle(action, error);
+            commandIds.done(action, error);
             throw new Error(errorMessage(error));
           }
         }),

@@ -8,7 +8,7 @@ import { PageHeading } from '../../../components/page-heading';
 import { Panel } from '../../../components/panel';
 import { Table, TableWrap, Td, Th, TotalRow, Tr } from '../../../components/table';
 import { type CalendarMonth, monthFromSearch } from '../../../lib/calendar-month';
-import { useCommandId } from '../../../lib/command-id';
+import { useCommandIds } from '../../../lib/command-id';
 import { useCurrentUser } from '../../../lib/current-user';
 import { formatMoney } from '../../../lib/format';
 import { errorMessage } from '../../../lib/http';
@@ -92,30 +92,36 @@ function Confirmation({
   onChanged: () => void;
 }) {
   const navigate = useNavigate();
-  const commandId = useCommandId();
+  const commandIds = useCommandIds();
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const { invoice } = preview;
 
-  const act = (command: (commandId: string) => Promise<unknown>, then: () => void) => async () => {
+  /** Generate, confirm and withdraw are three actions: each has its own command id. */
+  const act = (action: string, command: (commandId: string) => Promise<unknown>, then: () => void) => async () => {
     setFailure(null);
     setBusy(true);
     try {
-      await command(commandId.current());
-      commandId.settle();
+      await command(commandIds.idFor(action));
+      commandIds.done(action);
       then();
     } catch (error) {
-      commandId.settle(error);
+      commandIds.done(action, error);
       setFailure(errorMessage(error));
     }
     setBusy(false);
   };
-  const generate = act((id) => saveInvoice({ ...month, commandId: id }), onChanged);
+  const generate = act('generate', (id) => saveInvoice({ ...month, commandId: id }), onChanged);
   const confirm = act(
+    `confirm:${invoice?.id}`,
     (id) => confirmInvoice({ id: invoice?.id ?? '', commandId: id }),
     () => navigate(back),
   );
-  const withdraw = act((id) => withdrawInvoice({ id: invoice?.id ?? '', commandId: id }), onChanged);
+  const withdraw = act(
+    `withdraw:${invoice?.id}`,
+    (id) => withdrawInvoice({ id: invoice?.id ?? '', commandId: id }),
+    onChanged,
+  );
 
   return (
     <Panel aria-label={invoice ? `Invoice ${invoice.reference}` : `Invoice preview for ${preview.period}`}>

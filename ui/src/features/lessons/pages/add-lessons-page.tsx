@@ -7,7 +7,7 @@ import { Button, ButtonRow } from '../../../components/button';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
 import { EmptyRow, Table, TableWrap, Th } from '../../../components/table';
-import { commandIdsByAction } from '../../../lib/command-id';
+import { useCommandIds } from '../../../lib/command-id';
 import { useAgencyToday, useCurrentUser } from '../../../lib/current-user';
 import { formatColumnDate, formatDate } from '../../../lib/format';
 import { useLoader } from '../../../lib/use-loader';
@@ -127,7 +127,7 @@ function WeekTable({ initial, query }: { initial: Timesheet; query: WeekQuery })
   // Every save answers the whole week; keeping it shows other people's changes as they land.
   const [grid, setGrid] = useState(initial);
   // A cell saved again with the same value after an unknown outcome is the same action: same command id.
-  const [commandIds] = useState(() => commandIdsByAction());
+  const commandIds = useCommandIds();
   const narrow = useNarrowScreen();
   // One calls object per cell for the table's life (its query is fixed: the table is keyed by it),
   // so a cell whose values did not change is not drawn again after a save.
@@ -146,11 +146,11 @@ function WeekTable({ initial, query }: { initial: Timesheet; query: WeekQuery })
       save: async (lesson) => {
         const action = JSON.stringify({ engagementId, ...lesson });
         try {
-          const answer = await saveLesson(query, { ...lesson, engagementId }, commandIds.for(action));
-          commandIds.settle(action);
+          const answer = await saveLesson(query, { ...lesson, engagementId }, commandIds.idFor(action));
+          commandIds.done(action);
           return pick(answer);
         } catch (error) {
-          commandIds.settle(action, error);
+          commandIds.done(action, error);
           throw error;
         }
       },

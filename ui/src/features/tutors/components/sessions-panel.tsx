@@ -4,7 +4,7 @@ import { Button, ButtonRow } from '../../../components/button';
 import { LoadState } from '../../../components/load-state';
 import { Panel, SectionHeading } from '../../../components/panel';
 import { EmptyRow, Table, TableWrap, Td, Th } from '../../../components/table';
-import { useCommandId } from '../../../lib/command-id';
+import { useCommandIds } from '../../../lib/command-id';
 import { errorMessage } from '../../../lib/http';
 import { useLoader } from '../../../lib/use-loader';
 import { endTutorSessions, fetchTutorSessions, type TutorSession } from '../api';
@@ -16,19 +16,21 @@ const loadSessions = (id: string, signal: AbortSignal) => fetchTutorSessions(id,
 /** For admins: the tutor's signed-in sessions, each of which (or all) may be ended. */
 export function SessionsPanel({ tutorId }: { tutorId: string }) {
   const { state, retry, reload } = useLoader(loadSessions, tutorId);
-  const commandId = useCommandId();
+  const commandIds = useCommandIds();
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
 
   const end = async (sessionId?: string) => {
     setBusy(true);
     setFailure(null);
+    // Ending one session and ending them all are different actions.
+    const action = sessionId ?? 'all';
     try {
-      await endTutorSessions(tutorId, { sessionId, commandId: commandId.current() });
-      commandId.settle();
+      await endTutorSessions(tutorId, { sessionId, commandId: commandIds.idFor(action) });
+      commandIds.done(action);
       reload();
     } catch (error) {
-      commandId.settle(error);
+      commandIds.done(action, error);
       setFailure(errorMessage(error));
     } finally {
       setBusy(false);

@@ -11,7 +11,7 @@ import { HistoryPanel } from '../../../components/history-panel';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
 import { Panel, SectionHeading } from '../../../components/panel';
-import { useCommandId } from '../../../lib/command-id';
+import { useCommandIds } from '../../../lib/command-id';
 import { useCurrentUser } from '../../../lib/current-user';
 import { errorMessage } from '../../../lib/http';
 import { useLoader } from '../../../lib/use-loader';
@@ -47,20 +47,21 @@ function AdminActions({ tutor, onChanged }: { tutor: Tutor; onChanged: () => voi
   });
   const offered = offeredActions(snapshot);
   const active = snapshot.matches({ status: 'active' });
-  const commandId = useCommandId();
+  const commandIds = useCommandIds();
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
 
-  const act = async (call: (commandId: string) => Promise<unknown>, after: () => void) => {
+  /** `action` names what the call sends: each has its own command id, kept for its retry only. */
+  const act = async (action: string, call: (commandId: string) => Promise<unknown>, after: () => void) => {
     setBusy(true);
     setFailure(null);
     try {
-      await call(commandId.current());
-      commandId.settle();
+      await call(commandIds.idFor(action));
+      commandIds.done(action);
       after();
       onChanged();
     } catch (error) {
-      commandId.settle(error);
+      commandIds.done(action, error);
       setFailure(errorMessage(error));
     } finally {
       setBusy(false);
@@ -92,6 +93,7 @@ function AdminActions({ tutor, onChanged }: { tutor: Tutor; onChanged: () => voi
             disabled={busy}
             onClick={() =>
               act(
+                'activation',
                 (id) => sendActivationEmail(tutor.id, { commandId: id }),
                 () => send({ type: 'tutor.sendActivation' }),
               )
@@ -116,6 +118,7 @@ function AdminActions({ tutor, onChanged }: { tutor: Tutor; onChanged: () => voi
           onChange={(event) => {
             const next = event.target.checked;
             act(
+              `active:${next}`,
               (id) => setTutorActive(tutor.id, { active: next, commandId: id }),
               () => send({ type: next ? 'tutor.reactivate' : 'tutor.terminate' }),
             );
@@ -130,6 +133,7 @@ function AdminActions({ tutor, onChanged }: { tutor: Tutor; onChanged: () => voi
             onChange={(event) => {
               const partner = event.target.checked;
               act(
+                `partner:${partner}`,
                 (id) => setPartner(tutor.id, { partner, commandId: id }),
                 () => send({ type: 'tutor.grantPartner', partner }),
               );

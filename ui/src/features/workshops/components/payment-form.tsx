@@ -3,7 +3,6 @@ import { Button } from '../../../components/button';
 import { DateField } from '../../../components/date-field';
 import { FieldRow } from '../../../components/form-layout';
 import { TextField } from '../../../components/text-field';
-import { useCommandId } from '../../../lib/command-id';
 import { useAgencyToday } from '../../../lib/current-user';
 import { recordPayment } from '../api';
 import { useAction } from '../use-action';
@@ -12,11 +11,14 @@ import { useAction } from '../use-action';
 export function PaymentForm({ invoiceId, onPaid }: { invoiceId: string; onPaid: () => void }) {
   const [amount, setAmount] = useState('');
   const [date, setDate] = useState(useAgencyToday());
-  const commandId = useCommandId();
-  const pay = useAction(async () => {
-    await recordPayment({ invoiceId, date, amount: amount.replace(/^£/, ''), commandId: commandId.current() });
-    onPaid();
-  }, commandId);
+  const paid = { invoiceId, date, amount: amount.replace(/^£/, '') };
+  const pay = useAction(
+    () => JSON.stringify(paid),
+    async (commandId) => {
+      await recordPayment({ ...paid, commandId });
+      onPaid();
+    },
+  );
   return (
     <form
       aria-label="Record payment"

@@ -3,7 +3,6 @@ import { ErrorAlert } from '../../../components/alert';
 import { Button, ButtonLink, ButtonRow } from '../../../components/button';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
-import { useCommandId } from '../../../lib/command-id';
 import { useCurrentUser } from '../../../lib/current-user';
 import { formatDateTime, formatMoney } from '../../../lib/format';
 import { useLiveRefresh } from '../../../lib/live-updates';
@@ -24,12 +23,14 @@ export function EventRegistrationsPage() {
   // (family invoices) and moves (workshops): the page follows them without a reload.
   useLiveRefresh(['workshops', 'family-invoices'], refresh);
   const admin = useCurrentUser().role === 'admin';
-  const commandId = useCommandId();
-  const cancel = useAction(async () => {
-    if (!window.confirm('Cancel this event? The parents are e-mailed and invoices credited.')) return;
-    await cancelEvent(eventId, commandId.current());
-    retry();
-  }, commandId);
+  const cancel = useAction(
+    () => 'cancel',
+    async (commandId) => {
+      if (!window.confirm('Cancel this event? The parents are e-mailed and invoices credited.')) return;
+      await cancelEvent(eventId, commandId);
+      retry();
+    },
+  );
   return (
     <LoadState state={state} onRetry={retry}>
       {({ event, registrations, crediting }) => (

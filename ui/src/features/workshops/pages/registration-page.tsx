@@ -8,7 +8,6 @@ import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
 import { Panel, SectionHeading } from '../../../components/panel';
 import { useRetentionPeriod } from '../../../lib/agency-details';
-import { useCommandId } from '../../../lib/command-id';
 import { useCurrentUser } from '../../../lib/current-user';
 import { formatDate, formatDateTime } from '../../../lib/format';
 import { useLoader } from '../../../lib/use-loader';
@@ -150,19 +149,27 @@ export function RegistrationPage() {
   const admin = useCurrentUser().role === 'admin';
   const { state, retry, refresh } = useLoader(loadRegistration, { eventId, registrationId });
   const alternatives = useLoader(loadAlternatives, eventId);
-  const commandId = useCommandId();
-  const remove = useAction(async () => {
-    await deleteRegistration({ eventId, registrationId, commandId: commandId.current() });
-    navigate(-1);
-  }, commandId);
-  const move = useAction(async (toEventId: string) => {
-    await moveRegistration({ fromEventId: eventId, registrationId, toEventId, commandId: commandId.current() });
-    navigate(`/workshops/${toEventId}/${registrationId}`, { replace: true });
-  }, commandId);
-  const place = useAction(async () => {
-    await placeRegistration({ eventId, registrationId, commandId: commandId.current() });
-    retry();
-  }, commandId);
+  const remove = useAction(
+    () => 'delete',
+    async (commandId) => {
+      await deleteRegistration({ eventId, registrationId, commandId });
+      navigate(-1);
+    },
+  );
+  const move = useAction(
+    (toEventId: string) => `move:${toEventId}`,
+    async (commandId, toEventId: string) => {
+      await moveRegistration({ fromEventId: eventId, registrationId, toEventId, commandId });
+      navigate(`/workshops/${toEventId}/${registrationId}`, { replace: true });
+    },
+  );
+  const place = useAction(
+    () => 'place',
+    async (commandId) => {
+      await placeRegistration({ eventId, registrationId, commandId });
+      retry();
+    },
+  );
   const failure = remove.failure ?? move.failure ?? place.failure;
   return (
     <LoadState state={state} onRetry={retry}>

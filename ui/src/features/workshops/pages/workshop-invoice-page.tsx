@@ -8,7 +8,6 @@ import { PageHeading } from '../../../components/page-heading';
 import { Panel } from '../../../components/panel';
 import { Table, TableWrap, Td, Th, TotalRow, Tr } from '../../../components/table';
 import { TextField } from '../../../components/text-field';
-import { useCommandId } from '../../../lib/command-id';
 import { formatDate, formatMoney } from '../../../lib/format';
 import { useLoader } from '../../../lib/use-loader';
 import { confirmInvoice, createInvoice, type InvoiceDraft, invoiceDocumentUrl } from '../api';
@@ -27,7 +26,6 @@ function InvoiceForm({ draft }: { draft: InvoiceDraft }) {
   const [included, setIncluded] = useState(() => new Set(draft.registrations.map((r) => r.id)));
   const [discountText, setDiscountText] = useState('0');
   const [issued, setIssued] = useState<{ id: string; reference: string; total: number } | null>(null);
-  const commandId = useCommandId();
   const sumPence = draft.registrations.filter((r) => included.has(r.id)).reduce((sum, r) => sum + pence(r.price), 0);
   const discountPence = discountOf(discountText, sumPence);
   const totalPence = Math.max(sumPence - discountPence, 0);
@@ -35,14 +33,17 @@ function InvoiceForm({ draft }: { draft: InvoiceDraft }) {
     // Excluding a line lowers the cap: the field shows the discount that applies.
     if (Number(discountText || '0') * 100 > sumPence) setDiscountText(String(Math.floor(sumPence / 100)));
   }, [discountText, sumPence]);
-  const confirm = useAction(async () => {
-    const answer = await confirmInvoice({
-      registrationIds: draft.registrations.filter((r) => included.has(r.id)).map((r) => r.id),
-      discountAmount: discountPence / 100,
-      commandId: commandId.current(),
-    });
-    setIssued(answer.invoice);
-  }, commandId);
+  const invoiced = {
+    registrationIds: draft.registrations.filter((r) => included.has(r.id)).map((r) => r.id),
+    discountAmount: discountPence / 100,
+  };
+  const confirm = useAction(
+    () => JSON.stringify(invoiced),
+    async (commandId) => {
+      const answer = await confirmInvoice({ ...invoiced, commandId });
+      setIssued(answer.invoice);
+    },
+  );
   const toggle = (id: string) =>
     setIncluded((now) => {
       const next = new Set(now);
