@@ -301,7 +301,19 @@ describe('workshops: events, public bookings, registrations and workshop invoice
       children: 'Add at least one child',
     });
     expect((await request(event.id, 'bot@example.com', { website: 'http://spam' })).statusCode).toBe(200);
+    // One booking takes at most six children's places; ten are refused with nothing written.
+    const child = parent('x@example.com').children[0];
+    const ten = await request(event.id, 'ten@example.com', { children: Array(10).fill(child) });
+    expect(ten.statusCode).toBe(400);
+    expect(ten.json().error.fields).toMatchObject({ children: 'At most 6 children in one booking' });
     expect(await countEvents()).toBe(before);
+    // Fifteen bookings of one address sent at once, each from its own client address: five get in.
+    const burst = await Promise.all(
+      Array.from({ length: 15 }, (_, i) => request(event.id, 'burst@example.com', {}, `10.7.0.${i + 1}`)),
+    );
+    const codes = burst.map((answer) => answer.statusCode);
+    expect(codes.filter((code) => code === 200)).toHaveLength(LIMITS.maxBookingsPerEmailAnHour);
+    expect(codes.filter((code) => code === 429)).toHaveLength(15 - LIMITS.maxBookingsPerEmailAnHour);
     // Five an hour per e-mail address, whatever the client address; twenty per client address.
     const perEmail = [];
     for (let i = 0; i < 6; i++) perEmail.push((await request(event.id, 'eager@example.com')).statusCode);
