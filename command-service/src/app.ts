@@ -65,6 +65,7 @@ import { TutorNames } from './tutors/tutor-names';
 import { tutorRoutes } from './tutors/tutor-routes';
 import { bookingLapses } from './workshops/booking-lapses';
 import { bookingLinks } from './workshops/booking-links';
+import { WORKSHOP_ACCOUNTS_SCHEMA } from './workshops/workshop-accounts';
 import { workshopLookups } from './workshops/workshop-lookups';
 import { workshopReactor } from './workshops/workshop-reactor';
 import { workshopRoutes } from './workshops/workshop-routes';
@@ -132,6 +133,7 @@ export async function buildCommandApp(options: CommandAppOptions) {
   await db.query(COMMAND_SERVICE_SCHEMA);
   await db.query(TUTOR_SCHEMA);
   await db.query(BOOKING_SCHEMA);
+  await db.query(WORKSHOP_ACCOUNTS_SCHEMA);
   await db.query(INVOICE_SCHEMA);
   await db.query(SESSIONS_SCHEMA);
   await db.query(LOGIN_THROTTLE_SCHEMA);

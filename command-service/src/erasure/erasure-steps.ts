@@ -6,6 +6,7 @@ import type pg from 'pg';
 import type { ErasedMail } from '../mail/erased-recipients';
 import type { CommandDependencies } from '../pipeline/command-pipeline';
 import { readModelLookups } from '../read-model/lookups';
+import { forgetWorkshopAccounts } from '../workshops/workshop-accounts';
 
 export type ErasureOptions = { deps: CommandDependencies; db: pg.Pool; vault: PersonalDataVault; outbox: ErasedMail };
 
@@ -68,12 +69,14 @@ export function erasureSteps({ deps, db, vault, outbox }: ErasureOptions) {
 
     async completeFamily(clientId: string, events: RecordedEvent[], erasure: ErasureRecord) {
       await outbox.forget(addressesOf(events));
+      await forgetWorkshopAccounts(db, familySubject(clientId));
       await vault.shred(familySubject(clientId), erasure.at);
     },
 
     /** A booking of no known family is its own data subject; its invoices are billed as `registration:{id}`. */
     async completeRegistration(registrationId: string, events: RecordedEvent[], erasure: ErasureRecord) {
       await outbox.forget(addressesOf(events));
+      await forgetWorkshopAccounts(db, registrationSubject({ registrationId, clientId: null }));
       await vault.shred(registrationSubject({ registrationId, clientId: null }), erasure.at);
     },
 
@@ -90,19 +93,33 @@ export function erasureSteps({ deps, db, vault, outbox }: ErasureOptions) {
         await tx.query('begin');
         await tx.query('delete from auth.sessions where user_id = any($1)', [logins.logins]);
         await tx.query('delete from auth.accounts where user_id = any($1)', [logins.logins]);
-        // Usernames stay taken forever (never released), but only as a one-way hash of the name,
-        // kept for the tutor (a login's own name had no tutor on its row, and a row names someone).
-        await tx.query(
-          `update command.usernames set name = 'erased:' || encode(sha256(convert_to(name, 'UTF8')), 'hex'),
-                  tutor_id = coalesce(tutor_id, $1), user_id = null
-            where (tutor_id = $1 or user_id = any($2)) and name not like 'erased:%'`,
+        // Usernames stay taken forever (never released), but only as a keyed one-way digest of the
+        // name (an unkeyed hash of a short name is reversed by trying names), kept for the tutor (a
+        // login's own name had no tutor on its row, and a row names someone).
+        const erasedName = (name: string) =>
+          `erased:${Buffer.from(vault.digest('erased-username', name), 'base64url').toString('hex')}`;
+        const names = await tx.query<{ name: string }>(
+          `select name from command.usernames
+            where (tutor_id = $1 or user_id = any($2)) and name not like 'erased:%' for update`,
           [tutorId, logins.logins],
         );
-        await tx.query(
-          `update command.tutor_names set name = 'erased:' || encode(sha256(convert_to(name, 'UTF8')), 'hex')
-            where tutor_id = $1 and kind = 'username' and name not like 'erased:%'`,
+        for (const { name } of names.rows) {
+          await tx.query(
+            `update command.usernames set name = $2, tutor_id = coalesce(tutor_id, $3), user_id = null where name = $1`,
+            [name, erasedName(name), tutorId],
+          );
+        }
+        const tutorNames = await tx.query<{ name: string }>(
+          `select name from command.tutor_names
+            where tutor_id = $1 and kind = 'username' and name not like 'erased:%' for update`,
           [tutorId],
         );
+        for (const { name } of tutorNames.rows) {
+          await tx.query(`update command.tutor_names set name = $2 where kind = 'username' and name = $1`, [
+            name,
+            erasedName(name),
+          ]);
+        }
         await tx.query('commit');
       } catch (error) {
         await tx.query('rollback').catch(() => {});
