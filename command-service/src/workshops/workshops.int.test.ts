@@ -249,6 +249,9 @@ describe('workshops: events, public bookings, registrations and workshop invoice
       registrationId,
     ]);
     expect(row.rows).toEqual([{ client_id: null, status: 'requested' }]);
+    // The admin's screens show its places held, awaiting the confirmation: taken, but nobody's yet.
+    const counts = async () => (await get(`/api/events/registrations/${event.id}`)).event;
+    expect(await counts()).toMatchObject({ placesHeld: 2, placesTaken: 2, count: 0, waitlistRequests: 0 });
     expect((await ok('/api/events/createInvoice', { email: 'hilda.held@example.com' })).registrations).toEqual([]);
     expect(JSON.stringify(await get(`/api/clients/${client.id}`))).not.toContain(registrationId);
     // Its mail asks to confirm and names only the children's first names.
@@ -256,9 +259,12 @@ describe('workshops: events, public bookings, registrations and workshop invoice
     const mail = mailsTo('Hilda.HELD@example.com').at(-1)!.raw;
     expect(mail).toContain('Ann, Bo');
     expect(mail).not.toMatch(/overdue|evil\.example|Dear/);
-    // Meanwhile another parent joins the waiting list.
-    const waiting = (await book(event.id, 'waiter@example.com')).json().registration;
+    // Meanwhile another parent asks to join the waiting list, then confirms.
+    expect((await request(event.id, 'waiter@example.com')).statusCode).toBe(200);
+    expect(await counts()).toMatchObject({ placesHeld: 2, waitlistRequests: 1, waitlisted: 0 });
+    const waiting = (await confirm(await confirmationToken('waiter@example.com'))).json().registration;
     expect(waiting.status).toBe('waitlisted');
+    expect(await counts()).toMatchObject({ placesHeld: 2, waitlistRequests: 0, waitlisted: 1 });
 
     shift = (LIMITS.bookingHoldMinutes + 1) * 60_000;
     try {
@@ -269,6 +275,7 @@ describe('workshops: events, public bookings, registrations and workshop invoice
       await reactorsSettled(db);
       const { registrations } = await get(`/api/events/registrations/${event.id}`);
       expect(registrations.find((r: Json) => r.id === waiting.id)).toMatchObject({ status: 'registered' });
+      expect(await counts()).toMatchObject({ placesHeld: 0, waitlistRequests: 0, placesTaken: 1, count: 1 });
       expect(mailsTo('waiter@example.com').at(-1)?.raw).toContain('a place came free');
       const lapsed = await db.query('select status, contact, children from read.workshop_registrations where id = $1', [
         registrationId,

@@ -23,6 +23,13 @@ export const eventView = z.object({
   unpaid: z.number(),
   waitlisted: z.number(),
   /**
+   * Public bookings awaiting their address's confirmation (docs/limits.md, "Public bookings"):
+   * the places held for them (counted in `placesTaken` too, not in `count`), and how many will
+   * join the waiting list once confirmed (not in `waitlisted`).
+   */
+  placesHeld: z.number(),
+  waitlistRequests: z.number(),
+  /**
    * A cancelled event's crediting (null while it stands): how many invoices billed its registrations
    * when it was cancelled, and the credit notes issued for them so far. Fewer notes than invoices is
    * the crediting workflow under way.

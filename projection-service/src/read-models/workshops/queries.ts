@@ -34,6 +34,8 @@ const EVENT_COLUMNS = `
   count(r.id) filter (where r.status in ('registered', 'waitlisted') and i.invoice_id is not null
                         and coalesce(f.paid_pence, 0) < f.total_pence)::int as unpaid,
   count(r.id) filter (where r.status = 'waitlisted')::int as waitlisted,
+  coalesce(sum(r.places) filter (where r.status = 'requested'), 0)::int as places_held,
+  count(r.id) filter (where r.status = 'requested_waitlist')::int as waitlist_requests,
   case when e.cancelled then (
     select json_build_object(
              'invoices', count(*),
@@ -67,6 +69,8 @@ function eventOf(row: Record<string, unknown>): EventView {
     unInvoiced: Number(row.un_invoiced),
     unpaid: Number(row.unpaid),
     waitlisted: Number(row.waitlisted),
+    placesHeld: Number(row.places_held),
+    waitlistRequests: Number(row.waitlist_requests),
     credits: (row.credits as EventView['credits'] | null) ?? null,
   };
 }

@@ -17,6 +17,8 @@ const event: ReportGroup['event'] = {
   unInvoiced: 1,
   unpaid: 1,
   waitlisted: 0,
+  placesHeld: 0,
+  waitlistRequests: 0,
   credits: null,
 };
 
