@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { adminApi } from './support/api';
 import { expectAccessible, launchChromium, screenshot } from './support/chromium';
 import { linkFromOutbox } from './support/outbox';
-import { logInAsAdmin } from './support/session';
+import { logIn, logInAsAdmin } from './support/session';
 
 describe('workshops in the browser: an admin schedules, a parent books without logging in, the admin invoices', () => {
   let browser: Browser;
@@ -13,6 +13,7 @@ describe('workshops in the browser: an admin schedules, a parent books without l
   const description = `Robot building ${stamp}`;
   const email = `parent${stamp}@example.com`;
   const other = `Robot building (Saturday) ${stamp}`;
+  const held = "2 places held, awaiting the parents' confirmation";
 
   beforeAll(async () => {
     // Another event to move to, and an earlier booking of the same family there, to exclude.
@@ -90,6 +91,15 @@ describe('workshops in the browser: an admin schedules, a parent books without l
     // Requested: the places are held until the address confirms the booking from the e-mailed link.
     await parent.getByText(`we have e-mailed a link to ${email}`).waitFor();
     await expectAccessible(parent);
+    // Meanwhile the admin sees the places held for it, on the event and in the list of events.
+    await admin.reload();
+    await admin.getByText(held).waitFor();
+    await admin.getByRole('button', { name: 'Back to Workshops' }).click();
+    const listed = admin.getByRole('row').filter({ hasText: description });
+    await expect.poll(() => listed.innerText()).toContain(held);
+    await expectAccessible(admin);
+    await listed.getByRole('link', { name: description, exact: true }).click();
+    await admin.getByRole('heading', { name: `${description}, 20 Jul 2099 10:00` }).waitFor();
     await parent.goto(await linkFromOutbox(email, 'book/confirm', new Set()));
     await parent.getByRole('heading', { name: 'Confirm Your Booking' }).waitFor();
     await expectAccessible(parent);
@@ -103,6 +113,8 @@ describe('workshops in the browser: an admin schedules, a parent books without l
     const row = admin.getByRole('row').filter({ hasText: 'Ann Parker' });
     await expect.poll(() => row.count()).toBe(1);
     expect(await row.innerText()).toContain('Peanuts');
+    // Confirmed, its places are taken and no longer held.
+    expect(await admin.getByText(held).count()).toBe(0);
     await expectAccessible(admin);
     await screenshot(admin, 'workshop-registrations');
     await row.getByRole('link').click();
@@ -149,5 +161,61 @@ describe('workshops in the browser: an admin schedules, a parent books without l
     expect(await admin.getByRole('row').filter({ hasText: 'Ben Parker' }).count()).toBe(1);
     await expectAccessible(admin);
     await screenshot(admin, 'workshops-report');
+  });
+
+  it('the admin books two children for a parent from the event page and sees them registered; an auditor gets no form', async () => {
+    await admin.goto('/workshops');
+    await admin.getByRole('link', { name: description, exact: true }).click();
+    await admin.getByRole('heading', { name: `${description}, 20 Jul 2099 10:00` }).waitFor();
+    const eventPage = new URL(admin.url()).pathname;
+    await admin.getByRole('link', { name: 'Book for a Parent' }).click();
+    await admin.getByRole('heading', { name: 'Book for a Parent' }).waitFor();
+    await admin.getByText(/places left/).waitFor();
+    expect(await admin.locator('#website').count()).toBe(0);
+    await admin.getByRole('button', { name: 'Book', exact: true }).click();
+    await expect.poll(() => admin.getByText('First name is required').count()).toBeGreaterThan(0);
+    await admin.getByLabel('First Name').first().fill('Kim');
+    await admin.getByLabel('Last Name').first().fill('Oakley');
+    await admin.getByLabel('Address line 1').fill('2 Mill Lane');
+    await admin.getByLabel('Postcode').fill('OX2 2BB');
+    await admin.getByLabel('Email').fill(`oakley${stamp}@example.com`);
+    await admin.getByLabel('Phone 1', { exact: true }).fill('07700 900222');
+    await admin.locator('#child-0-firstName').fill('Dan');
+    await admin.locator('#child-0-lastName').fill('Oakley');
+    await admin.getByRole('button', { name: 'Add Another Child' }).click();
+    await admin.locator('#child-1-firstName').fill('Eve');
+    await admin.locator('#child-1-lastName').fill('Oakley');
+    await admin.locator('#child-1-allergies').fill('Dairy');
+    await expectAccessible(admin);
+    await screenshot(admin, 'workshop-book-for-parent');
+    // Usable on a phone: nothing scrolls sideways.
+    await admin.setViewportSize({ width: 375, height: 812 });
+    expect(await admin.evaluate(() => document.scrollingElement?.scrollWidth ?? 0)).toBeLessThanOrEqual(375);
+    await admin.setViewportSize({ width: 1280, height: 900 });
+    await admin.getByRole('button', { name: 'Book', exact: true }).click();
+    await admin.getByRole('status').filter({ hasText: 'The booking is made.' }).waitFor();
+    expect(new URL(admin.url()).pathname).toBe(eventPage);
+    for (const child of ['Dan Oakley', 'Eve Oakley']) {
+      const row = admin.getByRole('row').filter({ hasText: child });
+      await expect.poll(() => row.count()).toBe(1);
+      expect(await row.innerText()).not.toContain('waiting list');
+    }
+    await expectAccessible(admin);
+
+    const username = `wsauditor${stamp}`;
+    await (await adminApi()).post('/api/users', {
+      username,
+      password: 'auditor-password',
+      role: 'auditor',
+      name: 'Wes Auditor',
+    });
+    const auditor = await logIn(browser, username, 'auditor-password');
+    await auditor.goto(eventPage);
+    await auditor.getByRole('heading', { name: `${description}, 20 Jul 2099 10:00` }).waitFor();
+    expect(await auditor.getByRole('link', { name: 'Book for a Parent' }).count()).toBe(0);
+    await auditor.goto(eventPage.replace('/workshops/', '/workshops/book/'));
+    await auditor.getByText("Only an admin can book on a parent's behalf.").waitFor();
+    expect(await auditor.getByRole('form', { name: 'Booking' }).count()).toBe(0);
+    await expectAccessible(auditor);
   });
 });

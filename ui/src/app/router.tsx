@@ -115,6 +115,10 @@ const pages: RouteObject[] = [
       { path: 'workshops/new', lazy: screen(workshops, 'NewEventPage') },
       { path: 'workshops/edit/:eventId', lazy: screen(workshops, 'EditEventPage') },
       {
+        path: 'workshops/book/:eventId',
+        lazy: screen(() => import('../features/workshops/pages/book-for-parent-page'), 'BookForParentPage'),
+      },
+      {
         path: 'workshops/invoice',
         lazy: screen(() => import('../features/workshops/pages/workshop-invoice-page'), 'WorkshopInvoicePage'),
       },

@@ -1,15 +1,10 @@
 import type { PublicEventsAnswer, PublicEventView } from '@agency/contracts';
+import type { Booking } from '../../components/booking-form';
 import { getJson, postJson } from '../../lib/http';
 
 export type OpenEvent = PublicEventView;
 
-export type BookingInput = {
-  commandId: string;
-  contact: { firstName: string; lastName: string; address: string[]; postcode: string; email: string; phone: string };
-  children: { firstName: string; lastName: string; school: string; schoolYear: string; allergies: string }[];
-  comments: string;
-  website: string;
-};
+export type BookingInput = Booking & { commandId: string; website: string };
 
 /** Upcoming events with places left: no sign-in. */
 export const fetchOpenEvents = (signal?: AbortSignal) =>

@@ -8,6 +8,7 @@ import type {
   WorkshopInvoiceDraft,
   WorkshopsReportAnswer,
 } from '@agency/contracts';
+import type { Booking } from '../../components/booking-form';
 import { getJson, postJson } from '../../lib/http';
 
 export type WorkshopEvent = EventView;
@@ -50,6 +51,12 @@ export const fetchWorkshopsReport = (range: { from: string; to: string }, signal
 
 export const saveEvent = (body: EventInput & { commandId: string }) =>
   postJson<{ event: WorkshopEvent }>('/api/events', body).then((answer) => answer.event);
+
+/** An admin's booking on a parent's behalf: confirmed at once, with a place or on the waiting list. */
+export const bookForParent = (body: Booking & { eventId: string; commandId: string }) =>
+  postJson<{ registration: { id: string; status: 'registered' | 'waitlisted' } }>('/api/events/register', body).then(
+    (answer) => answer.registration,
+  );
 
 export const cancelEvent = (id: string, commandId: string) => postJson('/api/events/cancel', { id, commandId });
 

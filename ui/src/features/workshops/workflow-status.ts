@@ -27,3 +27,19 @@ export function movingNote(registration: Pick<RegistrationView, 'moving'>) {
 /** A deleted registration whose invoice the workflow has not credited yet. */
 export const creditingNote = (registration: Pick<CreditingRegistrationView, 'invoiceRef'>) =>
   `Deleted — crediting ${registration.invoiceRef ?? 'its invoice'}`;
+
+const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * Public bookings not confirmed yet from their e-mailed link (docs/limits.md, "Public bookings"):
+ * the places they hold, and those bound for the waiting list. Null when none waits.
+ */
+export function awaitingConfirmationNote(event: Pick<EventView, 'placesHeld' | 'waitlistRequests'>) {
+  const parts = [
+    event.placesHeld > 0 ? `${counted(event.placesHeld, 'place', 'places')} held` : '',
+    event.waitlistRequests > 0
+      ? counted(event.waitlistRequests, 'request for the waiting list', 'requests for the waiting list')
+      : '',
+  ].filter((part) => part !== '');
+  return parts.length > 0 ? `${parts.join(' and ')}, awaiting the parents' confirmation` : null;
+}

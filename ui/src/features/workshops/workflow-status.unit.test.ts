@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cancellationStatus, creditingNote, movingNote } from './workflow-status';
+import { awaitingConfirmationNote, cancellationStatus, creditingNote, movingNote } from './workflow-status';
 
 const note = (reference: string) => ({ id: `id-${reference}`, reference });
 
@@ -39,5 +39,21 @@ describe('a workshop workflow under way, as the event page says it', () => {
   it('a deleted registration names the invoice being credited, or says "its invoice" before it is issued', () => {
     expect(creditingNote({ invoiceRef: 'OTA00042' })).toBe('Deleted — crediting OTA00042');
     expect(creditingNote({ invoiceRef: null })).toBe('Deleted — crediting its invoice');
+  });
+
+  it('public bookings awaiting their confirmation say the places they hold and the waiting list they ask for', () => {
+    expect(awaitingConfirmationNote({ placesHeld: 0, waitlistRequests: 0 })).toBeNull();
+    expect(awaitingConfirmationNote({ placesHeld: 2, waitlistRequests: 0 })).toBe(
+      "2 places held, awaiting the parents' confirmation",
+    );
+    expect(awaitingConfirmationNote({ placesHeld: 1, waitlistRequests: 0 })).toBe(
+      "1 place held, awaiting the parents' confirmation",
+    );
+    expect(awaitingConfirmationNote({ placesHeld: 0, waitlistRequests: 1 })).toBe(
+      "1 request for the waiting list, awaiting the parents' confirmation",
+    );
+    expect(awaitingConfirmationNote({ placesHeld: 3, waitlistRequests: 2 })).toBe(
+      "3 places held and 2 requests for the waiting list, awaiting the parents' confirmation",
+    );
   });
 });

@@ -2,8 +2,18 @@ import { Link, useNavigate } from 'react-router-dom';
 import { EmptyRow, Table, TableWrap, Td, Th, Tr } from '../../../components/table';
 import { formatDate } from '../../../lib/format';
 import type { WorkshopEvent } from '../api';
+import { awaitingConfirmationNote } from '../workflow-status';
 
-/** Spec §2: Date, Time, Description, Registrations, Not Invoiced, Unpaid; a row opens its registrations. */
+/** Places held by public bookings not confirmed yet, under the event's name. */
+function AwaitingConfirmation({ event }: { event: WorkshopEvent }) {
+  const note = awaitingConfirmationNote(event);
+  return note ? <div className="cell-note">{note}</div> : null;
+}
+
+/**
+ * Spec §2: Date, Time, Description, Registrations, Not Invoiced, Unpaid; a row opens its
+ * registrations. Places held by public bookings awaiting confirmation are noted under the name.
+ */
 export function EventsTable({ events }: { events: WorkshopEvent[] }) {
   const navigate = useNavigate();
   return (
@@ -34,6 +44,7 @@ export function EventsTable({ events }: { events: WorkshopEvent[] }) {
                 <Td>
                   <Link to={`/workshops/${event.id}`}>{event.description}</Link>
                   {event.cancelled ? ' (cancelled)' : ''}
+                  <AwaitingConfirmation event={event} />
                 </Td>
                 <Td numeric>
                   {event.count}

@@ -1,4 +1,4 @@
-import { useNavigate, useParams } from 'react-router-dom';
+import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { ErrorAlert } from '../../../components/alert';
 import { Button, ButtonLink, ButtonRow } from '../../../components/button';
 import { LoadState } from '../../../components/load-state';
@@ -10,9 +10,16 @@ import { useLoader } from '../../../lib/use-loader';
 import { cancelEvent, fetchRegistrations, invoiceDocumentUrl, type WorkshopEvent } from '../api';
 import { RegistrationsTable } from '../components/registrations-table';
 import { useAction } from '../use-action';
-import { cancellationStatus } from '../workflow-status';
+import { awaitingConfirmationNote, cancellationStatus } from '../workflow-status';
 
 const loadRegistrations = (eventId: string, signal: AbortSignal) => fetchRegistrations(eventId, signal);
+
+/** What an admin's booking for a parent came to: workshops/book/{eventId} says so on its way back here. */
+type Booked = { booked: 'registered' | 'waitlisted' };
+const bookedOf = (state: unknown) =>
+  typeof state === 'object' && state !== null && 'booked' in state ? (state as Booked).booked : null;
+const bookedText = (status: Booked['booked']) =>
+  status === 'registered' ? 'The booking is made.' : 'The event is full: the booking is on the waiting list.';
 
 /** workshops/{eventId}: the event (dd MMM yyyy hh:mm) and its registrations; a row opens one. */
 export function EventRegistrationsPage() {
@@ -23,6 +30,7 @@ export function EventRegistrationsPage() {
   // (family invoices) and moves (workshops): the page follows them without a reload.
   useLiveRefresh(['workshops', 'family-invoices'], refresh);
   const admin = useCurrentUser().role === 'admin';
+  const booked = bookedOf(useLocation().state);
   const cancel = useAction(
     () => 'cancel',
     async (commandId) => {
@@ -38,6 +46,7 @@ export function EventRegistrationsPage() {
           <PageHeading title={`${event.description}, ${formatDateTime(event.dateTime)}`}>
             {admin && !event.cancelled ? (
               <>
+                <ButtonLink to={`/workshops/book/${event.id}`}>Book for a Parent</ButtonLink>
                 <ButtonLink to={`/workshops/edit/${event.id}`} variant="secondary">
                   Edit Event
                 </ButtonLink>
@@ -48,11 +57,13 @@ export function EventRegistrationsPage() {
             ) : null}
           </PageHeading>
           <Cancellation event={event} />
+          {booked ? <p role="status">{bookedText(booked)}</p> : null}
           <p>
             £{formatMoney(event.price)} a child · {event.placesTaken} of {event.capacity} places taken
             {event.waitlisted > 0 ? ` · ${event.waitlisted} on the waiting list` : ''}
             {event.location ? ` · ${event.location}` : ''}
           </p>
+          <AwaitingConfirmation event={event} />
           {cancel.failure ? <ErrorAlert>{cancel.failure}</ErrorAlert> : null}
           <RegistrationsTable registrations={registrations} crediting={crediting} caption="Registrations" billing />
           <ButtonRow>
@@ -85,4 +96,10 @@ function Cancellation({ event }: { event: WorkshopEvent }) {
       </strong>
     </p>
   );
+}
+
+/** The places public bookings hold until their parents confirm them (docs/limits.md, "Public bookings"). */
+function AwaitingConfirmation({ event }: { event: WorkshopEvent }) {
+  const note = awaitingConfirmationNote(event);
+  return note ? <p>{note}</p> : null;
 }

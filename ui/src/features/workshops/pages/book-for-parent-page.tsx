@@ -1,0 +1,56 @@
+import { useNavigate, useParams } from 'react-router-dom';
+import { ErrorAlert } from '../../../components/alert';
+import { BookingForm, bookingOf, useBookingForm } from '../../../components/booking-form';
+import { LoadState } from '../../../components/load-state';
+import { PageHeading } from '../../../components/page-heading';
+import { useCurrentUser } from '../../../lib/current-user';
+import { formatDateTime } from '../../../lib/format';
+import { useLoader } from '../../../lib/use-loader';
+import { bookForParent, fetchRegistrations } from '../api';
+
+const loadEvent = (eventId: string, signal: AbortSignal) => fetchRegistrations(eventId, signal);
+
+/** The booking form, sent as the admin's booking: confirmed at once, back to the event's registrations. */
+function AdminBooking({ eventId }: { eventId: string }) {
+  const navigate = useNavigate();
+  const { state, retry } = useLoader(loadEvent, eventId);
+  const booking = useBookingForm(async (values, commandId) => {
+    const registration = await bookForParent({ commandId, eventId, ...bookingOf(values) });
+    navigate(`/workshops/${eventId}`, { state: { booked: registration.status } });
+  });
+  return (
+    <LoadState state={state} onRetry={retry}>
+      {({ event }) => (
+        <>
+          <p>
+            {event.description}, {formatDateTime(event.dateTime)} ·{' '}
+            {event.placesLeft > 0
+              ? `${event.placesLeft} places left`
+              : 'Full: the children will be on the waiting list'}
+          </p>
+          <BookingForm booking={booking} forParent onCancel={() => navigate(`/workshops/${eventId}`)} />
+        </>
+      )}
+    </LoadState>
+  );
+}
+
+/**
+ * workshops/book/{eventId}: an admin books on a parent's behalf, with the public page's form (no
+ * confirmation link: docs/limits.md, "Public bookings"). Only an admin sees the form; the server
+ * refuses anyone else as well.
+ */
+export function BookForParentPage() {
+  const { eventId = '' } = useParams();
+  const admin = useCurrentUser().role === 'admin';
+  return (
+    <>
+      <PageHeading title="Book for a Parent" />
+      {admin ? (
+        <AdminBooking eventId={eventId} />
+      ) : (
+        <ErrorAlert>Only an admin can book on a parent's behalf.</ErrorAlert>
+      )}
+    </>
+  );
+}
