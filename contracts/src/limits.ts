@@ -72,6 +72,16 @@ export const LIMITS = {
   requestTimeoutMs: 30_000,
   connectionTimeoutMs: 60_000,
   keepAliveTimeoutMs: 5_000,
+  /** Live-update streams (GET /api/live) open at once: per session (tabs of one sign-in), per user, in all. */
+  maxLiveStreamsPerSession: 4,
+  maxLiveStreamsPerUser: 8,
+  maxLiveStreams: 200,
+  /** A live-update stream is closed after this long; the browser opens another at once. */
+  liveStreamMaxAgeMs: 600_000,
+  /** How often the sessions of all open streams are checked (one query) and a keep-alive is sent. */
+  liveStreamTickMs: 25_000,
+  /** The longest period the activity log answers for at once, in days (both ends included). */
+  maxActivityDays: 31,
 } as const;
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { LIMITS } from '../limits';
 import { calendarDate, calendarMonth } from '../values';
-import { queryId } from './query-values';
+import { PAGE_SIZE, pageQuery, queryId } from './query-values';
 
 /** Who recorded an event: the users read model's name for the event's user id, and the role it acted in. */
 export const eventAuthorView = z.object({ userId: z.string(), name: z.string(), role: z.string() });
@@ -104,15 +105,29 @@ export const invoiceTraceAnswer = z.object({
 });
 export type InvoiceTraceAnswer = z.infer<typeof invoiceTraceAnswer>;
 
-/** `GET /api/activity?from&to[&userId][&format=csv]`: the commands recorded in a period (agency dates, both included). */
+/** Days from one calendar date to another (`YYYY-MM-DD`, real dates): 0 for the same day. */
+const daysFrom = (from: string, to: string) =>
+  (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000;
+
+/**
+ * `GET /api/activity?from&to[&userId][&limit&cursor][&format=csv]`: the commands recorded in a
+ * period (agency dates, both included; `LIMITS.maxActivityDays` at most), a page at a time
+ * (`cursor` is the previous page's `nextCursor`). `format=csv` answers the whole period as CSV
+ * and takes no page.
+ */
 export const activityQuery = z
   .object({
     from: calendarDate,
     to: calendarDate,
     userId: z.preprocess((value) => (value === '' ? undefined : value), queryId.min(1).optional()),
     format: z.enum(['json', 'csv']).optional(),
+    ...pageQuery(PAGE_SIZE.activity),
   })
-  .refine((query) => query.from <= query.to, { message: 'The period must end on or after it starts', path: ['to'] });
+  .refine((query) => query.from <= query.to, { message: 'The period must end on or after it starts', path: ['to'] })
+  .refine((query) => daysFrom(query.from, query.to) < LIMITS.maxActivityDays, {
+    message: `The period can be ${LIMITS.maxActivityDays} days at most: choose a "to" date closer to "from"`,
+    path: ['to'],
+  });
 export type ActivityQuery = z.input<typeof activityQuery>;
 
 /** One command: who gave it, when, what its events did in words, and on which entities (streams). */
@@ -133,5 +148,7 @@ export const activityAnswer = z.object({
   commands: z.array(activityEntryView),
   /** Everyone who can sign in, for the filter. */
   users: z.array(z.object({ id: z.string(), name: z.string(), role: z.string() })),
+  /** Asks for the commands after these (`cursor`); null: the period has no more. */
+  nextCursor: z.string().nullable(),
 });
 export type ActivityAnswer = z.infer<typeof activityAnswer>;

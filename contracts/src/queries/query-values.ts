@@ -44,7 +44,12 @@ export const asOfMoment = z.preprocess(
 export const asOfQuery = z.object({ asOf: asOfMoment });
 
 /** Rows per page of a paged list, unless the query asks for another `limit` (1 to `max`). */
-export const PAGE_SIZE = { lessons: { default: 250, max: 1000 }, clients: { default: 250, max: 1000 } } as const;
+export const PAGE_SIZE = {
+  lessons: { default: 250, max: 1000 },
+  clients: { default: 250, max: 1000 },
+  /** Commands of the activity log (each read with the whole of the streams it touched). */
+  activity: { default: 100, max: 500 },
+} as const;
 
 /**
  * A paged list's query: `limit` rows (a default and a maximum per list) after `cursor`, the

