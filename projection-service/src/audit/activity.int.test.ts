@@ -183,6 +183,9 @@ describe('activity log (real PostgreSQL)', () => {
     ];
     const response = await fetchAs(`/api/activity?from=${today}&to=${today}&format=csv`, auditor);
     expect(response.status).toBe(200);
+    // Written as its pages are read: its length is not known before it is sent.
+    expect(response.headers.get('content-length')).toBeNull();
+    expect(response.headers.get('transfer-encoding')).toBe('chunked');
     const csv = await response.text();
     expect(csv).toBe(
       toCsv([['When', 'Who', 'Role', 'Entity', 'What', 'Command'], ...pages.flatMap((page) => page.commands.map(row))]),
