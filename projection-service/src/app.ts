@@ -17,7 +17,7 @@ import { activityQueries } from './audit/activity-queries';
 import { asOfRoutes, pastAwarePool } from './audit/as-of';
 import { historyQueries } from './audit/history-queries';
 import { invoiceTraceQueries } from './audit/invoice-trace';
-import { CheckpointHub, liveUpdates } from './live/live-updates';
+import { CheckpointHub, LiveStreams, liveUpdates } from './live/live-updates';
 import { healthQueries } from './queries/health-queries';
 import { sessionQueries } from './queries/session-queries';
 import { agencyQueries } from './read-models/agency/queries';
@@ -116,6 +116,9 @@ export async function buildQueryApp(options: QueryAppOptions) {
   await app.register(exportQueries, audit);
   await app.register(healthQueries, { db, eventsInDatabase: options.eventsInDatabase });
   // Open screens hear of read models that moved (server-sent events), so they never poll.
-  await app.register(liveUpdates, { hub: new CheckpointHub(options.databaseUrl, db, options.store) });
+  await app.register(liveUpdates, {
+    hub: new CheckpointHub(options.databaseUrl, db, options.store),
+    streams: new LiveStreams(sessions),
+  });
   return app;
 }

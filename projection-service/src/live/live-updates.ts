@@ -1,5 +1,5 @@
-import { nonJsonAnswer, type SessionUser } from '@agency/contracts';
-import { comparePositions, type EventStore, type Position } from '@agency/platform';
+import { LIMITS, nonJsonAnswer, type SessionUser } from '@agency/contracts';
+import { comparePositions, type EventStore, HttpError, type Position } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { CHECKPOINT_CHANNEL } from '../projection-runner';
@@ -14,7 +14,12 @@ export type Change = {
   everyone: boolean;
 };
 
-type Subscriber = { user: SessionUser; send: (change: Change) => void };
+type Subscriber = {
+  user: SessionUser;
+  send: (change: Change) => void;
+  /** Ends the subscriber's stream (the hub can no longer hear changes). */
+  end: () => void;
+};
 
 const EVENTS_READ_AT_MOST = 500;
 
@@ -38,12 +43,19 @@ export function changeFor(user: SessionUser, change: Change): { readModels: stri
 /**
  * One LISTEN on the projection runner's checkpoint channel for every open stream of this
  * service: on each notification it reads which projections' checkpoints moved and the events
- * they moved over (from the event store), and tells each subscriber what it may know.
+ * they moved over (from the event store), and tells each subscriber what it may know. The
+ * LISTEN connection is opened by the first subscriber (concurrent first subscribers share the
+ * one promise of it) and ended with the last.
  */
 export class CheckpointHub {
   private readonly subscribers = new Set<Subscriber>();
-  private listener: pg.Client | null = null;
-  private seen = new Map<string, Position>();
+  /** The LISTEN connection being opened or open; null while nobody listens. */
+  private listening: Promise<pg.Client> | null = null;
+  private active: pg.Client | null = null;
+  /** Every LISTEN connection not yet ended (one at most, but for one being ended). */
+  private readonly connections = new Set<pg.Client>();
+  /** The checkpoints told of already; undefined until the LISTEN connection is ready. */
+  private seen: Map<string, Position> | undefined;
   private reading = false;
   private again = false;
 
@@ -53,31 +65,84 @@ export class CheckpointHub {
     private readonly store: EventStore,
   ) {}
 
+  /** LISTEN connections not yet ended, and the subscribers: what a test of leaks counts. */
+  get counts() {
+    return { connections: this.connections.size, subscribers: this.subscribers.size };
+  }
+
+  /** Resolves once the subscriber is heard; the function it answers ends that (once is enough). */
   async subscribe(subscriber: Subscriber): Promise<() => void> {
     this.subscribers.add(subscriber);
-    if (!this.listener) {
-      // The positions already applied are not news to anyone.
-      this.seen = await this.checkpoints();
-      const listener = new pg.Client({ connectionString: this.databaseUrl });
-      this.listener = listener;
-      listener.on('error', () => this.dropListener(listener));
-      listener.on('notification', () => this.changed());
-      await listener.connect();
-      await listener.query(`listen ${CHECKPOINT_CHANNEL}`);
-    }
-    return () => {
-      this.subscribers.delete(subscriber);
-      if (this.subscribers.size === 0 && this.listener) this.dropListener(this.listener);
+    const unsubscribe = () => {
+      if (this.subscribers.delete(subscriber) && this.subscribers.size === 0) void this.stopListening();
     };
+    try {
+      this.listening ??= this.startListening();
+      await this.listening;
+    } catch (error) {
+      unsubscribe();
+      throw error;
+    }
+    return unsubscribe;
   }
 
   async close() {
     this.subscribers.clear();
-    if (this.listener) await this.dropListener(this.listener);
+    await this.stopListening();
   }
 
-  private async dropListener(listener: pg.Client) {
-    if (this.listener === listener) this.listener = null;
+  private startListening(): Promise<pg.Client> {
+    const listening: Promise<pg.Client> = this.connectListener().then(
+      (listener) => {
+        if (this.listening === listening) this.active = listener;
+        return listener;
+      },
+      (error) => {
+        if (this.listening === listening) this.listening = null;
+        throw error;
+      },
+    );
+    return listening;
+  }
+
+  private async connectListener(): Promise<pg.Client> {
+    const listener = new pg.Client({ connectionString: this.databaseUrl });
+    this.connections.add(listener);
+    listener.on('error', () => this.lost(listener));
+    listener.on('notification', () => this.changed());
+    try {
+      this.seen = undefined;
+      await listener.connect();
+      await listener.query(`listen ${CHECKPOINT_CHANNEL}`);
+      // Read after LISTEN: a move between the two is in these positions, not missed. The positions
+      // already applied are not news to anyone.
+      this.seen = await this.checkpoints();
+      return listener;
+    } catch (error) {
+      await this.endConnection(listener);
+      throw error;
+    }
+  }
+
+  private async stopListening() {
+    const listening = this.listening;
+    this.listening = null;
+    this.active = null;
+    const listener = await listening?.catch(() => null);
+    if (listener) await this.endConnection(listener);
+  }
+
+  /** The LISTEN connection failed: its streams end, and the browsers reconnect to a new one. */
+  private lost(listener: pg.Client) {
+    void this.endConnection(listener);
+    if (this.active !== listener) return;
+    this.active = null;
+    this.listening = null;
+    for (const subscriber of [...this.subscribers]) subscriber.end();
+  }
+
+  private async endConnection(listener: pg.Client) {
+    if (!this.connections.delete(listener)) return;
     await listener.end().catch(() => undefined);
   }
 
@@ -90,6 +155,7 @@ export class CheckpointHub {
 
   /** Notifications that arrive while one is read are folded into one more read. */
   private async changed() {
+    if (!this.seen) return;
     if (this.reading) {
       this.again = true;
       return;
@@ -109,14 +175,15 @@ export class CheckpointHub {
   }
 
   private async readChange(): Promise<Change | null> {
+    const seen = this.seen ?? new Map<string, Position>();
     const now = await this.checkpoints();
     const moved = [...now].filter(([name, position]) => {
-      const before = this.seen.get(name);
+      const before = seen.get(name);
       return !before || comparePositions(position, before) > 0;
     });
     if (moved.length === 0) return null;
     // From the least of the moved checkpoints; a projection new to this hub moved from the start.
-    const before = moved.map(([name]) => this.seen.get(name));
+    const before = moved.map(([name]) => seen.get(name));
     const from = before.includes(undefined)
       ? undefined
       : (before as Position[]).reduce((a, b) => (comparePositions(a, b) <= 0 ? a : b));
@@ -142,15 +209,145 @@ export class CheckpointHub {
   }
 }
 
+export type LiveStreamLimits = {
+  perSession: number;
+  perUser: number;
+  total: number;
+  /** A stream is closed at the first check after it is this old (milliseconds). */
+  maxAgeMs: number;
+  /** How often every open stream's session is checked and a keep-alive comment sent (milliseconds). */
+  tickMs: number;
+};
+
+/** docs/limits.md, "Live updates". */
+export const LIVE_STREAM_LIMITS: LiveStreamLimits = {
+  perSession: LIMITS.maxLiveStreamsPerSession,
+  perUser: LIMITS.maxLiveStreamsPerUser,
+  total: LIMITS.maxLiveStreams,
+  maxAgeMs: LIMITS.liveStreamMaxAgeMs,
+  tickMs: LIMITS.liveStreamTickMs,
+};
+
+/** What the periodic check asks of the sessions table: which of these are live (one query). */
+export type LiveSessionCheck = { liveAmong(sessionIds: readonly string[]): Promise<Set<string>> };
+
+type OpenStream = { userId: string; sessionId: string; openedAt: number; keepAlive: () => void; end: () => void };
+
+const tooManyStreams = (message: string) => new HttpError(429, 'too_many_streams', message);
+
 /**
- * GET /api/live: server-sent events, one `change` event (`{ readModels }`) each time
- * a read model the caller may see has moved, so open screens reload without polling. The
- * session is checked again with every keep-alive comment; an ended one closes the stream.
+ * The open live-update streams of this service, within their caps (per session, per user, in
+ * all), and the one timer that checks them: each tick asks for the sessions of every open stream
+ * in one query, ends the streams whose session is over or that are older than the maximum age,
+ * and sends the others a keep-alive comment (so the socket's idle time-out never ends them).
+ */
+export class LiveStreams {
+  readonly limits: LiveStreamLimits;
+  private readonly open = new Set<OpenStream>();
+  private readonly bySession = new Map<string, number>();
+  private readonly byUser = new Map<string, number>();
+  private timer: NodeJS.Timeout | undefined;
+  private checking = false;
+  /** Checks run so far: a test waits for the next one by it. */
+  ticks = 0;
+
+  constructor(
+    private readonly sessions: LiveSessionCheck,
+    limits: Partial<LiveStreamLimits> = {},
+  ) {
+    this.limits = { ...LIVE_STREAM_LIMITS, ...limits };
+  }
+
+  get count() {
+    return this.open.size;
+  }
+
+  /** Counts a new stream in, or refuses it (429) past a cap; the function answered lets it go (once). */
+  admit(stream: Omit<OpenStream, 'openedAt'>): () => void {
+    const { perSession, perUser, total } = this.limits;
+    if ((this.bySession.get(stream.sessionId) ?? 0) >= perSession) {
+      throw tooManyStreams(
+        `At most ${perSession} live-update streams per sign-in: close another tab, or reload later.`,
+      );
+    }
+    if ((this.byUser.get(stream.userId) ?? 0) >= perUser) {
+      throw tooManyStreams(`At most ${perUser} live-update streams per user: close another tab, or reload later.`);
+    }
+    if (this.open.size >= total) throw tooManyStreams('Too many live-update streams are open: try again later.');
+    const open: OpenStream = { ...stream, openedAt: Date.now() };
+    this.open.add(open);
+    this.bySession.set(open.sessionId, (this.bySession.get(open.sessionId) ?? 0) + 1);
+    this.byUser.set(open.userId, (this.byUser.get(open.userId) ?? 0) + 1);
+    if (!this.timer) {
+      this.timer = setInterval(() => void this.tick(), this.limits.tickMs);
+      this.timer.unref();
+    }
+    return () => this.release(open);
+  }
+
+  /** Ends every open stream (the service is closing). */
+  close() {
+    for (const stream of [...this.open]) stream.end();
+    this.stopTimer();
+  }
+
+  private release(stream: OpenStream) {
+    if (!this.open.delete(stream)) return;
+    const less = (counts: Map<string, number>, key: string) => {
+      const left = (counts.get(key) ?? 1) - 1;
+      if (left > 0) counts.set(key, left);
+      else counts.delete(key);
+    };
+    less(this.bySession, stream.sessionId);
+    less(this.byUser, stream.userId);
+    if (this.open.size === 0) this.stopTimer();
+  }
+
+  private stopTimer() {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private async tick() {
+    // A check slower than the tick is not doubled by the next one.
+    if (this.checking) return;
+    this.checking = true;
+    try {
+      const now = Date.now();
+      for (const stream of [...this.open]) if (now - stream.openedAt >= this.limits.maxAgeMs) stream.end();
+      const open = [...this.open];
+      if (open.length > 0) {
+        const live = await this.sessions.liveAmong([...new Set(open.map((stream) => stream.sessionId))]);
+        for (const stream of open) {
+          if (!this.open.has(stream)) continue;
+          if (live.has(stream.sessionId)) stream.keepAlive();
+          else stream.end();
+        }
+      }
+    } catch {
+      // The database did not answer: the streams stay, and the next tick asks again.
+    } finally {
+      this.checking = false;
+      this.ticks++;
+    }
+  }
+}
+
+/**
+ * GET /api/live: server-sent events, one `change` event (`{ readModels }`) each time a read model
+ * the caller may see has moved, so open screens reload without polling. Streams are capped and
+ * checked by `streams` (docs/limits.md, "Live updates"); a stream whose session is over, or that
+ * has reached its maximum age, is closed, and the browser reconnects after `retry`.
  */
 export async function liveUpdates(
   app: FastifyInstance,
-  { hub, keepAliveMs = 25_000 }: { hub: CheckpointHub; keepAliveMs?: number },
+  {
+    hub,
+    streams,
+    retryMs = 3_000,
+  }: { hub: Pick<CheckpointHub, 'subscribe' | 'close'>; streams: LiveStreams; retryMs?: number },
 ) {
+  app.addHook('preClose', () => streams.close());
   app.addHook('onClose', () => hub.close());
   requireSignIn(app);
   // No parameters; the answer is a text/event-stream of `change` events, not JSON.
@@ -160,34 +357,54 @@ export async function liveUpdates(
   );
   app.get('/api/live', { schema: { response: { 200: stream } } }, async (request, reply) => {
     const user = request.signedIn;
-    reply.hijack();
     const raw = reply.raw;
+    let stopped = false;
+    let unsubscribe: (() => void) | undefined;
+    // The session the token names (its signature and liveness were checked by requireSignIn).
+    const release = streams.admit({
+      userId: user.id,
+      sessionId: request.user.sid,
+      keepAlive: () => raw.write(': keep-alive\n\n'),
+      end: () => stop(),
+    });
+    // Every way out (the client leaving, at any moment from here on; the server ending it) goes
+    // through stop, which lets go of the stream's place and its subscription, and ends the
+    // response: a socket the client left is not kept half-open.
+    function stop() {
+      if (stopped) return;
+      stopped = true;
+      release();
+      unsubscribe?.();
+      if (!raw.writableEnded) raw.end();
+    }
+    reply.hijack();
+    raw.on('close', stop);
+    if (raw.destroyed) {
+      stop();
+      return;
+    }
     raw.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache, no-store, no-transform',
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     });
-    raw.write('retry: 3000\n: connected\n\n');
-    const unsubscribe = await hub.subscribe({
-      user,
-      send: (change) => {
-        const visible = changeFor(user, change);
-        if (visible) raw.write(`event: change\ndata: ${JSON.stringify(visible)}\n\n`);
-      },
-    });
-    const keepAlive = setInterval(async () => {
-      try {
-        await app.authenticate(request);
-        raw.write(': keep-alive\n\n');
-      } catch {
-        raw.end();
-      }
-    }, keepAliveMs);
-    const stop = () => {
-      clearInterval(keepAlive);
-      unsubscribe();
-    };
-    raw.on('close', stop);
+    raw.write(`retry: ${retryMs}\n: connected\n\n`);
+    try {
+      const subscribed = await hub.subscribe({
+        user,
+        send: (change) => {
+          const visible = changeFor(user, change);
+          if (visible && !stopped) raw.write(`event: change\ndata: ${JSON.stringify(visible)}\n\n`);
+        },
+        end: stop,
+      });
+      // Closed while subscribing: the subscription is let go at once.
+      if (stopped) subscribed();
+      else unsubscribe = subscribed;
+    } catch (error) {
+      request.log.warn({ err: error }, 'live updates: could not listen for changes');
+      stop();
+    }
   });
 }
