@@ -4,7 +4,7 @@ import { useEffect, useRef } from 'react';
  * The read models (projection names) that moved: 'lessons', 'invoices', 'tutors'…; or 'all' after
  * the stream was reopened, when what moved in between is not known.
  */
-type Listener = (readModels: string[] | 'all') => void;
+export type Listener = (readModels: string[] | 'all') => void;
 
 /** The first wait before asking again for a stream the server refused, and the longest. */
 const FIRST_RETRY_MS = 5_000;
@@ -57,6 +57,19 @@ function disconnect() {
   retryMs = FIRST_RETRY_MS;
 }
 
+/**
+ * Hears every change the tab's one stream brings (opening it for the first listener, closing it
+ * with the last); the function answered stops hearing.
+ */
+export function listenLive(listener: Listener): () => void {
+  listeners.add(listener);
+  if (!source && !retry) connect();
+  return () => {
+    listeners.delete(listener);
+    if (listeners.size === 0) disconnect();
+  };
+}
+
 /** Calls `refresh` whenever one of `readModels` has moved: the screen stays current, never polling. */
 export function useLiveRefresh(readModels: readonly string[], refresh: () => void) {
   const latest = useRef(refresh);
@@ -65,14 +78,8 @@ export function useLiveRefresh(readModels: readonly string[], refresh: () => voi
   useEffect(() => {
     if (typeof EventSource === 'undefined') return;
     const wanted = key.split(' ');
-    const listener: Listener = (moved) => {
+    return listenLive((moved) => {
       if (moved === 'all' || moved.some((name) => wanted.includes(name))) latest.current();
-    };
-    listeners.add(listener);
-    if (!source && !retry) connect();
-    return () => {
-      listeners.delete(listener);
-      if (listeners.size === 0) disconnect();
-    };
+    });
   }, [key]);
 }
