@@ -14,9 +14,13 @@ describe('the one CSV writer', () => {
   });
 
   it('quotes every field, doubles quotes, keeps new lines inside a field, ends rows with CRLF', () => {
-    expect(toCsv([['Name', 'Note'], ['Ann "A"', 'line 1\nline 2'], ['', null]])).toBe(
-      '"Name","Note"\r\n"Ann ""A""","line 1\nline 2"\r\n"",""\r\n',
-    );
+    expect(
+      toCsv([
+        ['Name', 'Note'],
+        ['Ann "A"', 'line 1\nline 2'],
+        ['', null],
+      ]),
+    ).toBe('"Name","Note"\r\n"Ann ""A""","line 1\nline 2"\r\n"",""\r\n');
   });
 
   it('writes numbers the product computed as they are (a negative amount is not a formula)', () => {
