@@ -174,7 +174,7 @@ export async function workshopRoutes(app: FastifyInstance, options: Options) {
       if (body.website) return { registration: { id: registrationId, status: 'requested', held: true } };
       // Keyed by a digest of the address, so the throttle's rows hold no e-mail an erasure would miss.
       const bookerKey = createHash('sha256').update(body.contact.email.toLowerCase()).digest('hex');
-      if (!(await throttle.admit([`booking:${bookerKey}`], request.ip))) {
+      if (!(await throttle.admit([`email:${bookerKey}`], request.ip))) {
         throw new HttpError(429, 'too_many_attempts', 'Too many bookings from here: please try again later.');
       }
       const { context, appendedUpTo } = createCommandContext(deps, PUBLIC_BOOKER, commandId, commandId);
