@@ -2,8 +2,10 @@ import { createHash } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { LOGIN_THROTTLE_SCHEMA } from '@agency/command-service/auth/login-throttle';
 import { INVOICE_SCHEMA } from '@agency/command-service/invoices/invoice-schema';
+import { ERASED_MAIL_SCHEMA } from '@agency/command-service/mail/erased-recipients';
 import { REACTOR_SCHEMA } from '@agency/command-service/reactors/reactor-runner';
-import { COMMAND_SERVICE_SCHEMA, TUTOR_SCHEMA } from '@agency/command-service/schema';
+import { BOOKING_SCHEMA, COMMAND_SERVICE_SCHEMA, TUTOR_SCHEMA } from '@agency/command-service/schema';
+import { WORKSHOP_ACCOUNTS_SCHEMA } from '@agency/command-service/workshops/workshop-accounts';
 import type { EventStore, Position, RecordedEvent } from '@agency/platform';
 import { PERSONAL_DATA_SCHEMA } from '@agency/platform/personal-data';
 import { SESSIONS_SCHEMA } from '@agency/platform/sessions';
@@ -168,6 +170,10 @@ export const LEFT_BEHIND = new Set(['auth.sessions', 'auth.login_failures', 'aut
 export const COMMAND_SIDE_DDL = [
   COMMAND_SERVICE_SCHEMA,
   TUTOR_SCHEMA,
+  // Public bookings awaiting confirmation keep their links (and lapse on the copy as they would have).
+  BOOKING_SCHEMA,
+  WORKSHOP_ACCOUNTS_SCHEMA,
+  ERASED_MAIL_SCHEMA,
   INVOICE_SCHEMA,
   SESSIONS_SCHEMA,
   LOGIN_THROTTLE_SCHEMA,
