@@ -20,7 +20,7 @@ function agencyMoment(instant: Date) {
   return `${part('year')}-${part('month')}-${part('day')}T${part('hour')}:${part('minute')}:${part('second')}`;
 }
 
-describe('an auditor in the browser (issue 16)', () => {
+describe('an auditor in the browser', () => {
   let browser: Browser;
   const stamp = Date.now() % 100000;
   const username = `auditor${stamp}`;

@@ -6,7 +6,7 @@ import { expectAccessible, launchChromium, screenshot } from './support/chromium
 import { logInAsAdmin } from './support/session';
 
 /**
- * Issue 13 for a workshop booking of no known family (its own data subject): on the registration's
+ * The erasure of a workshop booking of no known family (its own data subject): on the registration's
  * screen an admin downloads its export, then erases it through the dialog, which quotes the
  * server's retention period (here answered as 9 years, so the words cannot be a constant); the
  * page then reads "Erased".

@@ -33,7 +33,7 @@ async function entryScript(): Promise<string> {
   return sizes.reduce((largest, script) => (script.size > largest.size ? script : largest)).path;
 }
 
-describe('the UI files are sent precompressed (issue 17)', () => {
+describe('the UI files are sent precompressed', () => {
   it('answers br or gzip as asked, Vary: Accept-Encoding, and the same bytes once decompressed', async () => {
     const path = await entryScript();
     const plain = await get(path);

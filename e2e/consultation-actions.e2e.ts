@@ -5,7 +5,7 @@ import { expectAccessible, launchChromium, screenshot } from './support/chromium
 import { logIn, logInAsAdmin } from './support/session';
 
 /**
- * Issue 14 on the consultations list: an admin records part payments against a consultation's
+ * On the consultations list: an admin records part payments against a consultation's
  * family invoice (more than is owed is refused with the server's message under the amount), then
  * cancels the consultation after a confirmation, and the row shows the credit note.
  */

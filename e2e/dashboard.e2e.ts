@@ -8,7 +8,7 @@ import { logIn, logInAsAdmin } from './support/session';
 /** Three months ago: over, and no other browser test invoices it for these tutors. */
 const earlier = dayjs().subtract(3, 'month');
 
-describe('the dashboard by role (issue 18, point 1)', () => {
+describe('the dashboard by role', () => {
   let browser: Browser;
   let admin: Page;
   let tutor: Page;

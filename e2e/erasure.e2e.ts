@@ -6,7 +6,7 @@ import { expectAccessible, launchChromium, screenshot } from './support/chromium
 import { logInAsAdmin } from './support/session';
 
 /**
- * Issue 13 in the browser: an admin downloads a family's subject-access export from the client
+ * In the browser: an admin downloads a family's subject-access export from the client
  * page, then erases the family with a reason, through a dialog that says what is kept and for
  * how long; the page then says "Erased", and so do the family's contacts once reloaded.
  */

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium } from './support/chromium';
 import { logInAsAdmin } from './support/session';
 
-describe('first-load JavaScript stays within 150 KB gzipped (issue 17)', () => {
+describe('first-load JavaScript stays within 150 KB gzipped', () => {
   let browser: Browser;
   let signedIn: Page;
 

@@ -16,7 +16,7 @@ const openFromMenu = async (page: Page, href: string) => {
   await page.waitForURL((url) => url.pathname === href);
 };
 
-describe('one global selection of tutor, year and month (spec §3, issue 18 point 3)', () => {
+describe('one global selection of tutor, year and month (spec §3)', () => {
   let browser: Browser;
   let admin: Page;
   let tutorId = '';

@@ -14,7 +14,7 @@ const PERIOD = when.format('MMMM YYYY');
 
 const tokenOf = async (page: Page) => (await page.context().cookies()).find((c) => c.name === 'token')!.value;
 
-describe('generating is not confirming (issue 18, point 4)', () => {
+describe('generating is not confirming', () => {
   let browser: Browser;
   let tutor: Page;
   let partner: Page;

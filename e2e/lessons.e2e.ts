@@ -143,7 +143,7 @@ describe('lessons in the browser', () => {
     // 10 % of each commission, half-up per lesson: 1.50 + 1.38 + 2.00.
     expect(await page.getByTestId('total-partner').textContent()).toBe('4.88');
     await page.getByLabel('Tutor', { exact: true }).selectOption('');
-    // All tutors: no lessons to add, and no invoice to generate (one tutor's month only, issue 18).
+    // All tutors: no lessons to add, and no invoice to generate (one tutor's month only).
     await expect.poll(() => page.getByRole('button', { name: 'Add Lessons' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: /Generate Invoice|No lessons this month/ }).count()).toBe(0);
     await page.getByLabel('Tutor', { exact: true }).selectOption(people.tutor.id);

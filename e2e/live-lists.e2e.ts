@@ -9,7 +9,7 @@ import { logIn, logInAsAdmin } from './support/session';
 const month = dayjs().subtract(5, 'month');
 const first = month.startOf('month');
 
-describe('live lists (issue 18, point 7)', () => {
+describe('live lists', () => {
   let browser: Browser;
   let admin: Page;
   let partner: Page;

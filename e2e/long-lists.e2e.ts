@@ -20,11 +20,11 @@ async function inBatches(count: number, task: (index: number) => Promise<unknown
 const bodyRows = (page: Page) => page.locator('tbody tr');
 
 /**
- * Issue 17, point 5: long lists draw a page of 100 rows at a time, with a pager to reach the rest.
+ * Long lists draw a page of 100 rows at a time, with a pager to reach the rest.
  * The clients here sort after every other test's (the list is ordered by last name), so the other
  * tests still find theirs on the first page.
  */
-describe('long lists are paged (issue 17)', () => {
+describe('long lists are paged', () => {
   let browser: Browser;
   let page: Page;
   const stamp = Date.now() % 100000;

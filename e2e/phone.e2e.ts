@@ -12,7 +12,7 @@ const month = dayjs().subtract(4, 'month');
 /** How wide the page is: at most the phone's width when nothing scrolls sideways. */
 const pageWidth = (page: Page) => page.evaluate(() => document.scrollingElement?.scrollWidth ?? 0);
 
-describe('on a 375 px phone (issue 18, point 6)', () => {
+describe('on a 375 px phone', () => {
   let browser: Browser;
   let admin: Page;
   const ids = { tutor: '', client: '', engagement: '' };

@@ -6,10 +6,10 @@ import { logInAsAdmin } from './support/session';
 /**
  * A list screen opened from its address asks for its own scripts (and the signed-in shell's),
  * who is signed in and the list's first page from the start, alongside the app's main script,
- * instead of one after the other once the main script has run (ui/route-preload.ts; issue 17:
+ * instead of one after the other once the main script has run (ui/route-preload.ts:
  * the largest paint on a slow phone). The app takes those answers instead of asking again.
  */
-describe('the opened screen’s scripts are fetched at once (issue 17)', () => {
+describe('the opened screen’s scripts are fetched at once', () => {
   let browser: Browser;
   let signedIn: Page;
 

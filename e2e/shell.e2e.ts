@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, launchChromium, screenshot } from './support/chromium';
 import { logInAsAdmin } from './support/session';
 
-describe('the rest of the shell (issue 18, point 2)', () => {
+describe('the rest of the shell', () => {
   let browser: Browser;
   let admin: Page;
 

@@ -128,7 +128,7 @@ describe('tutors, activation and password reset in the browser', () => {
     await admin.goto(tutorUrl);
     await admin.getByRole('link', { name: 'Edit Contact' }).click();
     await admin.getByRole('heading', { name: 'Edit Contact' }).waitFor();
-    // The tutor form (POST /api/tutors/tutor), not the family contact form (issue 18, point 5).
+    // The tutor form (POST /api/tutors/tutor), not the family contact form.
     expect(admin.url()).toContain('/tutor/edit/');
     await expect.poll(() => admin.getByLabel('Postcode').inputValue()).toBe('OX2 6AU');
     expect(await admin.getByLabel(/date of birth/i).count()).toBe(0);

@@ -59,7 +59,7 @@ const preloadScript = (screens: Record<string, string[]>) => `// Written by the 
  * (deferred, in document order): for the address it was opened at, it adds a modulepreload
  * link for each script of that screen and of the signed-in shell. Without it the browser learns
  * of those scripts only once the app's main script has arrived and run (the router's lazy
- * routes), a whole round trip and the main script's run later (issue 17: the lists' largest
+ * routes), a whole round trip and the main script's run later (the lists' largest
  * paint on a slow phone). A file of its own, not inline: the Content-Security-Policy allows
  * no inline script.
  */

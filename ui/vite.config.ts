@@ -16,7 +16,7 @@ export default defineConfig({
     rolldownOptions: {
       // Small chunks shared by a few screens are copied into each instead of fetched on their
       // own: a list screen asked for 27 scripts, a round trip after round trip on a slow phone's
-      // network, and now asks for about 10 (issue 17).
+      // network, and now asks for about 10.
       preserveEntrySignatures: false,
       output: { codeSplitting: { experimentalInlineCommonChunks: { maxSize: 6 * 1024 } } },
     },

@@ -13,7 +13,7 @@ import { chromium } from 'playwright-core';
 import { clientsReady, FIRST_LOAD_BUDGET_BYTES, firstLoadReport, loginReady, scriptsLoadedBy } from './first-load';
 
 /**
- * `npm run bench`: every figure of issue 17 against the scale store (DATA_DIR, default
+ * `npm run bench`: every figure of the performance budget against the scale store (DATA_DIR, default
  * .data-scale; seeded by `npm run seed:scale` first when it is empty), printed as one table:
  * figure, measured value, target, and a ratio where a baseline is measured in the same run.
  * Figures only: nothing here passes or fails. `--only queries` (or a comma list of rebuild,

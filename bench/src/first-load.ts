@@ -4,13 +4,13 @@ import { gzipSync } from 'node:zlib';
 import type { BrowserContext, Page } from 'playwright-core';
 
 /**
- * What a first visit loads (issue 17's "light first load"), measured the same way by the budget
+ * What a first visit loads (the light first load), measured the same way by the budget
  * test (e2e/first-load.e2e.ts) and by `npm run bench`: the scripts a fresh page asks for, gzipped
  * as the build's precompressed copies.
  */
 const DIST = join(import.meta.dirname, '..', '..', 'ui', 'dist');
 
-/** Issue 17: the JavaScript a first visit loads, gzipped, for the sign-in page and the clients list. */
+/** The JavaScript a first visit loads, gzipped, for the sign-in page and the clients list. */
 export const FIRST_LOAD_BUDGET_BYTES = 150_000;
 
 /** The scripts a fresh page (empty cache) asks for until `ready` holds, as paths under the server. */

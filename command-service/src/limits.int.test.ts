@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
- * The hostile inputs of issue 10, through the real routes on real PostgreSQL: each is a 4xx,
+ * Hostile inputs, through the real routes on real PostgreSQL: each is a 4xx,
  * stores nothing, and the product goes on (a normal lesson afterwards is saved and visible).
  * Then events already in a store from before the limits (a 3,000,000,000-pence lesson) are
  * projected into bigint columns, and their sums past 2^31 come out exact.

@@ -26,7 +26,7 @@ function rawGet(url: string, headers: Record<string, string>, { firstChunkOnly =
 }
 
 /**
- * Issue 17: JSON answers of a kilobyte and more go compressed to a browser that accepts it (a list
+ * JSON answers of a kilobyte and more go compressed to a browser that accepts it (a list
  * page is on the way to a phone's first paint), the same JSON once decoded; small answers,
  * clients that accept no encoding and the server-sent events stream go as written.
  */

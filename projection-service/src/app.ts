@@ -76,7 +76,7 @@ export async function buildQueryApp(options: QueryAppOptions) {
   await app.register(frontDoor, { https });
   // JSON answers of a kilobyte and more go compressed to a client that accepts it: a list page is
   // 20–40 KB of JSON, 5–8 times less compressed, and on a phone's connection it is on the way to
-  // the first paint (issue 17). Brotli at quality 4 and gzip at level 4: quick enough per answer.
+  // the first paint. Brotli at quality 4 and gzip at level 4: quick enough per answer.
   // Nothing else: server-sent events must flow as written, and PDFs and zips are compressed already.
   await app.register(fastifyCompress, {
     encodings: ['br', 'gzip'],

@@ -6,7 +6,7 @@ import { buildQueryApp } from './app';
 
 const SECRET = 'test-secret-test-secret-test-secret';
 
-/** Issue 17: the request lines of reads cost CPU on every GET; refusals and errors are kept. */
+/** The request lines of reads cost CPU on every GET; refusals and errors are kept. */
 describe('the query service’s log', () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   let store: PostgresEventStore;

@@ -35,7 +35,7 @@ const mailIn = (dir: string) =>
     : '';
 
 /**
- * Issue 13's erasure, whole: a demo family with lessons and invoices is erased through the route;
+ * The erasure, whole: a demo family with lessons and invoices is erased through the route;
  * then none of its names, e-mails, phone numbers, addresses or children's names is anywhere in
  * the database (every table of every schema) or in mail sent afterwards, every invoice total is
  * as before, and a rebuild from the events gives the very rows the live projections hold.

@@ -19,7 +19,7 @@ type Contact = {
 type Family = { contacts: Contact[]; children: { id: string; firstName: string; lastName: string }[] };
 
 /**
- * Issue 13's subject-access export: an admin's GET /api/clients/{id}/export answers a zip with
+ * The subject-access export: an admin's GET /api/clients/{id}/export answers a zip with
  * export.json and summary.pdf, and every piece of the family's data is in it: each contact's
  * names, e-mail, phone numbers and address, each child's name, the lessons delivered (date and
  * length), the family invoices' references, the consultations and the history by role. The zip is

@@ -14,7 +14,7 @@ import { contact, testRequests } from './testing/test-requests';
 type Json = Record<string, unknown>;
 
 /**
- * Issue 13 for a public workshop booking of no known family, its own data subject
+ * The erasure of a public workshop booking of no known family, its own data subject
  * (`registration:{id}`): an admin exports everything held about it, then erases it with a reason;
  * afterwards none of the parent's or the children's details is anywhere in the database or the
  * outbox, its invoice's money stays, a rebuild matches, and the erasure screen's retention period

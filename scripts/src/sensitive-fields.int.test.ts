@@ -18,7 +18,7 @@ function keysOf(value: unknown, into: string[] = []): string[] {
 }
 
 /**
- * Issue 13, point 5: dates of birth are the office's admins' (and auditors') only. Every answer a
+ * Dates of birth are the office's admins' (and auditors') only. Every answer a
  * tutor (teaching the child) or a partner gets about a family holds no `dob` key and no date of
  * birth anywhere; an admin's holds them; an erased child's date of birth (null) is answered.
  */

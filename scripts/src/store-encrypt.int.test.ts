@@ -42,7 +42,7 @@ const columns = async (db: pg.Pool) =>
   ).rows;
 
 /**
- * Issue 13, point 4: a store written with personal data in clear (appended through the plain
+ * A store written with personal data in clear (appended through the plain
  * PostgreSQL store, not the personal-data layer) is encrypted by `encryptStore` (npm run
  * store:encrypt): afterwards no name or e-mail is left in es.events, every position, id,
  * revision, metadata and recorded time is as it was, reading through the personal-data layer

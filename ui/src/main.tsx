@@ -8,7 +8,7 @@ const router = createRouter();
 
 const root = createRoot(document.getElementById('root')!);
 // A transition: the first render is drawn in slices between which the browser stays responsive,
-// rather than as one long task (issue 17).
+// rather than as one long task.
 startTransition(() =>
   root.render(
     <StrictMode>

@@ -14,7 +14,7 @@ const contact = (firstName: string, lastName: string) => ({
   phone: [{ type: 'Mobile', number: '07700 900001' }],
 });
 
-/** Issue 18, point 4: previewing writes nothing, generating locks, withdrawing voids and unlocks. */
+/** Previewing writes nothing, generating locks, withdrawing voids and unlocks. */
 describe('generating is not confirming: preview, generate, withdraw', () => {
   let product: TestProduct;
   let db: pg.Pool;

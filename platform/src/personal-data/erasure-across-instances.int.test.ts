@@ -7,7 +7,7 @@ import { PersonalDataVault } from './vault';
 const erased = () => 'Erased';
 
 /**
- * Several instances share one database (issue 19), each with its own cache of data keys. An
+ * Several instances share one database, each with its own cache of data keys. An
  * erasure on one must end every other's use of the key at once, not at its next restart: the
  * erasure is announced (NOTIFY) and every vault that follows the announcements drops the key.
  */

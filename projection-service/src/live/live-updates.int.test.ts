@@ -76,7 +76,7 @@ async function listen(url: string, token: string) {
   };
 }
 
-/** Issue 18, point 7: open screens hear of read models that moved, as far as they may see them. */
+/** Open screens hear of read models that moved, as far as they may see them. */
 describe('GET /api/live: live updates over server-sent events', () => {
   let product: TestProduct;
   let admin: ReturnType<TestProduct['api']>;

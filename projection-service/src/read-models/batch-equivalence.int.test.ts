@@ -141,7 +141,7 @@ function lessonEvents(): GivenEvent[] {
   ];
 }
 
-/** Issue 17: set-based batches (rebuilds, catch-up) write exactly the rows event by event writes. */
+/** Set-based batches (rebuilds, catch-up) write exactly the rows event by event writes. */
 describe('applyBatch', () => {
   let bed: Awaited<ReturnType<typeof projectionTestBed>>;
   beforeAll(async () => {

@@ -12,7 +12,7 @@ const contact = (firstName: string, lastName: string) => ({
 
 type Page<K extends string> = { [key in K]: { id: string }[] } & { total: number; nextCursor: string | null };
 
-/** Issue 17: the lessons month and the clients list come a page at a time, every row exactly once. */
+/** The lessons month and the clients list come a page at a time, every row exactly once. */
 describe('paged lists', () => {
   let product: TestProduct;
   let token: string;

@@ -30,7 +30,7 @@ export const menu: MenuItem[] = [
   },
   // The agency's own details (name, address, bank account, notice, invoice prefix, terms).
   { label: 'Settings', route: 'settings', roles: ['admin', 'auditor'] },
-  // Who did what, when, on which entity (issue 16): read from the event store.
+  // Who did what, when, on which entity: read from the event store.
   { label: 'Activity', route: 'activity', roles: ['admin', 'auditor'] },
 ];
 

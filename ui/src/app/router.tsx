@@ -6,7 +6,7 @@ import { NotFoundPage } from './not-found-page';
 /**
  * A screen loaded with its route, every one of them: the first load is React, the router and
  * the styles, and each page brings only its own screen (the sign-in page no schema library,
- * form library or state machines it does not use; issue 17's 150 KB budget, e2e/first-load).
+ * form library or state machines it does not use; the 150 KB first-load budget, e2e/first-load).
  */
 function screen<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) {
   return async () => ({ Component: (await load())[name] as ComponentType });
@@ -53,7 +53,7 @@ const pages: RouteObject[] = [
   { path: '/reset', lazy: screen(session.reset, 'ResetPage') },
   { path: '/reset/:token', lazy: screen(session.newPassword, 'NewPasswordPage') },
   { path: '/activate/:code', lazy: screen(session.activate, 'ActivatePage') },
-  // The public booking pages: open to everyone (issue 15).
+  // The public booking pages: open to everyone.
   { path: '/book', lazy: screen(booking.list, 'BookPage') },
   { path: '/book/:eventId', lazy: screen(booking.form, 'BookEventPage') },
   { path: '/book/confirm/:token', lazy: screen(booking.confirm, 'ConfirmBookingPage') },

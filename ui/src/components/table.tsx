@@ -30,8 +30,8 @@ export const Th = styled.th(({ theme }) => ({
 /**
  * Body cells and rows are plain elements with fixed class names (their rules are in the app's
  * global styles, app/global-styles.tsx): a page of a long list draws hundreds of cells, and an
- * Emotion-styled cell computed and hashed its styles once per cell on every render (issue 17:
- * most of the lists' blocking time on a slow phone). Layout props stay off the element
+ * Emotion-styled cell computed and hashed its styles once per cell on every render
+ * (most of the lists' blocking time on a slow phone). Layout props stay off the element
  * (`nowrap` is also a legacy HTML attribute of td).
  */
 export function Td({

@@ -1,7 +1,7 @@
 /**
  * Digits grouped by threes with commas, as en-GB writes them: 1234567 → 1,234,567. Written out
  * rather than with Intl.NumberFormat, whose first use on a page loads the locale's data: a long
- * task on a slow phone, in the way of the first paint of every list (issue 17).
+ * task on a slow phone, in the way of the first paint of every list.
  */
 export function groupThousands(digits: string): string {
   return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');

@@ -5,7 +5,7 @@ import { createLoader, type Fetcher, type LoaderState } from './loader';
  * Loads `params` with `fetcher` whenever the parameters change (compared by value);
  * the latest request wins. Each new state is drawn in a transition (not as an external store's
  * update, which React always draws in one go): a page of a hundred rows is drawn in slices that
- * leave the main thread free between them, instead of one long task (issue 17).
+ * leave the main thread free between them, instead of one long task.
  */
 export function useLoader<P, R>(
   fetcher: Fetcher<P, R>,

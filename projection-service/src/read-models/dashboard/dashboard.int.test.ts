@@ -11,7 +11,7 @@ const contact = (firstName: string, lastName: string) => ({
   phone: [{ type: 'Mobile', number: '07700 900001' }],
 });
 
-/** Issue 18, point 1: the dashboard by role, from the read models. */
+/** The dashboard by role, from the read models. */
 describe('GET /api/dashboard', () => {
   let product: TestProduct;
   let admin: ReturnType<TestProduct['api']>;

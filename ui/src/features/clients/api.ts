@@ -73,7 +73,7 @@ export const saveChild = (child: Child & { clientId: string } & Command) =>
 export const setClientActive = (body: { id: string; active: boolean } & Command) =>
   postJson<{ client?: Client }>(`/api/clients/active/${encodeURIComponent(body.id)}`, body);
 
-/** An admin's erasure of a family's personal data (issue 13): what accounting keeps, until when. */
+/** An admin's erasure of a family's personal data: what accounting keeps, until when. */
 export const eraseClient = (clientId: string, body: { reason: string; confirm: true; commandId: string }) =>
   postJson<{
     client: { id: string; erased: true };

@@ -10,7 +10,7 @@ const activityThrottleMs = 1000;
 /**
  * Runs the idle / warning / logout lifecycle for the signed-in shell. The session machine (and
  * xstate with it) is loaded once the shell is up, not before the first page can draw: 14 KB and
- * its start-up off the way of a list's first paint on a slow phone (issue 17). Its timers run for
+ * its start-up off the way of a list's first paint on a slow phone. Its timers run for
  * an hour and fifteen seconds, so starting them a moment later changes nothing; a logout asked for
  * before it has loaded logs out at once.
  */

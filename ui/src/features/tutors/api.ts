@@ -65,6 +65,6 @@ export const fetchTutorSessions = (id: string, signal?: AbortSignal) =>
 export const endTutorSessions = (id: string, body: { sessionId?: string } & Command) =>
   postJson<{ ended: number }>(`/api/tutors/sessions/end/${encodeURIComponent(id)}`, body);
 
-/** An admin's erasure of a terminated tutor's personal data (issue 13). */
+/** An admin's erasure of a terminated tutor's personal data. */
 export const eraseTutor = (tutorId: string, body: { reason: string; confirm: true; commandId: string }) =>
   postJson<{ tutor: { id: string; erased: true } }>(`/api/tutors/erase/${encodeURIComponent(tutorId)}`, body);

@@ -25,7 +25,7 @@ const loadReport = (selected: CalendarMonth & { asOf: string }, signal: AbortSig
 
 /**
  * reports/invoices: the month's tutors in the spec's four invoice status groups, with a chart
- * of earnings and commission by tutor above. The month is the global selection's (issue 18
+ * of earnings and commission by tutor above. The month is the global selection's (which
  * carries it between Lessons, Invoices and this report); its tutor is kept for the next screen.
  */
 export function InvoiceStatusPage() {
