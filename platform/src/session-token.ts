@@ -1,10 +1,10 @@
-import { type Role, type SessionUser, sessionUser } from '@agency/contracts';
+import { type SessionUser, sessionUser } from '@agency/contracts';
 import fastifyCookie from '@fastify/cookie';
 import fastifyJwt from '@fastify/jwt';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { checkJwtSecret } from './front-door';
-import { forbidden, HttpError } from './http-errors';
+import { HttpError } from './http-errors';
 import type { SessionCheck } from './sessions';
 
 export const TOKEN_COOKIE = 'token';
@@ -107,7 +107,3 @@ export const sessionToken = fp(
     });
   },
 );
-
-export function requireRole(user: SessionUser, ...roles: Role[]) {
-  if (!roles.includes(user.role)) throw forbidden();
-}

@@ -44,14 +44,6 @@ export function checkPence(
   return value;
 }
 
-/** Whole basis points from 0 to 10,000 (0–100 %). */
-export function checkBasisPoints(value: unknown, { field, label }: { field: string; label: string }): number {
-  if (!isWhole(value) || value < 0 || value > LIMITS.maxBasisPoints) {
-    return refuse(field, `${label} must be between 0 and 100`);
-  }
-  return value;
-}
-
 /** Hundredths of an hour from 0 to 24 hours. */
 export function checkDuration(value: unknown, field = 'duration'): number {
   if (!isWhole(value)) return refuse(field, 'Duration must be in hours, with at most two decimals');
