@@ -62,16 +62,26 @@ describe('lessons in the browser', () => {
     await page.getByRole('button', { name: 'Add Lessons' }).click();
     await page.waitForURL('**/lessons/add?month=2025-03');
 
-    // 1 March 2025 is a Saturday: the month's first week is its first two days.
-    await page.getByText('01 Mar 2025 – 02 Mar 2025').waitFor();
+    // 1 March 2025 is a Saturday: the month's first week is shown whole, its February days greyed.
+    await page.getByText('24 Feb 2025 – 02 Mar 2025').waitFor();
     expect(await page.getByRole('button', { name: '‹ Previous week' }).isDisabled()).toBe(true);
-    expect(await headers(page)).toEqual(['Student', 'Sat 01 Mar 2025', 'Sun 02 Mar 2025']);
-    const saturday = page.getByRole('button', { name: `Add a lesson for ${people.amy} on Sat 01 Mar 2025` });
-    await saturday.focus();
-    await page.keyboard.press('Enter');
-    await page.keyboard.type('1.5');
+    expect(await headers(page)).toEqual([
+      'Student',
+      ...['Mon 24', 'Tue 25', 'Wed 26', 'Thu 27', 'Fri 28'].map((day) => `${day} Feb 2025 (not in March)`),
+      'Sat 01 Mar 2025',
+      'Sun 02 Mar 2025',
+    ]);
+    expect(await page.getByRole('button', { name: /on (Mon|Tue|Wed|Thu|Fri) 2\d Feb 2025/ }).count()).toBe(0);
+    await page.getByText('Durations: hours as 1.5 or 1:30, minutes as 90m; a number alone is hours').waitFor();
+    const focused = (name: string) =>
+      page.getByRole('button', { name }).evaluate((element) => element === document.activeElement);
+    // Typing on a focused cell starts editing with that key; 1:30 is an hour and a half; Tab saves
+    // and goes on to the next day.
+    await page.getByRole('button', { name: `Add a lesson for ${people.amy} on Sat 01 Mar 2025` }).focus();
+    await page.keyboard.type('1:30');
     await page.keyboard.press('Tab');
     await page.getByRole('button', { name: `Duration for ${people.amy} on Sat 01 Mar 2025: 1.5 h. Edit` }).waitFor();
+    expect(await focused(`Add a lesson for ${people.amy} on Sun 02 Mar 2025`)).toBe(true);
     await expect
       .poll(() => page.getByRole('button', { name: /Amount for .* on Sat 01 Mar 2025: 60.00/ }).count())
       .toBe(1);
@@ -83,27 +93,36 @@ describe('lessons in the browser', () => {
       0,
     );
     await page.getByRole('button', { name: `Add a lesson for ${people.amy} on Mon 03 Mar 2025` }).focus();
-    // Enter, Enter: a new lesson is one hour at the rate; the focus comes back to the cell.
+    // Enter, Enter: a new lesson is one hour at the rate, and the focus goes on to Tuesday.
     await page.keyboard.press('Enter');
     await page.keyboard.press('Enter');
-    const mondayAmount = page.getByRole('button', { name: `Amount for ${people.amy} on Mon 03 Mar 2025: 40.00. Edit` });
-    await mondayAmount.waitFor();
+    await page.getByRole('button', { name: `Amount for ${people.amy} on Mon 03 Mar 2025: 40.00. Edit` }).waitFor();
+    expect(await focused(`Add a lesson for ${people.amy} on Tue 04 Mar 2025`)).toBe(true);
+    // Shift+Tab saves Tuesday and goes back to Monday's duration.
+    await page.keyboard.type('2');
+    await page.keyboard.press('Shift+Tab');
+    await page.getByRole('button', { name: `Amount for ${people.amy} on Tue 04 Mar 2025: 80.00. Edit` }).waitFor();
+    expect(await focused(`Duration for ${people.amy} on Mon 03 Mar 2025: 1 h. Edit`)).toBe(true);
+    // Tab on a value is the page's own (Monday's amount); typed over, Enter saves it and goes on to Tuesday's amount.
     await page.keyboard.press('Tab');
-    expect(await mondayAmount.evaluate((element) => element === document.activeElement)).toBe(true);
-    await page.keyboard.press('Enter');
+    expect(await focused(`Amount for ${people.amy} on Mon 03 Mar 2025: 40.00. Edit`)).toBe(true);
     await page.keyboard.type('55');
     await page.keyboard.press('Enter');
     await page.getByRole('button', { name: `Amount for ${people.amy} on Mon 03 Mar 2025: 55.00. Edit` }).waitFor();
-    await page.keyboard.press('Tab');
-    await page.keyboard.press('Enter');
-    await page.keyboard.type('2');
-    await page.keyboard.press('Tab');
-    await page.getByRole('button', { name: `Amount for ${people.amy} on Tue 04 Mar 2025: 80.00. Edit` }).waitFor();
+    expect(await focused(`Amount for ${people.amy} on Tue 04 Mar 2025: 80.00. Edit`)).toBe(true);
     // Escape leaves the cell as it was.
     await page.getByRole('button', { name: `Add a lesson for ${people.ben} on Wed 05 Mar 2025` }).click();
     await page.keyboard.type('3');
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: `Add a lesson for ${people.ben} on Wed 05 Mar 2025` }).waitFor();
+    // A number alone is hours: 90 is refused on the spot, saying how to write minutes, and the input keeps the focus.
+    await page.getByRole('button', { name: `Add a lesson for ${people.ben} on Fri 07 Mar 2025` }).focus();
+    await page.keyboard.type('90');
+    await page.keyboard.press('Tab');
+    await page.getByText('Duration cannot be more than 24 hours: for 90 minutes, write 90m').waitFor();
+    const friday = page.getByRole('textbox', { name: `Duration for ${people.ben} on Fri 07 Mar 2025` });
+    expect(await friday.evaluate((element) => element === document.activeElement)).toBe(true);
+    await page.keyboard.press('Escape');
     // A refusal keeps the input with the reason.
     await page.getByRole('button', { name: `Add a lesson for ${people.ben} on Thu 06 Mar 2025` }).click();
     await page.keyboard.type('13');

@@ -1,6 +1,6 @@
 import styled from '@emotion/styled';
 import { useMachine } from '@xstate/react';
-import { type KeyboardEvent, memo, useEffect, useMemo, useRef } from 'react';
+import { type KeyboardEvent, memo, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { fromPromise } from 'xstate';
 import { formatColumnDate, formatMoney } from '../../../lib/format';
 import type { GridCell } from '../api';
@@ -30,10 +30,15 @@ const CellBox = styled('td', { shouldForwardProp: (prop) => !['locked', 'closed'
   '& > [role="alert"], & > [role="status"]': inRow ? { gridColumn: '1 / -1' } : {},
 }));
 
+/** Below 600 px every value and input is a 44 px tap target (WCAG 2.5.5). */
+const PHONE = '@media (max-width: 599.98px)';
+const TAP_TARGET = { [PHONE]: { minHeight: '2.75rem' } };
+
 const Value = styled.button(({ theme }) => ({
   display: 'block',
   width: '100%',
   minHeight: '1.9rem',
+  ...TAP_TARGET,
   padding: '0.2rem 0.4rem',
   border: '1px solid transparent',
   borderRadius: theme.radius,
@@ -58,6 +63,7 @@ const Input = styled.input<{ invalid: boolean }>(({ theme, invalid }) => ({
   display: 'block',
   width: '100%',
   minHeight: '1.9rem',
+  ...TAP_TARGET,
   padding: '0.2rem 0.4rem',
   font: 'inherit',
   textAlign: 'right',
@@ -79,9 +85,36 @@ const RetryLink = styled.button(({ theme }) => ({
   color: theme.colors.primary,
   textDecoration: 'underline',
   cursor: 'pointer',
+  [PHONE]: { minHeight: '2.75rem', minWidth: '2.75rem' },
 }));
 
 const hours = (duration: number) => `${duration} h`;
+
+/** What the grid reads as a value being typed: digits, a decimal point, the colon of 1:30. */
+const STARTS_A_VALUE = /^[0-9.:]$/;
+
+/** The id of the grid's sentence on the forms a duration may take (each duration input points to it). */
+export const DURATION_FORMS_ID = 'duration-forms';
+
+type Direction = 'next' | 'previous';
+
+/**
+ * The editable cell after (or before) the one holding `from`, in the grid's reading order (a
+ * student's week, then the next student's; on a phone, a day's students, then the next day), and
+ * its button for `field` (else its first): where Tab and Enter go once a cell is saved.
+ */
+function neighbourOf(from: HTMLElement, direction: Direction, field: CellField): HTMLElement | undefined {
+  const own = from.closest<HTMLElement>('[data-grid-cell]');
+  const grid = from.closest<HTMLElement>('[data-lesson-grid]');
+  if (!own || !grid) return undefined;
+  const cells = [...grid.querySelectorAll<HTMLElement>('[data-grid-cell]')];
+  const target = cells[cells.indexOf(own) + (direction === 'next' ? 1 : -1)];
+  return (
+    target?.querySelector<HTMLElement>(`[data-field="${field}"]`) ??
+    target?.querySelector<HTMLElement>('button, input') ??
+    undefined
+  );
+}
 
 type CellProps = { cell: GridCell; studentName: string; calls: CellCalls; inRow?: boolean };
 
@@ -120,7 +153,7 @@ function LessonCellBox({ cell, studentName, calls, inRow = false }: CellProps) {
       }),
     [],
   );
-  const [snapshot, send] = useMachine(machine, { input: { cell } });
+  const [snapshot, send, actor] = useMachine(machine, { input: { cell } });
   const { context } = snapshot;
   const shownCell = context.cell;
 
@@ -129,31 +162,57 @@ function LessonCellBox({ cell, studentName, calls, inRow = false }: CellProps) {
     send({ type: 'cell.sync', cell: JSON.parse(cellKey) as GridCell });
   }, [cellKey, send]);
 
-  // After Enter or Escape the focus comes back to the value that was edited, so typing a week
-  // by keyboard never loses its place.
+  // After Escape (or Enter on the grid's last cell) the focus comes back to the value that was
+  // edited, so typing a week by keyboard never loses its place.
   const refocus = useRef<CellField | null>(null);
   const buttons = { duration: useRef<HTMLButtonElement>(null), amount: useRef<HTMLButtonElement>(null) };
+  const input = useRef<HTMLInputElement>(null);
   const editing = snapshot.matches('editing');
   useEffect(() => {
     if (editing || !refocus.current) return;
     (buttons[refocus.current].current ?? buttons.duration.current)?.focus();
     refocus.current = null;
   });
+  // Editing takes the focus: when it starts, and when a refused save comes back to it after Tab
+  // moved on, unless another cell is being typed in by then. Before the next key press is handled
+  // (a layout effect), so a number typed fast on a focused value loses no digit.
+  useLayoutEffect(() => {
+    if (!editing) return;
+    const active = document.activeElement;
+    if (active instanceof HTMLInputElement && active !== input.current) return;
+    input.current?.focus();
+  }, [editing]);
 
   const day = formatColumnDate(shownCell.date);
   const inputId = `cell-${studentName}-${shownCell.date}`.replace(/\W+/g, '-');
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === 'Enter') {
-      event.preventDefault();
-      refocus.current = context.field;
+  /** Saves; once the value has left editing (sent, or unchanged), the focus goes to the neighbouring cell. */
+  const commitAndMove = (event: KeyboardEvent<HTMLInputElement>, direction: Direction) => {
+    const target = neighbourOf(event.currentTarget, direction, context.field);
+    // With no cell to go to, Tab leaves the grid as it would anywhere (Enter stays on this cell).
+    if (!target && event.key === 'Tab') {
       send({ type: 'cell.commit' });
-    } else if (event.key === 'Escape') {
+      return;
+    }
+    event.preventDefault();
+    send({ type: 'cell.commit' });
+    if (actor.getSnapshot().matches('editing')) return;
+    if (target) target.focus();
+    else refocus.current = context.field;
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Enter') commitAndMove(event, 'next');
+    else if (event.key === 'Tab') commitAndMove(event, event.shiftKey ? 'previous' : 'next');
+    else if (event.key === 'Escape') {
       event.preventDefault();
       refocus.current = context.field;
       send({ type: 'cell.cancel' });
-    } else if (event.key === 'Tab') {
-      send({ type: 'cell.commit' });
     }
+  };
+  /** A digit typed on a focused value starts editing it with that digit, as a spreadsheet does. */
+  const typeOver = (event: KeyboardEvent<HTMLButtonElement>, field: CellField) => {
+    if (event.ctrlKey || event.metaKey || event.altKey || !STARTS_A_VALUE.test(event.key)) return;
+    event.preventDefault();
+    send({ type: 'cell.edit', field, typed: event.key });
   };
 
   if (!shownCell.open && !shownCell.id) {
@@ -180,21 +239,31 @@ function LessonCellBox({ cell, studentName, calls, inRow = false }: CellProps) {
       return (
         <>
           <Input
+            ref={input}
             id={inputId}
-            autoFocus
-            inputMode="decimal"
+            // A duration may be typed as 1:30 or 90m: a full keyboard, not the decimal pad.
+            inputMode={name === 'duration' ? 'text' : 'decimal'}
+            autoComplete="off"
             aria-label={`${label} for ${studentName} on ${day}`}
             aria-invalid={context.error ? true : undefined}
-            aria-describedby={context.error ? `${inputId}-error` : undefined}
+            aria-describedby={
+              [context.error ? `${inputId}-error` : '', name === 'duration' ? DURATION_FORMS_ID : '']
+                .filter(Boolean)
+                .join(' ') || undefined
+            }
             invalid={Boolean(context.error)}
             value={context.draft}
-            onFocus={(event) => event.target.select()}
+            onFocus={(event) => {
+              const end = event.target.value.length;
+              if (context.typedOver) event.target.setSelectionRange(end, end);
+              else event.target.select();
+            }}
             onChange={(event) => send({ type: 'cell.change', value: event.target.value })}
             onKeyDown={onKeyDown}
             onBlur={() => send({ type: 'cell.commit' })}
           />
           {context.error ? (
-            <Message kind="error" id={`${inputId}-error`}>
+            <Message kind="error" id={`${inputId}-error`} role="alert">
               {context.error}
             </Message>
           ) : null}
@@ -214,6 +283,7 @@ function LessonCellBox({ cell, studentName, calls, inRow = false }: CellProps) {
       <Value
         ref={buttons[name]}
         type="button"
+        data-field={name}
         aria-label={
           shownCell.id
             ? `${label} for ${studentName} on ${day}: ${text}. Edit`
@@ -221,6 +291,7 @@ function LessonCellBox({ cell, studentName, calls, inRow = false }: CellProps) {
         }
         aria-busy={saving || undefined}
         onClick={() => send({ type: 'cell.edit', field: name })}
+        onKeyDown={(event) => typeOver(event, name)}
       >
         {text}
       </Value>
@@ -228,7 +299,7 @@ function LessonCellBox({ cell, studentName, calls, inRow = false }: CellProps) {
   };
 
   return (
-    <CellBox as={box} inRow={inRow} data-state={String(snapshot.value)}>
+    <CellBox as={box} inRow={inRow} data-state={String(snapshot.value)} data-grid-cell="">
       {field('duration')}
       {field('amount')}
       {snapshot.matches('saving') ? <span className="visually-hidden">Saving…</span> : null}

@@ -1,4 +1,5 @@
 import type { GridCell } from '@agency/contracts';
+import { readDuration } from '@agency/contracts/commands/lesson-commands';
 import { assign, fromPromise, setup } from 'xstate';
 
 export type CellField = 'duration' | 'amount';
@@ -9,7 +10,8 @@ export type CellSave = { id?: string; date: string; duration: string; amount?: s
 export type CellFailure = { status: number; code?: string; message: string };
 
 export type TimesheetCellEvent =
-  | { type: 'cell.edit'; field: CellField }
+  /** `typed`: the key that started editing on a focused cell: the draft begins with it, in place of the value. */
+  | { type: 'cell.edit'; field: CellField; typed?: string }
   | { type: 'cell.change'; value: string }
   | { type: 'cell.commit' }
   | { type: 'cell.cancel' }
@@ -21,6 +23,8 @@ type Context = {
   cell: GridCell;
   field: CellField;
   draft: string;
+  /** The draft began with a typed key (the input must not select it, or the next key would replace it). */
+  typedOver: boolean;
   /** Why the last save was refused (shown beside the input). */
   error: string | null;
   /** Said after a reload: someone else changed this cell at the same time. */
@@ -33,6 +37,9 @@ const shown = (cell: GridCell, field: CellField) => {
   return field === 'duration' ? String(cell.duration) : cell.amount.toFixed(2);
 };
 
+/** Hundredths of an hour for a typed duration (blank is 0: it removes the lesson), or why it cannot be read. */
+const draftDuration = (draft: string) => (draft.trim() === '' ? { hundredths: 0 } : readDuration(draft));
+
 /** What to send for the typed value: the amount only when it was the amount that was typed. */
 export function cellSave(cell: GridCell, field: CellField, draft: string): CellSave {
   const base = { ...(cell.id ? { id: cell.id } : {}), date: cell.date };
@@ -42,7 +49,8 @@ export function cellSave(cell: GridCell, field: CellField, draft: string): CellS
 
 /**
  * One cell of the lesson entry grid: display → editing → saving → display, or locked once the
- * month is invoiced. A refused save goes back to editing with the reason; a 409 (someone else
+ * month is invoiced. A duration the grid cannot read (`readDuration`, the server's own reading)
+ * stays in editing with the reason and is not sent. A refused save goes back to editing with the reason; a 409 (someone else
  * saved this cell, or the month was locked meanwhile) reloads the cell from the server.
  * `saveCell` and `reloadCell` are provided by the page and answer the cell's new values.
  */
@@ -63,9 +71,19 @@ export const timesheetCellMachine = setup({
   guards: {
     isLocked: ({ context }) => context.cell.locked,
     editable: ({ context }) => !context.cell.locked && context.cell.open,
-    unchanged: ({ context }) => context.draft.trim() === shown(context.cell, context.field) && Boolean(context.cell.id),
-    nothingToRemove: ({ context }) =>
-      !context.cell.id && context.field === 'duration' && Number(context.draft.trim() || '0') === 0,
+    // The grid reads a duration as the server will (1:30, 90m): what it cannot read is refused here, unsent.
+    unreadable: ({ context }) => context.field === 'duration' && 'refused' in draftDuration(context.draft),
+    unchanged: ({ context }) => {
+      if (!context.cell.id) return false;
+      if (context.field === 'amount') return context.draft.trim() === shown(context.cell, 'amount');
+      const reading = draftDuration(context.draft);
+      return 'hundredths' in reading && reading.hundredths === Math.round(context.cell.duration * 100);
+    },
+    nothingToRemove: ({ context }) => {
+      if (context.cell.id || context.field !== 'duration') return false;
+      const reading = draftDuration(context.draft);
+      return 'hundredths' in reading && reading.hundredths === 0;
+    },
     // Not "still in progress": that save is the user's own, so they stay editing and save again (the same command id).
     conflict: ({ event }) => {
       const error = (event as { error?: CellFailure }).error;
@@ -75,7 +93,20 @@ export const timesheetCellMachine = setup({
   actions: {
     startEditing: assign(({ context, event }) => {
       const field = event.type === 'cell.edit' ? event.field : context.field;
-      return { field, draft: shown(context.cell, field), error: null, notice: null };
+      const typed = event.type === 'cell.edit' ? event.typed : undefined;
+      return {
+        field,
+        draft: typed ?? shown(context.cell, field),
+        typedOver: typed !== undefined,
+        error: null,
+        notice: null,
+      };
+    }),
+    misread: assign({
+      error: ({ context }) => {
+        const reading = draftDuration(context.draft);
+        return 'refused' in reading ? reading.refused : null;
+      },
     }),
     type: assign({ draft: ({ context, event }) => (event.type === 'cell.change' ? event.value : context.draft) }),
     sync: assign({ cell: ({ context, event }) => (event.type === 'cell.sync' ? event.cell : context.cell) }),
@@ -90,7 +121,14 @@ export const timesheetCellMachine = setup({
   },
 }).createMachine({
   id: 'timesheetCell',
-  context: ({ input }) => ({ cell: input.cell, field: 'duration', draft: '', error: null, notice: null }),
+  context: ({ input }) => ({
+    cell: input.cell,
+    field: 'duration',
+    draft: '',
+    typedOver: false,
+    error: null,
+    notice: null,
+  }),
   initial: 'display',
   states: {
     display: {
@@ -107,6 +145,7 @@ export const timesheetCellMachine = setup({
       on: {
         'cell.change': { actions: 'type' },
         'cell.commit': [
+          { guard: 'unreadable', actions: 'misread' },
           { guard: 'unchanged', target: 'display' },
           { guard: 'nothingToRemove', target: 'display' },
           { target: 'saving' },

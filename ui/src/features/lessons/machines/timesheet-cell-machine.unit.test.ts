@@ -72,6 +72,42 @@ describe('a timesheet cell', () => {
     expect(saved).toEqual([]);
   });
 
+  it('reads a duration as the server does: 1:30 is the lesson it has, 0:00 adds nothing', () => {
+    const { actor, saved } = cellWith(recorded, async () => recorded);
+    actor.send({ type: 'cell.edit', field: 'duration' });
+    actor.send({ type: 'cell.change', value: '1:30' });
+    actor.send({ type: 'cell.commit' });
+    expect(actor.getSnapshot().value).toBe('display');
+    const { actor: blank } = cellWith(empty, async () => recorded);
+    blank.send({ type: 'cell.edit', field: 'duration' });
+    blank.send({ type: 'cell.change', value: '0:00' });
+    blank.send({ type: 'cell.commit' });
+    expect(blank.getSnapshot().value).toBe('display');
+    expect(saved).toEqual([]);
+  });
+
+  it('keeps a duration it cannot read in editing, with the reason, and sends nothing', () => {
+    const { actor, saved } = cellWith(empty, async () => recorded);
+    actor.send({ type: 'cell.edit', field: 'duration' });
+    actor.send({ type: 'cell.change', value: '90' });
+    actor.send({ type: 'cell.commit' });
+    expect(actor.getSnapshot().value).toBe('editing');
+    expect(actor.getSnapshot().context.error).toBe('Duration cannot be more than 24 hours: for 90 minutes, write 90m');
+    actor.send({ type: 'cell.change', value: '90m' });
+    actor.send({ type: 'cell.commit' });
+    expect(actor.getSnapshot().value).toBe('saving');
+    expect(saved).toEqual([{ date: '2026-03-02', duration: '90m' }]);
+  });
+
+  it('starts editing with the key typed on a focused cell, in place of its value', () => {
+    const { actor } = cellWith(recorded, async () => recorded);
+    actor.send({ type: 'cell.edit', field: 'duration', typed: '2' });
+    expect(actor.getSnapshot().context).toMatchObject({ draft: '2', typedOver: true, field: 'duration' });
+    actor.send({ type: 'cell.cancel' });
+    actor.send({ type: 'cell.edit', field: 'amount' });
+    expect(actor.getSnapshot().context).toMatchObject({ draft: '60.00', typedOver: false });
+  });
+
   it('returns to editing with the reason when the server refuses the value', async () => {
     const refusal = Object.assign(new Error('No more than 12 hours of lessons a day with one student.'), {
       status: 400,

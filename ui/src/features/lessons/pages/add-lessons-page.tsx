@@ -1,6 +1,8 @@
+import { DURATION_FORMS } from '@agency/contracts/commands/lesson-commands';
 import { calendarMonth } from '@agency/contracts/values';
-import { addDays, monthBounds, weekInMonth } from '@agency/domain/timesheet/week';
+import { addDays, mondayOf, monthBounds, weekInMonth } from '@agency/domain/timesheet/week';
 import styled from '@emotion/styled';
+import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { Button, ButtonRow } from '../../../components/button';
@@ -13,8 +15,11 @@ import { formatColumnDate, formatDate } from '../../../lib/format';
 import { useLoader } from '../../../lib/use-loader';
 import { useNarrowScreen } from '../../../lib/use-narrow-screen';
 import { fetchTimesheet, type GridCell, saveLesson, type Timesheet, type WeekQuery } from '../api';
-import { type CellCalls, LessonCell } from '../components/lesson-cell';
+import { type CellCalls, DURATION_FORMS_ID, LessonCell } from '../components/lesson-cell';
 
+/** Below 600 px the page's buttons are 44 px tap targets (WCAG 2.5.5). */
+const PHONE = '@media (max-width: 599.98px)';
+const Page = styled.div({ [PHONE]: { '& button': { minHeight: '2.75rem' } } });
 const Week = styled.div({
   display: 'flex',
   flexWrap: 'wrap',
@@ -35,7 +40,23 @@ const Notice = styled.p(({ theme }) => ({
   borderRadius: theme.radius,
   padding: '0.75rem 1rem',
 }));
-const DateTh = styled(Th)({ whiteSpace: 'normal', textAlign: 'right', padding: '0.6rem 0.5rem' });
+const DateTh = styled(Th, { shouldForwardProp: (prop) => prop !== 'outside' })<{ outside?: boolean }>(
+  ({ theme, outside }) => ({
+    whiteSpace: 'normal',
+    textAlign: 'right',
+    padding: '0.6rem 0.5rem',
+    color: outside ? theme.colors.muted : undefined,
+    background: outside ? theme.colors.background : undefined,
+    fontWeight: outside ? 400 : undefined,
+  }),
+);
+/** A day of the week outside the month: on the other month's timesheet, greyed and not editable. */
+const OutsideTd = styled.td(({ theme }) => ({
+  background: theme.colors.background,
+  borderBottom: `1px solid ${theme.colors.border}`,
+  borderLeft: `1px solid ${theme.colors.border}`,
+  minWidth: '5.5rem',
+}));
 const Hint = styled.p(({ theme }) => ({ color: theme.colors.muted, fontSize: '0.9rem' }));
 const Day = styled.section(({ theme }) => ({
   borderTop: `1px solid ${theme.colors.border}`,
@@ -50,6 +71,10 @@ const DayRow = styled.div({
   '& > span': { overflowWrap: 'anywhere' },
 });
 const NoStudents = styled.p(({ theme }) => ({ color: theme.colors.muted, fontSize: '0.9rem', margin: 0 }));
+const OutsideDay = styled(Day)(({ theme }) => ({ color: theme.colors.muted, '& h3': { fontWeight: 400 } }));
+
+/** The seven dates of the Monday-to-Sunday week holding `date` (spec §9: weeks start on Monday, 7 days). */
+const weekOf = (date: string) => Array.from({ length: 7 }, (_, index) => addDays(mondayOf(date), index));
 
 /** The week shown first: this week when the month is the current one, else the month's first week. */
 const firstWeek = (month: string, today: string): string =>
@@ -81,7 +106,7 @@ export function AddLessonsPage() {
     );
 
   return (
-    <>
+    <Page>
       <PageHeading title="Lessons" />
       {tutorId ? (
         <WeekGrid
@@ -97,7 +122,7 @@ export function AddLessonsPage() {
           Done
         </Button>
       </ButtonRow>
-    </>
+    </Page>
   );
 }
 
@@ -110,7 +135,7 @@ function WeekGrid({ query, onPrevious, onNext }: { query: WeekQuery; onPrevious?
           ‹ Previous week
         </Button>
         <WeekTitle>
-          {formatDate(query.from)} – {formatDate(query.to)}
+          {formatDate(mondayOf(query.from))} – {formatDate(addDays(mondayOf(query.from), 6))}
         </WeekTitle>
         <Button type="button" variant="secondary" onClick={onNext} disabled={!onNext}>
           Next week ›
@@ -159,11 +184,15 @@ function WeekTable({ initial, query }: { initial: Timesheet; query: WeekQuery })
     callsByCell.set(key, calls);
     return calls;
   };
+  // The whole week is shown; its days in another month are that month's, greyed here (spec §9).
+  const days = weekOf(query.from);
+  const monthName = dayjs(`${query.month}-01`).format('MMMM');
+  const inMonth = (date: string) => date.startsWith(query.month);
   return (
-    <>
+    <div data-lesson-grid="">
       {grid.locked ? <Notice role="status">This month has been invoiced: its lessons are locked.</Notice> : null}
       {narrow ? (
-        <WeekByDay grid={grid} callsFor={callsFor} />
+        <WeekByDay grid={grid} days={days} monthName={monthName} callsFor={callsFor} />
       ) : (
         <TableWrap>
           <Table>
@@ -171,30 +200,44 @@ function WeekTable({ initial, query }: { initial: Timesheet; query: WeekQuery })
             <thead>
               <tr>
                 <Th scope="col">Student</Th>
-                {grid.dates.map((date) => (
-                  <DateTh scope="col" key={date}>
-                    {formatColumnDate(date)}
-                  </DateTh>
-                ))}
+                {days.map((date) =>
+                  inMonth(date) ? (
+                    <DateTh scope="col" key={date}>
+                      {formatColumnDate(date)}
+                    </DateTh>
+                  ) : (
+                    <DateTh scope="col" key={date} outside>
+                      {formatColumnDate(date)}
+                      <span className="visually-hidden"> (not in {monthName})</span>
+                    </DateTh>
+                  ),
+                )}
               </tr>
             </thead>
             <tbody>
               {grid.students.length === 0 ? (
                 <tr>
-                  <EmptyRow colSpan={grid.dates.length + 1}>No students have an engagement in this week.</EmptyRow>
+                  <EmptyRow colSpan={days.length + 1}>No students have an engagement in this week.</EmptyRow>
                 </tr>
               ) : (
                 grid.students.map((row) => (
                   <tr key={row.engagementId}>
                     <StudentTh scope="row">{row.studentName}</StudentTh>
-                    {row.lessons.map((cell) => (
-                      <LessonCell
-                        key={cell.date}
-                        cell={cell}
-                        studentName={row.studentName}
-                        calls={callsFor(row.engagementId, cell.date)}
-                      />
-                    ))}
+                    {days.map((date) => {
+                      const cell = row.lessons.find((lesson) => lesson.date === date);
+                      return cell ? (
+                        <LessonCell
+                          key={date}
+                          cell={cell}
+                          studentName={row.studentName}
+                          calls={callsFor(row.engagementId, date)}
+                        />
+                      ) : (
+                        <OutsideTd key={date}>
+                          <span className="visually-hidden">Not in {monthName}</span>
+                        </OutsideTd>
+                      );
+                    })}
                   </tr>
                 ))
               )}
@@ -202,28 +245,43 @@ function WeekTable({ initial, query }: { initial: Timesheet; query: WeekQuery })
           </Table>
         </TableWrap>
       )}
+      <Hint id={DURATION_FORMS_ID}>{DURATION_FORMS}</Hint>
       <Hint>
-        Choose a duration or an amount to change it; Enter, Tab or leaving the cell saves, Escape cancels. A new lesson
-        starts as one hour at the student's rate; a duration of 0 removes the lesson.
+        Choose a duration or an amount, or type a number on it, to change it. Enter or Tab saves and goes on to the next
+        day (Shift+Tab to the day before), leaving the cell saves, Escape cancels. A new lesson starts as one hour at
+        the student's rate; a duration of 0 removes the lesson. Days of the week outside {monthName} are greyed: they
+        are on that month's timesheet.
       </Hint>
-    </>
+    </div>
   );
 }
 
 /**
- * Below 600 px: the week as one section a day, each student a row (student, duration, amount),
+ * Below 600 px: the week as one section a day (a day outside the month greyed and empty), each student a row (student, duration, amount),
  * with the grid's cells (machine, keys and saves); a student without an engagement that day is left out.
  */
 function WeekByDay({
   grid,
+  days,
+  monthName,
   callsFor,
 }: {
   grid: Timesheet;
+  days: string[];
+  monthName: string;
   callsFor: (engagementId: string, date: string) => CellCalls;
 }) {
   return (
     <div>
-      {grid.dates.map((date) => {
+      {days.map((date) => {
+        if (!grid.dates.includes(date)) {
+          return (
+            <OutsideDay key={date} data-testid={`day-${date}`} aria-labelledby={`day-${date}-heading`}>
+              <h3 id={`day-${date}-heading`}>{formatColumnDate(date)}</h3>
+              <NoStudents>Not in {monthName}.</NoStudents>
+            </OutsideDay>
+          );
+        }
         const rows = grid.students.flatMap((row) => {
           const cell = row.lessons.find((lesson) => lesson.date === date);
           return cell && (cell.open || cell.id) ? [{ row, cell }] : [];
