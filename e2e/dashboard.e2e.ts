@@ -84,7 +84,6 @@ describe('the dashboard by role', () => {
     await admin.getByRole('heading', { name: `${dayjs().format('MMMM YYYY')} so far` }).waitFor();
     expect(await admin.getByRole('rowheader', { name: 'Partner Share' }).count()).toBe(1);
     await admin.locator('.recharts-surface').first().waitFor();
-    expect(await admin.getByText('coming soon').count()).toBe(0);
     await expectAccessible(admin);
     await screenshot(admin, 'dashboard-admin');
     // Upcoming workshops with the places left, each a link to its registrations.

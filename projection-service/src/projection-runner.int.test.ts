@@ -1,10 +1,34 @@
 import { randomUUID } from 'node:crypto';
-import type { EventStore } from '@agency/platform';
+import { comparePositions, type EventStore, type Position } from '@agency/platform';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_SCHEMA, ProjectionRunner } from './projection-runner';
 import { ensureReadModels, rebuildReadModels } from './read-models/read-schema';
 import { meta, openTestStore, tally, waitUntil } from './testing/tally';
+
+/** The store as one runner follows it, noting the last position of each batch that runner has applied. */
+function reaching(store: EventStore) {
+  const watched: { store: EventStore; last?: Position } = { store };
+  watched.store = new Proxy(store, {
+    get(target, property) {
+      if (property === 'followAll' && target.followAll) {
+        const followAll = target.followAll.bind(target);
+        return (...[from, handle, options]: Parameters<NonNullable<EventStore['followAll']>>) =>
+          followAll(
+            from,
+            async (batch) => {
+              await handle(batch);
+              watched.last = batch.at(-1)?.position ?? watched.last;
+            },
+            options,
+          );
+      }
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return watched;
+}
 
 describe('projection runner', () => {
   let pool: pg.Pool;
@@ -39,15 +63,22 @@ describe('projection runner', () => {
     first.stop();
 
     await appendTallied(200);
-    const second = new ProjectionRunner(pool, store, [tally]);
+    const head = await store.head();
     // A second runner over the same schema at once: the checkpoint keeps them from doubling up.
-    const third = new ProjectionRunner(pool, store, [tally]);
-    second.start();
-    third.start();
-    await waitUntil(async () => (await applied()).events === 500, '500 events', 200, 50);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    second.stop();
-    third.stop();
+    // Each is stopped only once it has applied a batch reaching the head itself, so a runner
+    // that would apply again what the other applied has had every chance to.
+    const second = reaching(store);
+    const third = reaching(store);
+    const runners = [second, third].map((watched) => new ProjectionRunner(pool, watched.store, [tally]));
+    for (const runner of runners) runner.start();
+    await waitUntil(
+      async () =>
+        [second, third].every((watched) => watched.last !== undefined && comparePositions(watched.last, head) >= 0),
+      'both runners at the head',
+      400,
+      25,
+    );
+    for (const runner of runners) runner.stop();
     expect(await applied()).toEqual({ events: 500, most: 1 });
   });
 

@@ -35,7 +35,9 @@ describe('the query service’s log', () => {
       logger: { ...serviceLogger(level), stream },
     });
     try {
-      expect((await app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBeLessThan(600);
+      // A read answered (503: no projection runs in this bare app, so health says degraded), whose
+      // request line "info" leaves out; then one refused, whose warning it keeps.
+      expect((await app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(503);
       expect((await app.inject({ method: 'GET', url: '/api/clients' })).statusCode).toBe(401);
     } finally {
       await app.close();
