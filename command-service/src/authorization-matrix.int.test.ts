@@ -289,9 +289,12 @@ const RULES: Record<string, Rule> = {
   'GET /api/reports/workshops': { call: () => ({ url: '/api/reports/workshops' }), expect: adminOrAuditor },
   'GET /api/public/events': { call: () => ({ url: '/api/public/events' }), expect: open },
   'GET /api/consultations': { call: () => ({ url: '/api/consultations?year=2025' }), expect: adminOrAuditor },
+  // Families' money: the ledger, a family's invoices and balance, and the documents they link to.
+  'GET /api/family-invoices': { call: () => ({ url: '/api/family-invoices?state=unpaid' }), expect: office },
+  'GET /api/clients/:id/overview': { call: (f) => ({ url: `/api/clients/${f.clientA}/overview` }), expect: office },
   'GET /api/family-invoices/doc/:id': {
     call: (f) => ({ url: `/api/family-invoices/doc/${f.familyInvoice}` }),
-    expect: adminOrAuditor,
+    expect: office,
   },
   // The invoices page's notice shows the agency's bank account to everyone signed in.
   'GET /api/agency': { call: () => ({ url: '/api/agency' }), expect: signedIn },

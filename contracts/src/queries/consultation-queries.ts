@@ -27,10 +27,24 @@ export const consultationRowView = z.object({
   invoiceReference: z.string().nullable(),
   /** Paid is ticked when paid is above 0. */
   paid: z.number(),
+  /** What is still owed on that invoice: 0 once it is credited (or not issued yet). */
+  owed: z.number(),
   cancelled: z.boolean(),
-  /** The latest credit note's, when one was issued (a change or the cancellation after issue). */
+  /** That invoice's own credit note, once one cancelled it (the consultation's cancellation after issue). */
   creditNoteId: z.string().nullable(),
   creditNoteReference: z.string().nullable(),
+  /**
+   * The invoices that billed it before a change, oldest first, each with its own credit note
+   * (null until the workflow has issued it).
+   */
+  replaced: z.array(
+    z.object({
+      invoiceId: z.string(),
+      reference: z.string(),
+      creditNoteId: z.string().nullable(),
+      creditNoteReference: z.string().nullable(),
+    }),
+  ),
   /**
    * The invoicing workflow under way, or null when it is done: its invoice not issued yet, or an
    * invoice that no longer bills it (cancelled, or changed after issue) not credited yet.

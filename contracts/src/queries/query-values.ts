@@ -49,6 +49,8 @@ export const PAGE_SIZE = {
   clients: { default: 250, max: 1000 },
   /** Commands of the activity log (each read with the whole of the streams it touched). */
   activity: { default: 100, max: 500 },
+  /** Entries of the family invoices ledger (invoices, credit notes, payments). */
+  familyInvoices: { default: 100, max: 1000 },
 } as const;
 
 /**

@@ -5,14 +5,17 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import { requireSignIn } from '../../signed-in';
+import { invoiceOwedSql } from '../family-invoices/invoice-state';
 import { withMoney } from '../money-columns';
 
 /**
  * `GET /api/consultations?year&month`: admins (and auditors) only, newest first. The family's first contact and
  * the child are named from the clients read model (a consultation's events hold ids only); the
- * invoice columns come from the family invoice that bills it now and its latest credit note. The
- * invoicing workflow (a reactor) runs after the command: until it has issued the invoice, or
- * credited every invoice that no longer bills it, the row says it is under way.
+ * invoice columns come from the family invoice that bills it now, with that invoice's own credit
+ * note only (a change credits the invoice it replaces, never the new one: those replaced are
+ * listed apart, each with its own). The invoicing workflow (a reactor) runs after the command:
+ * until it has issued the invoice, or credited every invoice that no longer bills it, the row says
+ * it is under way.
  */
 export async function consultationQueries(fastify: FastifyInstance, { db }: { db: pg.Pool }) {
   requireSignIn(fastify);
@@ -25,7 +28,16 @@ export async function consultationQueries(fastify: FastifyInstance, { db }: { db
       `select c.id, to_char(c.date, 'YYYY-MM-DD') as date, c.client_id, c.child_id, c.amount_pence, c.assessment,
               c.cancelled, c.invoice_id, coalesce(k.first_name || ' ' || k.last_name, '') as name,
               coalesce(ch.first_name || ' ' || ch.last_name, '') as child, i.reference, coalesce(i.paid_pence, 0) as paid_pence,
-              cn.credit_note_id, cn.credit_note_reference,
+              ${invoiceOwedSql('i')} as owed_pence,
+              i.credit_note_id, i.credit_note_reference,
+              coalesce((
+                select json_agg(json_build_object('invoiceId', r.id, 'reference', r.reference,
+                                                  'creditNoteId', r.credit_note_id,
+                                                  'creditNoteReference', r.credit_note_reference)
+                                order by r.date, r.reference)
+                  from family_invoices r
+                 where r.billed_kind = 'consultation' and r.billed_id = c.id and r.id <> c.invoice_id
+              ), '[]') as replaced,
               case
                 when not c.cancelled and i.id is null then 'issuing invoice'
                 when exists (
@@ -38,11 +50,6 @@ export async function consultationQueries(fastify: FastifyInstance, { db }: { db
          left join contacts k on k.client_id = c.client_id and k.seq = 0
          left join children ch on ch.id = c.child_id
          left join family_invoices i on i.id = c.invoice_id
-         left join lateral (
-           select f.credit_note_id, f.credit_note_reference from family_invoices f
-            where f.billed_kind = 'consultation' and f.billed_id = c.id and f.credit_note_id is not null
-            order by f.credit_note_date desc, f.credit_note_reference desc limit 1
-         ) cn on true
         where ($1::int is null or extract(year from c.date) = $1) and ($2::int is null or extract(month from c.date) = $2)
         order by c.date desc, c.id`,
       [year ?? null, month ?? null],
@@ -61,9 +68,11 @@ export async function consultationQueries(fastify: FastifyInstance, { db }: { db
         invoiceId: row.invoice_id,
         invoiceReference: row.reference ?? null,
         paid: toPounds(row.paid_pence),
+        owed: toPounds(row.owed_pence ?? 0),
         cancelled: row.cancelled,
         creditNoteId: row.credit_note_id ?? null,
         creditNoteReference: row.credit_note_reference ?? null,
+        replaced: row.replaced,
         underWay: row.under_way ?? null,
       })),
     };

@@ -11,7 +11,7 @@ const eraseBilling = (sql: pg.ClientBase, clientId: string) =>
 export const familyInvoicesProjection = defineProjection<FamilyInvoiceEvent | ClientEvent | WorkshopEvent>({
   name: 'family-invoices',
   version: 1,
-  migrations: ['022_family_invoices.sql'],
+  migrations: ['022_family_invoices.sql', '060_family_invoices_by_client.sql'],
   handlers: {
     // Operations no longer see an erased family's billing details; the accounting copy stays in
     // the events under its own key until its retention ends (docs/personal-data.md).

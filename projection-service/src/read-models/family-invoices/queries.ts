@@ -1,26 +1,102 @@
-import { familyDocumentParams, pdfAnswer, readsAsAdmin } from '@agency/contracts';
-import { forbidden, notFound } from '@agency/platform';
+import { Readable } from 'node:stream';
+import {
+  clientParams,
+  familyDocumentParams,
+  familyLedgerAnswer,
+  familyLedgerQuery,
+  familyOverviewAnswer,
+  nonJsonAnswer,
+  pdfAnswer,
+  readsEveryTutor,
+} from '@agency/contracts';
+import { todayIn } from '@agency/domain';
+import { forbidden, HttpError, notFound } from '@agency/platform';
 import { renderFamilyDocument } from '@agency/platform/documents/family-invoice-document';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import { requireSignIn } from '../../signed-in';
 import { agencyDetailsOf } from '../agency/queries';
+import type { AgencyToday } from '../clients/queries';
 import { withMoney } from '../money-columns';
+import { familyOverview } from './family-overview';
+import { ledgerCsv, ledgerPage, periodOf } from './ledger';
 
 /**
- * `GET /api/family-invoices/doc/{id}`: a family invoice's PDF, or a credit note's (by the credit
- * note's id), opened in a new tab (the cookie alone authenticates it). Admins (and auditors) only.
+ * Who reads families' money (the ledger, a family's invoices and balance, the documents): the
+ * office, that is admins, partners and auditors; never a tutor.
  */
-export async function familyInvoiceQueries(fastify: FastifyInstance, { db }: { db: pg.Pool }) {
+const refuseTutors = (role: Parameters<typeof readsEveryTutor>[0]) => {
+  if (!readsEveryTutor(role)) throw forbidden('Family invoices are for the office.');
+};
+
+/** Text written to the client as it is made (a stream has no place in the route's JSON answer type). */
+function sendCsv(reply: FastifyReply, text: AsyncIterable<string>) {
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('content-disposition', 'attachment; filename="family-invoices.csv"')
+    .header('cache-control', 'private, no-store')
+    .send(Readable.from(text));
+}
+
+/**
+ * - `GET /api/family-invoices`: the family invoices ledger (contracts: familyLedgerQuery), a page
+ *   of entries with the totals of every filtered one, or with `format=csv` all of them as CSV;
+ * - `GET /api/clients/{id}/overview`: what a family owes, its invoices, lessons and tutors;
+ * - `GET /api/family-invoices/doc/{id}`: a family invoice's PDF, or a credit note's (by the
+ *   credit note's id), opened in a new tab (the cookie alone authenticates it).
+ * Each for admins, partners and auditors.
+ */
+export async function familyInvoiceQueries(
+  fastify: FastifyInstance,
+  { db, today }: { db: pg.Pool; today: AgencyToday },
+) {
   requireSignIn(fastify);
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  const ledger = {
+    querystring: familyLedgerQuery,
+    response: {
+      200: {
+        description: 'A page of the ledger; with format=csv, every filtered entry as CSV',
+        // The CSV first: the handler's answer is typed by the first, and a stream is no JSON.
+        content: {
+          ...nonJsonAnswer('text/csv', 'Every filtered entry, one row each').content,
+          'application/json': { schema: familyLedgerAnswer },
+        },
+      },
+    },
+  };
+  app.get('/api/family-invoices', { schema: ledger }, async (request, reply) => {
+    refuseTutors(request.signedIn.role);
+    const { client, state, year, month, format, limit, cursor } = request.query;
+    const filters = { clientId: client ?? null, state: state ?? null, period: periodOf(year, month) };
+    if (format === 'csv') {
+      if (cursor !== undefined) {
+        throw new HttpError(400, 'invalid_input', 'The CSV is always every filtered entry: ask without a cursor.', {
+          cursor: 'Not with format=csv',
+        });
+      }
+      return sendCsv(reply, ledgerCsv(db, filters));
+    }
+    return ledgerPage(db, filters, { limit, cursor });
+  });
+
+  const overview = { params: clientParams, response: { 200: familyOverviewAnswer } };
+  app.get('/api/clients/:id/overview', { schema: overview }, async (request) => {
+    refuseTutors(request.signedIn.role);
+    const { id } = request.params;
+    const found = await db.query('select 1 from clients where id = $1', [id]);
+    if (found.rowCount === 0) throw notFound('There is no such client.');
+    return familyOverview(db, id, todayIn(today.timeZone, today.clock()));
+  });
+
   const document = {
     params: familyDocumentParams,
     response: { 200: pdfAnswer("A family invoice's PDF document, or a credit note's") },
   };
   app.get('/api/family-invoices/doc/:id', { schema: document }, async (request, reply) => {
-    if (!readsAsAdmin(request.signedIn.role)) throw forbidden('Family invoices are for admins.');
+    refuseTutors(request.signedIn.role);
     const { id } = request.params;
     const found = await db.query(
       `select id, reference, to_char(date, 'YYYY-MM-DD') as date, to_char(due_date, 'YYYY-MM-DD') as due_date, billing,
