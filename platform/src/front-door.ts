@@ -69,14 +69,14 @@ export const frontDoor = fp(async (app: FastifyInstance, options: FrontDoorOptio
 
 /**
  * Addresses that carry a secret (activation codes, reset tokens, booking confirmations) are logged without it, and query
- * parameters named like a secret are blanked.
+ * parameters named like a secret are blanked, and so is a list's search (`q`: a person's name).
  */
 export function redactUrl(url: string): string {
   const [path = '', query] = url.split(/\?(.*)/s, 2);
   const safePath = path.replace(/^\/(activate|reset|book\/confirm)\/[^/]+/i, '/$1/[redacted]');
   if (query === undefined) return safePath;
   const safeQuery = query.replace(
-    /(^|&)((?:token|code|activationCode|resetToken|password)=)[^&]*/gi,
+    /(^|&)((?:token|code|activationCode|resetToken|password|q)=)[^&]*/gi,
     (_, start: string, name: string) => `${start}${name}[redacted]`,
   );
   return `${safePath}?${safeQuery}`;

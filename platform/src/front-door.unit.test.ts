@@ -155,6 +155,7 @@ describe('structured log', () => {
     expect(redactUrl('/api/tutors/activate/4b1c')).toBe('/api/tutors/activate/4b1c');
     expect(redactUrl('/login?token=abc&next=%2Fclients')).toBe('/login?token=[redacted]&next=%2Fclients');
     expect(redactUrl('/api/lessons?year=2025&month=3')).toBe('/api/lessons?year=2025&month=3');
+    expect(redactUrl('/api/clients?q=pat%20adams&limit=100')).toBe('/api/clients?q=[redacted]&limit=100');
   });
 
   it('never writes an authorization header, a cookie, a password, an activation code or a token', async () => {

@@ -172,6 +172,26 @@ describe('consultations and family invoices (real PostgreSQL, real SMTP on loopb
     expect(all[0]?.id).toBe(consultation.id);
     const april = (await (await get('/api/consultations?year=2026&month=4')).json()).consultations as Row[];
     expect(april.map((row) => row.id)).toEqual([consultation.id]);
+
+    // Searched by the name of the family's contact or of the child, each word the start of one
+    // person's first or last name; sorted by a column either way.
+    const ids = async (query: string) =>
+      ((await (await get(`/api/consultations?${query}`)).json()).consultations as Row[]).map((row) => row.id);
+    const archers = all.filter((row) => row.name === 'Parent Archer').map((row) => row.id);
+    expect(archers).toContain(consultation.id);
+    expect(await ids('q=parent%20arch')).toEqual(archers);
+    expect(await ids('q=KIT')).toEqual(archers);
+    expect(await ids('q=baker')).toEqual([]);
+    expect(await ids('q=parent%20kit')).toEqual([]);
+    expect(await ids('q=arch&year=2026&month=4')).toEqual([consultation.id]);
+    const byAmount = async (order: string) =>
+      ((await (await get(`/api/consultations?q=archer&sort=amount&order=${order}`)).json()).consultations as Row[]).map(
+        (row) => row.amount,
+      );
+    expect(await byAmount('asc')).toEqual([...(await byAmount('asc'))].sort((a, b) => a - b));
+    expect(await byAmount('desc')).toEqual((await byAmount('asc')).reverse());
+    expect((await byAmount('asc'))[0]).toBe(120.5);
+    expect((await get('/api/consultations?sort=invoice')).status).toBe(400);
   });
 
   it('refuses a child of another family, and bad input, writing nothing', async () => {

@@ -1,14 +1,26 @@
 import { z } from 'zod';
-import { contactViewFields, PAGE_SIZE, pageAnswer, pageQuery, queryId, yesFlag } from './query-values';
+import {
+  contactViewFields,
+  listOrder,
+  nameSearch,
+  PAGE_SIZE,
+  pageAnswer,
+  pageQuery,
+  queryId,
+  yesFlag,
+} from './query-values';
 
 /**
- * `GET /api/clients?includeInactive&tutor&limit&cursor`: active families (`includeInactive=Y`: all),
- * optionally those a tutor teaches, by name, a page at a time (250 by default, at most 1000;
- * `cursor` is the previous page's `nextCursor`).
+ * `GET /api/clients?includeInactive&tutor&q&sort&order&limit&cursor`: active families
+ * (`includeInactive=Y`: all), optionally those a tutor teaches, or those with a contact or a child
+ * of the name searched (`q`), by name (or by `sort`), a page at a time (250 by default, at most
+ * 1000; `cursor` is the previous page's `nextCursor`).
  */
 export const clientListQuery = z.object({
   includeInactive: yesFlag,
   tutor: queryId.optional(),
+  q: nameSearch,
+  ...listOrder(['name', 'email', 'students']),
   ...pageQuery(PAGE_SIZE.clients),
 });
 export type ClientListQuery = z.input<typeof clientListQuery>;
@@ -67,6 +79,8 @@ export const clientView = z.object({
   id: z.string(),
   startDate: z.string(),
   active: z.boolean(),
+  /** The family's personal data was erased: nothing of it is left to change. */
+  erased: z.boolean(),
   contacts: z.array(contactView),
   children: z.array(childView),
 });

@@ -1,12 +1,18 @@
 import { z } from 'zod';
 import { agencyDetailsData } from '../agency';
 import { calendarYear, monthNumber } from '../values';
-import { queryId } from './query-values';
+import { listOrder, nameSearch, queryId } from './query-values';
 
-/** `GET /api/consultations?year&month`: every consultation, newest first, or a year's or a month's. */
+/**
+ * `GET /api/consultations?year&month&q&sort&order`: every consultation, newest first (or by
+ * `sort`), or a year's or a month's, or those of a family whose contact or child has the name
+ * searched (`q`).
+ */
 export const consultationListQuery = z.object({
   year: calendarYear.optional(),
   month: monthNumber.optional(),
+  q: nameSearch,
+  ...listOrder(['date', 'name', 'child', 'amount']),
 });
 export type ConsultationListQuery = z.input<typeof consultationListQuery>;
 

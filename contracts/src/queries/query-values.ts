@@ -6,6 +6,21 @@ import { LIMITS } from '../limits';
  * (or nothing) leaves it at the active ones.
  */
 export const yesFlag = z.string().max(8).optional();
+/**
+ * A list's search (`q`): a few words of a person's name, each the start of a first or last name
+ * ("pat ad" finds Pat Adams); blank is no search.
+ */
+export const nameSearch = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+  z.string().trim().max(LIMITS.maxTextLength, `Too long (${LIMITS.maxTextLength} characters at most)`).optional(),
+);
+
+/** A list's order: `sort` one of its main columns (absent: the list's own order), `order` ascending unless `desc`. */
+export const listOrder = <const C extends readonly [string, ...string[]]>(columns: C) => ({
+  sort: z.enum(columns).optional(),
+  order: z.enum(['asc', 'desc']).optional(),
+});
+
 /** An id named in a query string or a path (may be blank in a query string: "everyone"). */
 export const queryId = z.string().max(LIMITS.maxIdLength, `Too long (${LIMITS.maxIdLength} characters at most)`);
 

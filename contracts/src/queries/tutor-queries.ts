@@ -1,9 +1,16 @@
 import { z } from 'zod';
 import { role } from '../roles';
-import { contactViewFields, queryId, yesFlag } from './query-values';
+import { contactViewFields, listOrder, nameSearch, queryId, yesFlag } from './query-values';
 
-/** `GET /api/tutors`: admins and partners; active tutors (`includeInactive=Y`: all). */
-export const tutorListQuery = z.object({ includeInactive: yesFlag });
+/**
+ * `GET /api/tutors?includeInactive&q&sort&order`: admins and partners; active tutors
+ * (`includeInactive=Y`: all), those of the name searched (`q`), by name (or by `sort`).
+ */
+export const tutorListQuery = z.object({
+  includeInactive: yesFlag,
+  q: nameSearch,
+  ...listOrder(['name', 'email', 'startDate']),
+});
 
 export const tutorListItem = z.object({
   id: z.string(),

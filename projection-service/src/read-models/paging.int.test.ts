@@ -1,5 +1,7 @@
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nameMatches, nameSearchOf, nameSearchParams } from './name-search';
 
 const contact = (firstName: string, lastName: string) => ({
   firstName,
@@ -188,5 +190,89 @@ describe('paged lists', () => {
     // The other tutor's month stays open; the whole agency's list never offers it.
     expect((await admin.get(`/api/lessons?year=2024&month=3&tutorId=${tutors[1]}`)).canAddLessons).toBe(true);
     expect((await admin.get('/api/lessons?year=2024&month=3')).canAddLessons).toBe(false);
+  });
+
+  it('searches the clients list by a contact’s or a child’s name, a page at a time, and sorts it by its columns', async () => {
+    type Listed = { clients: { name: string; email: string; students: number }[]; total: number };
+    const names = (page: Listed) => page.clients.map((client) => client.name);
+    // Each word starts the first or the last name of one person, case aside.
+    expect(names(await admin.get('/api/clients?q=mo'))).toEqual(['Pat Moss', 'Pat Moss']);
+    expect(names(await admin.get('/api/clients?q=PAT%20ad'))).toEqual(['Pat Adams', 'Pat Adams']);
+    expect(names(await admin.get('/api/clients?q=kim%20young'))).toEqual(['Pat Young']);
+    expect((await admin.get('/api/clients?q=pat%20kim')).total).toBe(0);
+    expect((await admin.get('/api/clients?q=oss')).total).toBe(0);
+    // LIKE's own characters are plain letters of the search.
+    expect((await admin.get('/api/clients?q=%25')).total).toBe(0);
+    expect((await admin.get('/api/clients?q=_at')).total).toBe(0);
+    // A blank search is no search; one past the bound is refused.
+    expect((await admin.get('/api/clients?q=%20%20')).total).toBe(7);
+    expect((await get(`/api/clients?q=${'a'.repeat(201)}`)).status).toBe(400);
+    // The pages of a search are the search's, every family once.
+    const searched = await allPages('clients', '/api/clients?q=pat', 3);
+    expect(searched.flatMap((page) => page.clients).map((client) => (client as { name?: string }).name)).toEqual(
+      names(await admin.get('/api/clients?limit=1000')),
+    );
+    expect(searched[0]?.total).toBe(7);
+
+    // Sorted by a column either way, paged in that order.
+    const [zane] = (await admin.get('/api/clients?q=zane')).clients;
+    await admin.post(`/api/clients/child/${zane.id}`, { firstName: 'Lee', lastName: 'Zane', dob: '2016-01-01' });
+    const byStudents: Listed = await admin.get('/api/clients?sort=students&order=desc');
+    expect(byStudents.clients[0]).toMatchObject({ name: 'Pat Zane', students: 2 });
+    const descending: Listed = await admin.get('/api/clients?sort=name&order=desc');
+    expect(names(descending)).toEqual(names(await admin.get('/api/clients')).reverse());
+    for (const url of [
+      '/api/clients?sort=name&order=desc',
+      '/api/clients?sort=students&order=desc',
+      '/api/clients?sort=email',
+    ]) {
+      const whole: Listed = await admin.get(`${url}&limit=1000`);
+      const pages = await allPages('clients', url, 2);
+      expect(pages.flatMap((page) => page.clients)).toEqual(whole.clients);
+    }
+    const byEmail: Listed = await admin.get('/api/clients?sort=email');
+    const emails = byEmail.clients.map((client) => client.email);
+    expect(emails).toEqual([...emails].sort());
+    expect((await get('/api/clients?sort=address')).status).toBe(400);
+  });
+
+  it('searches and sorts the tutors list', async () => {
+    type Listed = { tutors: { name: string }[] };
+    const names = async (url: string) => ((await admin.get(url)) as Listed).tutors.map((tutor) => tutor.name);
+    expect(await names('/api/tutors?q=uma')).toEqual(['Uma Pager']);
+    expect(await names('/api/tutors?q=pag%20ab')).toEqual(['Abe Pager']);
+    expect(await names('/api/tutors?q=pager')).toEqual(['Abe Pager', 'Uma Pager']);
+    expect(await names('/api/tutors?q=pager&sort=name&order=desc')).toEqual(['Uma Pager', 'Abe Pager']);
+    expect(await names('/api/tutors?q=pager&sort=email&order=desc')).toEqual(['Uma Pager', 'Abe Pager']);
+    expect(await names('/api/tutors?q=nobody')).toEqual([]);
+    expect((await get('/api/tutors?sort=phone')).status).toBe(400);
+  });
+
+  it('finds names through the name indexes (the first word a range of the index, not a scan of every row)', async () => {
+    const db = new pg.Pool({ connectionString: product.databaseUrl, options: '-c search_path=read' });
+    const sql = await db.connect();
+    try {
+      await sql.query('begin');
+      // A test's table is too small for the planner to care: without a sequential scan to choose,
+      // the plan shows whether the indexes serve the search.
+      await sql.query('set local enable_seqscan = off');
+      const explain = async (table: string) => {
+        const plan = await sql.query(
+          `explain select 1 from ${table} p where ${nameMatches('p.first_name', 'p.last_name', '$1', '$2')}`,
+          nameSearchParams(nameSearchOf('Ad pat')),
+        );
+        return plan.rows.map((row) => row['QUERY PLAN']).join('\n');
+      };
+      for (const table of ['contacts', 'children', 'tutors']) {
+        const plan = await explain(table);
+        expect(plan).toMatch(/Index Cond: \(+lower\(last_name\) ~>=~ 'ad'/);
+        expect(plan).toMatch(new RegExp(`${table}_first_name_search`));
+        expect(plan).toMatch(new RegExp(`${table}_last_name_search`));
+      }
+    } finally {
+      await sql.query('rollback');
+      sql.release();
+      await db.end();
+    }
   });
 });

@@ -32,8 +32,8 @@ function insertContact(sql: pg.ClientBase, { clientId, contact }: WithContact) {
 
 export const clientsProjection = defineProjection<ClientEvent>({
   name: 'clients',
-  version: 3,
-  migrations: ['003_clients.sql', '013_clients_erasure.sql', '054_child_versions.sql'],
+  version: 4,
+  migrations: ['003_clients.sql', '013_clients_erasure.sql', '054_child_versions.sql', '055_client_name_search.sql'],
   handlers: {
     ClientRegistered: async (sql, { data }) => {
       await sql.query('insert into clients (id, start_date) values ($1, $2)', [data.clientId, data.startDate]);
@@ -71,7 +71,7 @@ export const clientsProjection = defineProjection<ClientEvent>({
     ClientReactivated: (sql, { data }) => sql.query('update clients set active = true where id = $1', [data.clientId]),
     // The same values the family's events read as once its key is destroyed, so a rebuild matches.
     ClientErased: async (sql, { data: { clientId } }) => {
-      await sql.query('update clients set active = false where id = $1', [clientId]);
+      await sql.query('update clients set active = false, erased = true where id = $1', [clientId]);
       await sql.query(
         `update contacts set first_name = $2, last_name = $2, address = $3, postcode = $2, email = $2, phone = '[]', dob = null
           where client_id = $1`,

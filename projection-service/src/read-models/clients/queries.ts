@@ -14,6 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import { requireSignIn } from '../../signed-in';
+import { nameMatches, nameSearchOf, nameSearchParams } from '../name-search';
 import { decodeCursor, encodeCursor, listChanged } from '../paging';
 
 type ContactRow = {
@@ -41,6 +42,16 @@ const contactJson = (row: ContactRow) => ({
 });
 
 const CONTACT_COLUMNS = `id, client_id, first_name, last_name, address, postcode, email, phone, to_char(dob, 'YYYY-MM-DD') as dob`;
+
+/**
+ * The clients list's orders: the columns of `listed` compared, in turn (the last one the id, so
+ * that the order is total and a cursor finds its place); `students` when the count is one of them.
+ */
+const CLIENT_ORDERS = {
+  name: { keys: ['last_name', 'first_name', 'id'], students: false },
+  email: { keys: ['email', 'last_name', 'first_name', 'id'], students: false },
+  students: { keys: ['student_count', 'last_name', 'first_name', 'id'], students: true },
+} as const;
 
 /** What "today" is for the agency: its time zone and a clock. */
 export type AgencyToday = { timeZone: string; clock: () => Date };
@@ -103,39 +114,58 @@ export async function clientsQueries(fastify: FastifyInstance, { db, today }: { 
     // staff, `includeInactive` also widens a tutor filter to that tutor's former students.
     const currentOnly = user.role === 'tutor' || !includeInactive;
     const { limit, cursor } = request.query;
+    const order = CLIENT_ORDERS[request.query.sort ?? 'name'];
+    const descending = request.query.order === 'desc';
     // A cursor is the last family shown: its id (its name is looked up here, never sent).
     const [afterId] = cursor === undefined ? [null] : decodeCursor(cursor, 1);
-    // The families listed, by their first contact's name; one page of them after the cursor's
-    // family (found in the same list), with one row more to tell whether a page follows. The
-    // address and the count of children are worked out for the page's rows only.
+    const keys = order.keys.map((key) => `l.${key}`).join(', ');
+    const orderBy = (table: string) =>
+      order.keys.map((key) => `${table}.${key}${descending ? ' desc' : ''}`).join(', ');
+    // The families listed, by their first contact's name (or the order asked for); one page of
+    // them after the cursor's family (found in the same list), with one row more to tell whether a
+    // page follows. The address and the count of children are worked out for the page's rows
+    // only, unless the list is in the order of the count. A search finds the families with a
+    // contact or a child of that name through the name indexes (name-search.ts).
     const result = await db.query(
       `with listed as (
          select c.id, c.active, first.first_name, first.last_name, first.address, first.postcode, first.email,
-                first.phone
+                first.phone, ${order.students ? '(select count(*)::int from children ch where ch.client_id = c.id)' : 'null::int'} as student_count
            from clients c
            join lateral (select * from contacts ct where ct.client_id = c.id order by seq limit 1) first on true
           where ($1 or c.active)
             and ($2::text is null or exists (
                   select 1 from engagements e join children ch on ch.id = e.student_id
                    where ch.client_id = c.id and e.tutor_id = $2 and (not $3 or ${CURRENT_ENGAGEMENT('e', '$4')})))
+            and ($7::text is null or c.id in (
+                  select ct.client_id from contacts ct where ${nameMatches('ct.first_name', 'ct.last_name', '$7', '$8')}
+                  union
+                  select ch.client_id from children ch where ${nameMatches('ch.first_name', 'ch.last_name', '$7', '$8')}))
        ),
        shown as (
-         select l.id, l.active, l.first_name || ' ' || l.last_name as name, l.last_name, l.first_name,
-                array_to_string(array(select jsonb_array_elements_text(l.address)), ', ') as address_lines,
-                l.postcode, l.email, l.phone -> 0 ->> 'number' as phone,
+         select l.id, l.active, l.first_name || ' ' || l.last_name as name, l.last_name, l.first_name, l.email,
+                l.student_count, array_to_string(array(select jsonb_array_elements_text(l.address)), ', ') as address_lines,
+                l.postcode, l.phone -> 0 ->> 'number' as phone,
                 (select count(*)::int from children ch where ch.client_id = l.id) as students
            from listed l
-          where ($5::text is null or (l.last_name, l.first_name, l.id) >
-                  (select last_name, first_name, id from listed where id = $5))
-          order by l.last_name, l.first_name, l.id
+          where ($5::text is null or (${keys}) ${descending ? '<' : '>'}
+                  (select ${order.keys.join(', ')} from listed where id = $5))
+          order by ${orderBy('l')}
           limit $6
        )
        -- The whole list's size and whether the cursor's family is in it, with the page (or alone).
        select whole.total, whole.cursor_listed, shown.*
          from (select count(*)::int as total, coalesce(bool_or(id = $5), false) as cursor_listed from listed) whole
          left join shown on true
-        order by shown.last_name, shown.first_name, shown.id`,
-      [includeInactive, tutorId, currentOnly, todayNow(), afterId, limit + 1],
+        order by ${orderBy('shown')}`,
+      [
+        includeInactive,
+        tutorId,
+        currentOnly,
+        todayNow(),
+        afterId,
+        limit + 1,
+        ...nameSearchParams(nameSearchOf(request.query.q)),
+      ],
     );
     const { total, cursor_listed: cursorListed } = result.rows[0];
     if (afterId !== null && !cursorListed) throw listChanged();
@@ -190,7 +220,7 @@ export async function clientsQueries(fastify: FastifyInstance, { db, today }: { 
       const user = request.signedIn;
       const { id } = request.params;
       const client = await db.query(
-        `select id, to_char(start_date, 'YYYY-MM-DD') as start_date, active from clients where id = $1`,
+        `select id, to_char(start_date, 'YYYY-MM-DD') as start_date, active, erased from clients where id = $1`,
         [id],
       );
       if (client.rowCount === 0 || !(await mayReadClient(db, user, id, todayNow())))
@@ -209,6 +239,7 @@ export async function clientsQueries(fastify: FastifyInstance, { db, today }: { 
           id: row.id,
           startDate: row.start_date,
           active: row.active,
+          erased: row.erased,
           contacts: contacts.rows.map(contactJson),
           children: children.rows.map((child) => ({
             id: child.id,

@@ -23,7 +23,7 @@ function upsert(sql: pg.ClientBase, c: ConsultationDetails) {
 export const consultationsProjection = defineProjection<ConsultationEvent>({
   name: 'consultations',
   version: 1,
-  migrations: ['021_consultations.sql'],
+  migrations: ['021_consultations.sql', '055_consultation_client.sql'],
   handlers: {
     ConsultationRecorded: (sql, { data }) => upsert(sql, data),
     ConsultationChanged: (sql, { data }) => upsert(sql, data),

@@ -7,6 +7,15 @@ import type pg from 'pg';
 import { requireSignIn } from '../../signed-in';
 import { invoiceOwedSql } from '../family-invoices/invoice-state';
 import { withMoney } from '../money-columns';
+import { nameMatches, nameSearchOf, nameSearchParams } from '../name-search';
+
+/** The consultations list's orders: the columns compared in turn, the id last so the order is total. */
+const CONSULTATION_ORDERS = {
+  date: ['c.date', 'c.id'],
+  name: ['name', 'c.date', 'c.id'],
+  child: ['child', 'c.date', 'c.id'],
+  amount: ['c.amount_pence', 'c.date', 'c.id'],
+} as const;
 
 /**
  * `GET /api/consultations?year&month`: admins (and auditors) only, newest first. The family's first contact and
@@ -24,6 +33,11 @@ export async function consultationQueries(fastify: FastifyInstance, { db }: { db
   app.get('/api/consultations', { schema }, async (request) => {
     if (!readsAsAdmin(request.signedIn.role)) throw forbidden('Consultations are for admins.');
     const { year, month } = request.query;
+    const descending = request.query.order === 'desc' ? ' desc' : '';
+    // Newest first unless another order is asked for.
+    const order = request.query.sort
+      ? CONSULTATION_ORDERS[request.query.sort].map((column) => `${column}${descending}`).join(', ')
+      : 'c.date desc, c.id';
     const result = await db.query(
       `select c.id, to_char(c.date, 'YYYY-MM-DD') as date, c.client_id, c.child_id, c.amount_pence, c.assessment,
               c.cancelled, c.invoice_id, coalesce(k.first_name || ' ' || k.last_name, '') as name,
@@ -51,8 +65,11 @@ export async function consultationQueries(fastify: FastifyInstance, { db }: { db
          left join children ch on ch.id = c.child_id
          left join family_invoices i on i.id = c.invoice_id
         where ($1::int is null or extract(year from c.date) = $1) and ($2::int is null or extract(month from c.date) = $2)
-        order by c.date desc, c.id`,
-      [year ?? null, month ?? null],
+          and ($3::text is null
+               or c.client_id in (select f.client_id from contacts f where ${nameMatches('f.first_name', 'f.last_name', '$3', '$4')})
+               or c.child_id in (select s.id from children s where ${nameMatches('s.first_name', 's.last_name', '$3', '$4')}))
+        order by ${order}`,
+      [year ?? null, month ?? null, ...nameSearchParams(nameSearchOf(request.query.q))],
     );
     return {
       consultations: result.rows.map(withMoney).map((row) => ({

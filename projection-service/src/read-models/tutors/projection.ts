@@ -31,7 +31,7 @@ const versionOf = (sql: pg.ClientBase, tutorId: string, event: unknown) =>
 export const tutorsProjection = defineProjection<TutorEvent>({
   name: 'tutors',
   version: 3,
-  migrations: ['005_tutors.sql', '053_tutor_versions.sql'],
+  migrations: ['005_tutors.sql', '053_tutor_versions.sql', '055_tutor_name_search.sql'],
   handlers: {
     TutorRegistered: async (sql, event) => {
       const { tutorId, contact, username, invoicePrefix, startDate } = event.data;

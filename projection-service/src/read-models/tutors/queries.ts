@@ -5,6 +5,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import { requireSignIn } from '../../signed-in';
 import { penceFrom } from '../money-columns';
+import { nameMatches, nameSearchOf, nameSearchParams } from '../name-search';
+
+/** The tutors list's orders: the columns compared in turn, the id last so the order is total. */
+const TUTOR_ORDERS = {
+  name: ['last_name', 'first_name', 'id'],
+  email: ['email', 'last_name', 'first_name', 'id'],
+  startDate: ['start_date', 'last_name', 'first_name', 'id'],
+} as const;
 
 const joinAddress = (lines: string[], postcode: string) => [...lines, postcode].filter(Boolean).join(', ');
 
@@ -17,13 +25,15 @@ export async function tutorsQueries(fastify: FastifyInstance, { db }: { db: pg.P
     const user = request.signedIn;
     if (user.role === 'tutor') throw forbidden();
     const includeInactive = request.query.includeInactive === 'Y';
+    const descending = request.query.order === 'desc' ? ' desc' : '';
+    const order = TUTOR_ORDERS[request.query.sort ?? 'name'].map((column) => `${column}${descending}`).join(', ');
     const result = await db.query(
       `select id, first_name, last_name, address, postcode, email, phone, active,
               to_char(start_date, 'YYYY-MM-DD') as start_date, to_char(end_date, 'YYYY-MM-DD') as end_date
          from tutors
-        where ($1 or active)
-        order by last_name, first_name, id`,
-      [includeInactive],
+        where ($1 or active) and ${nameMatches('first_name', 'last_name', '$2', '$3')}
+        order by ${order}`,
+      [includeInactive, ...nameSearchParams(nameSearchOf(request.query.q))],
     );
     return {
       tutors: result.rows.map((row) => ({
