@@ -303,9 +303,10 @@ describe('workflows under way, as the query answers show them (real PostgreSQL)'
     // A change after issue: its invoice is credited (the number that fails, then is retried), and
     // a new one issued (the number that waits), so the reactor is held with this one half done.
     await record('2026-03-03', { id: toChange.id, amount: 200 });
-    await vi.waitFor(async () => expect((await consultation(toChange.id)).creditNoteReference).not.toBeNull(), {
-      timeout: 10_000,
-    });
+    await vi.waitFor(
+      async () => expect((await consultation(toChange.id)).replaced[0]?.creditNoteReference).toMatch(/^CN-/),
+      { timeout: 10_000 },
+    );
     const recorded = await record('2026-03-04');
     expect(recorded.invoiceReference).toBeNull();
     await ok('/api/consultations/cancel', { id: toCancel.id });
