@@ -90,6 +90,10 @@ const RULES: Record<string, Rule> = {
   'POST /auth/local/password': { call: () => ({ url: '/auth/local/password', body: {} }), expect: open },
   // ── command service: admin commands (an empty body: an admin gets 400, anyone else is stopped first) ──
   'POST /api/users': { call: () => ({ url: '/api/users', body: {} }), expect: adminOnly },
+  'POST /api/users/active/:userId': {
+    call: () => ({ url: `/api/users/active/${randomUUID()}`, body: {} }),
+    expect: adminOnly,
+  },
   'POST /api/clients': { call: () => ({ url: '/api/clients', body: {} }), expect: adminOnly },
   'POST /api/clients/contact': { call: () => ({ url: '/api/clients/contact', body: {} }), expect: adminOnly },
   'POST /api/clients/contact/:clientId': {
@@ -212,6 +216,7 @@ const RULES: Record<string, Rule> = {
   // ── query service ──
   'GET /api/health': { call: () => ({ url: '/api/health' }), expect: open },
   'GET /api/users/me': { call: () => ({ url: '/api/users/me' }), expect: signedIn },
+  'GET /api/users': { call: () => ({ url: '/api/users' }), expect: adminOrAuditor },
   'GET /api/clients': { call: () => ({ url: '/api/clients?includeInactive=Y' }), expect: signedIn },
   'GET /api/clients/:id': { call: (f) => ({ url: `/api/clients/${f.clientA}` }), expect: ownOrOffice },
   'GET /api/clients/:id/children': {

@@ -231,6 +231,18 @@ const SCENARIOS: Record<string, Scenario | Scenario[]> = {
       body: { username: `a${s.tag}`, password: PASSWORD, role: 'auditor', name: `Audrey ${s.tag}` },
     }),
   },
+  'POST /api/users/active/:userId': {
+    // An admin's login: turned off under the lock, the admins that are on counted from their streams.
+    setup: async (s) => {
+      const { user } = await s.ok('/api/users', {
+        username: `d${s.tag}`,
+        password: PASSWORD,
+        role: 'admin',
+        name: `Dora ${s.tag}`,
+      });
+      return { url: `/api/users/active/${s.fix('user', user.id as string)}`, body: { active: false } };
+    },
+  },
   'POST /api/clients/contact': {
     setup: async (s) => ({ url: '/api/clients/contact', body: contactOf('Ann', 'Lee', s.tag) }),
   },

@@ -33,6 +33,7 @@ export type SessionEndReason =
   | 'role-changed'
   | 'account-ended'
   | 'ended-by-admin'
+  | 'login-turned-off'
   | 'idle'
   | 'lifetime';
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Role, SessionUser } from '@agency/contracts';
 import { user as userAggregate } from '@agency/domain';
 import { HttpError } from '@agency/platform';
+import { type SessionEndReason, Sessions } from '@agency/platform/sessions';
 import { inTransaction } from '@agency/platform/transaction';
 import type pg from 'pg';
 import type { CommandContext } from '../pipeline/command-pipeline';
@@ -16,8 +17,16 @@ const unknownUserHash = hashPassword(randomUUID());
 
 export type Account = { userId: string; username: string };
 
-/** A user as they are now; `tutorEnded` when their tutor was terminated (they may no longer sign in). */
-export type Profile = SessionUser & { name: string; tutorEnded: boolean };
+/** Why a login may not sign in now: its tutor was terminated, or an admin turned it off. */
+export type Barred = 'tutor-ended' | 'turned-off';
+
+/** A user as they are now; `barred` when they may no longer sign in, and why. */
+export type Profile = SessionUser & { name: string; barred: Barred | null };
+
+const barredOf = (login: Login): Barred | null => {
+  if (!login.active) return 'turned-off';
+  return login.role !== 'admin' && !login.tutorActive ? 'tutor-ended' : null;
+};
 
 const toProfile = (login: Login): Profile => ({
   id: login.userId,
@@ -25,8 +34,34 @@ const toProfile = (login: Login): Profile => ({
   role: login.role,
   tutorId: login.tutorId ?? undefined,
   name: login.name,
-  tutorEnded: login.role !== 'admin' && !login.tutorActive,
+  barred: barredOf(login),
 });
+
+/** The session's user of a profile: who a token names (never the profile's other fields). */
+export const sessionUserOf = ({ id, username, role, tutorId }: Profile): SessionUser =>
+  tutorId === undefined ? { id, username, role } : { id, username, role, tutorId };
+
+const BARRED: Record<Barred, { code: string; message: string; sessionsEnd: SessionEndReason }> = {
+  'tutor-ended': {
+    code: 'account_ended',
+    message: 'Your tutor account has ended. Please contact the office if this is a mistake.',
+    sessionsEnd: 'account-ended',
+  },
+  'turned-off': {
+    code: 'login_turned_off',
+    message: 'This login has been turned off. Please contact the office if this is a mistake.',
+    sessionsEnd: 'login-turned-off',
+  },
+};
+
+/** The 403 a barred login gets where it tries to sign in (only once its password or link was right). */
+export const barredError = (barred: Barred) => new HttpError(403, BARRED[barred].code, BARRED[barred].message);
+
+/** Why a barred login's sessions end, in the sessions table and the security log. */
+export const barredSessionsEnd = (barred: Barred): SessionEndReason => BARRED[barred].sessionsEnd;
+
+/** Turning admin logins off, one at a time, so two admins cannot each turn the other off (the lock's key). */
+const ADMIN_LOGINS_LOCK = "hashtext('auth.admin-logins')";
 
 export class Accounts {
   private readonly lookups: ReadModelLookups;
@@ -47,6 +82,31 @@ export class Accounts {
   async profile(userId: string): Promise<Profile | null> {
     const login = await this.lookups.loginOf(userId);
     return login ? toProfile(login) : null;
+  }
+
+  /**
+   * Runs `turnOff` while no other login is being turned off (a session-level advisory lock on a
+   * connection of its own), with the admin logins besides `userId`: whether each is on is read
+   * from its stream inside, so the last admin that is on stays on under any concurrency.
+   */
+  async turningOffLogin<T>(userId: string, turnOff: (otherAdmins: string[]) => Promise<T>): Promise<T> {
+    const client = await this.db.connect();
+    try {
+      await client.query(`select pg_advisory_lock(${ADMIN_LOGINS_LOCK})`);
+      return await turnOff(await this.lookups.otherAdminLogins(userId));
+    } finally {
+      // A connection that could not let go of the lock is closed, which lets go of it.
+      const unlocked = await client.query(`select pg_advisory_unlock(${ADMIN_LOGINS_LOCK})`).then(
+        () => true,
+        () => false,
+      );
+      client.release(!unlocked);
+    }
+  }
+
+  /** Ends every live session of a login (idempotent): answers how many were live. */
+  endSessionsOf(userId: string, reason: SessionEndReason): Promise<number> {
+    return new Sessions(this.db).endAllFor(userId, reason);
   }
 
   async firstAdmin(): Promise<SessionUser | null> {

@@ -11,10 +11,8 @@ import {
 } from '@agency/platform';
 import type { Sessions } from '@agency/platform/sessions';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Accounts } from './accounts';
+import { type Accounts, barredError, barredSessionsEnd, sessionUserOf } from './accounts';
 import type { LoginThrottle } from './login-throttle';
-
-const ENDED = 'Your tutor account has ended. Please contact the office if this is a mistake.';
 
 /** A token for this user in session `sid`, also set as the cookie. The claims are the caller's to get right. */
 export function issueToken(app: FastifyInstance, reply: FastifyReply, user: SessionUser, sid: string) {
@@ -73,33 +71,33 @@ export async function authRoutes(
       throw new HttpError(401, 'wrong_credentials', 'Wrong username or password.');
     }
     await throttle.succeeded(username, request.ip);
-    if (user.tutorEnded) {
-      noteRefusal(request, 'account-ended', username);
-      throw new HttpError(403, 'account_ended', ENDED);
+    if (user.barred) {
+      noteRefusal(request, barredSessionsEnd(user.barred), username);
+      throw barredError(user.barred);
     }
-    const { name, tutorEnded: _ended, ...sessionUser } = user;
+    const sessionUser = sessionUserOf(user);
     const token = await startSession(app, sessions, request, reply, sessionUser);
-    return { token, user: { ...sessionUser, name } };
+    return { token, user: { ...sessionUser, name: user.name } };
   });
 
   app.get('/auth/local/me', { schema: { response: { 200: sessionAnswer } } }, async (request) => {
     const user = await app.authenticate(request);
     const found = await accounts.profile(user.id);
-    if (!found || found.tutorEnded) throw new HttpError(401, 'unauthenticated', 'Please log in.');
-    const { tutorEnded: _ended, ...profile } = found;
+    if (!found || found.barred) throw new HttpError(401, 'unauthenticated', 'Please log in.');
     // The agency's time zone, so the screens' "today" is the agency's, wherever the browser is.
-    return { user: profile, agency: { timeZone } };
+    return { user: { ...sessionUserOf(found), name: found.name }, agency: { timeZone } };
   });
 
   // The UI pings this only after user activity: it is what keeps a session from going idle.
   app.post('/auth/local/keepalive', describedBody(sessionBody), async (request, reply) => {
     const { user, sessionId } = await app.authenticateSession(request);
-    // A session ends with the tutor's engagement with the agency, not only with its token.
+    // A session ends with the tutor's engagement with the agency, or its login turned off, not only with its token.
     const found = await accounts.profile(user.id);
-    if (!found || found.tutorEnded) {
-      const ended = await sessions.endAllFor(user.id, 'account-ended');
-      if (ended) securityLog(request, 'session.ended', { username: user.username, reason: 'account-ended', ended });
-      noteRefusal(request, 'account-ended', user.username);
+    if (!found || found.barred) {
+      const reason = barredSessionsEnd(found?.barred ?? 'tutor-ended');
+      const ended = await sessions.endAllFor(user.id, reason);
+      if (ended) securityLog(request, 'session.ended', { username: user.username, reason, ended });
+      noteRefusal(request, reason, user.username);
       throw new HttpError(401, 'unauthenticated', 'Please log in.');
     }
     if (!(await sessions.touch(sessionId))) {
@@ -107,8 +105,7 @@ export async function authRoutes(
       throw new HttpError(401, 'unauthenticated', 'Please log in.');
     }
     // The user as they are now (a role taken back is gone), never the old token's claims.
-    const { name: _name, tutorEnded: _ended, ...current } = found;
-    issueToken(app, reply, current, sessionId);
+    issueToken(app, reply, sessionUserOf(found), sessionId);
     return { ok: true };
   });
 

@@ -8,7 +8,7 @@ import type pg from 'pg';
 import { type CommandDependencies, createCommandContext, derivedId } from '../pipeline/command-pipeline';
 import { readModelLookups } from '../read-model/lookups';
 import { sha256 } from '../tutors/tutor-routes';
-import type { Accounts } from './accounts';
+import { type Accounts, barredError, barredSessionsEnd, sessionUserOf } from './accounts';
 import { startSession } from './auth-routes';
 import { refuseCommonPassword } from './common-passwords';
 import type { ResetThrottle } from './reset-throttle';
@@ -20,7 +20,6 @@ const TOO_MANY =
 const UNKNOWN = 'This password reset link is not valid. Please ask for a new one.';
 const USED = 'This password reset link has already been used. Please ask for a new one.';
 const EXPIRED = 'This password reset link has expired. Please ask for a new one.';
-const ENDED = 'Your tutor account has ended. Please contact the office if this is a mistake.';
 
 /** Who a reset request is recorded as: nobody signed in asked for it. */
 const RESET_REQUESTER = { id: 'public-reset-request', username: 'public', role: 'public' } as unknown as SessionUser;
@@ -89,9 +88,10 @@ export async function passwordResetRoutes(
     if (!(await throttle.admit(keys, request.ip))) throw new HttpError(429, 'too_many_attempts', TOO_MANY);
 
     for (const login of recipients) {
-      // The same rule as login: an ended tutor's account gets no link (and the same answer).
-      if (login.role !== 'admin' && !login.tutorActive) {
-        securityLog(request, 'reset.refused', { username: login.username, reason: 'account-ended' });
+      // The same rule as login: an ended tutor's account, or a login turned off, gets no link (and the same answer).
+      if (!login.active || (login.role !== 'admin' && !login.tutorActive)) {
+        const reason = login.active ? 'account-ended' : 'login-turned-off';
+        securityLog(request, 'reset.refused', { username: login.username, reason });
         continue;
       }
       if (!login.email) {
@@ -113,7 +113,7 @@ export async function passwordResetRoutes(
     const events = await deps.store.readStream(userAggregate.userStream(userId));
     if (!events.some((event) => event.metadata.commandId === commandId)) return null;
     const profile = await accounts.profile(userId);
-    if (!profile || profile.tutorEnded) return null;
+    if (!profile || profile.barred) return null;
     return (await accounts.verify(profile.username, password)) ? profile : null;
   }
 
@@ -133,9 +133,8 @@ export async function passwordResetRoutes(
     if (row.used_at) {
       const again = await completedBefore(row.user_id, commandId, parsed.data.password);
       if (again) {
-        const { name: _name, tutorEnded: _ended, ...sessionUser } = again;
-        const token = await startSession(app, sessions, request, reply, sessionUser);
-        return { token, user: again };
+        const token = await startSession(app, sessions, request, reply, sessionUserOf(again));
+        return { token, user: { ...sessionUserOf(again), name: again.name } };
       }
       throw new HttpError(410, 'link_used', USED);
     }
@@ -149,10 +148,10 @@ export async function passwordResetRoutes(
     if (claimed.rowCount === 0) throw new HttpError(410, 'link_used', USED);
     const profile = await accounts.profile(row.user_id);
     if (!profile) throw new HttpError(404, 'unknown_link', UNKNOWN);
-    if (profile.tutorEnded) {
-      // A link sent before the tutor's end: it sets nothing and signs nobody in.
-      noteRefusal(request, 'account-ended', profile.username);
-      throw new HttpError(403, 'account_ended', ENDED);
+    if (profile.barred) {
+      // A link sent before the tutor's end or the login's turning off: it sets nothing and signs nobody in.
+      noteRefusal(request, barredSessionsEnd(profile.barred), profile.username);
+      throw barredError(profile.barred);
     }
     await accounts.setPassword(row.user_id, parsed.data.password);
     // Whoever knew the old password is signed out everywhere; this browser gets a new session below.
@@ -162,7 +161,7 @@ export async function passwordResetRoutes(
     await db.query('update auth.reset_tokens set used_at = now() where user_id = $1 and used_at is null', [
       row.user_id,
     ]);
-    const { name, tutorEnded: _ended, ...sessionUser } = profile;
+    const sessionUser = sessionUserOf(profile);
     const { context, appendedUpTo } = createCommandContext(deps, sessionUser, commandId, commandId);
     await context.run(userAggregate.userStream(row.user_id), userAggregate.userDecider, {
       type: 'RecordPasswordChange',
@@ -171,6 +170,6 @@ export async function passwordResetRoutes(
     const position = appendedUpTo();
     if (position) await deps.projections.waitFor(position);
     const token = await startSession(app, sessions, request, reply, sessionUser);
-    return { token, user: profile };
+    return { token, user: { ...sessionUserOf(profile), name: profile.name } };
   });
 }

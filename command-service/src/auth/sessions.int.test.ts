@@ -329,4 +329,88 @@ describe('server-side sessions, and a login throttle that counts first (real Pos
     expect(await statuses(second)).toEqual([401, 401]);
     expect((await list()).body.sessions).toEqual([]);
   });
+
+  it('a login turned off cannot sign in or reset and its sessions end; turned on it signs in; the last admin on stays on', async () => {
+    const logins = async (token = admin) => {
+      const response = await fetch(`${product.url}/api/users`, { headers: { authorization: `Bearer ${token}` } });
+      return { status: response.status, body: await response.json() };
+    };
+    const turn = (userId: string, active: boolean, token = admin) =>
+      post(`/api/users/active/${userId}`, { active }, token);
+    const made = await post('/api/users', {
+      username: 'otto-auditor',
+      password: 'Garnet-Plover-6613',
+      role: 'auditor',
+      name: 'Otto Auditor',
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    const otto = made.json().user.id as string;
+    const ottoToken = (await login('otto-auditor', 'Garnet-Plover-6613')).json().token;
+    expect(await statuses(ottoToken)).toEqual([200, 200]);
+    expect((await logins()).body.logins).toContainEqual(
+      expect.objectContaining({ id: otto, role: 'auditor', active: true, resetByEmail: false, tutorName: null }),
+    );
+    expect((await logins(ottoToken)).status).toBe(200);
+    // An auditor reads the list and changes nothing.
+    expect((await turn(otto, false, ottoToken)).statusCode).toBe(403);
+
+    const off = await turn(otto, false);
+    expect(off.statusCode, off.body).toBe(200);
+    expect(off.json().login).toEqual({ id: otto, active: false });
+    expect(await statuses(ottoToken)).toEqual([401, 401]);
+    expect(await liveSessionsOf(otto)).toBe(0);
+    expect(
+      (await db.query('select ended_reason from auth.sessions where id = $1', [sidOf(ottoToken)])).rows[0],
+    ).toEqual({ ended_reason: 'login-turned-off' });
+    const refused = await login('otto-auditor', 'Garnet-Plover-6613');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error).toMatchObject({
+      code: 'login_turned_off',
+      message: expect.stringMatching(/turned off/),
+    });
+    // A wrong password is told only that: nobody learns the login is off without its password.
+    expect((await login('otto-auditor', 'Wrong-Plover-6613')).statusCode).toBe(401);
+    expect((await logins()).body.logins).toContainEqual(expect.objectContaining({ id: otto, active: false }));
+    expect((await turn(otto, false)).statusCode).toBe(200);
+
+    // A tutor's login turned off gets no reset link, and a link sent before sets nothing.
+    const river = await activatedTutor('River', 'Song');
+    expect((await logins()).body.logins).toContainEqual(
+      expect.objectContaining({ id: river.userId, resetByEmail: true, tutorName: 'River Song' }),
+    );
+    const early = await resetLink(river.username, river.userId, '10.22.0.1');
+    expect((await turn(river.userId, false)).statusCode).toBe(200);
+    expect(await statuses(river.token)).toEqual([401, 401]);
+    const links = async () =>
+      Number(
+        (await db.query('select count(*) from auth.reset_tokens where user_id = $1', [river.userId])).rows[0].count,
+      );
+    const before = await links();
+    expect((await post('/auth/local/reset', { username: river.username }, '', '10.22.0.2')).statusCode).toBe(200);
+    expect(await links()).toBe(before);
+    const completed = await post('/auth/local/password', { resetToken: early, password: 'Heron-Basalt-3381' }, '');
+    expect(completed.statusCode).toBe(403);
+    expect(completed.json().error.code).toBe('login_turned_off');
+    expect(await liveSessionsOf(river.userId)).toBe(0);
+
+    const on = await turn(otto, true);
+    expect(on.statusCode, on.body).toBe(200);
+    expect((await login('otto-auditor', 'Garnet-Plover-6613')).statusCode).toBe(200);
+
+    // Every other admin off: the one left on cannot be turned off, not even by itself.
+    const self = (await db.query('select id from read.users where lower(username) = lower($1)', [TEST_ADMIN.username]))
+      .rows[0].id as string;
+    const others = (
+      await db.query("select id from read.users where role = 'admin' and active and id <> $1", [self])
+    ).rows.map((row) => row.id as string);
+    try {
+      for (const other of others) expect((await turn(other, false)).statusCode).toBe(200);
+      const last = await turn(self, false);
+      expect(last.statusCode, last.body).toBe(409);
+      expect(last.json().error.message).toMatch(/only admin login that is on/);
+      expect(await statuses(admin)).toEqual([200, 200]);
+    } finally {
+      for (const other of others) await turn(other, true);
+    }
+  });
 });

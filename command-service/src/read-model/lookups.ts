@@ -78,6 +78,16 @@ export function readModelLookups(db: pg.Pool) {
       return row && toLogin(row);
     },
 
+    /**
+     * The admin logins besides `userId` (on or off: whether each is on is read from its stream).
+     * Admin is a role given only at registration, so a lagging read model can only leave out one
+     * registered a moment ago: it counts fewer admins, never more.
+     */
+    async otherAdminLogins(userId: string): Promise<string[]> {
+      const found = await db.query("select id from read.users where role = 'admin' and id <> $1 order by id", [userId]);
+      return found.rows.map((row) => row.id);
+    },
+
     /** Who the demo data and scripts act as. */
     async firstAdmin(): Promise<{ id: string; username: string } | undefined> {
       return first("select id, username from read.users where role = 'admin' order by username limit 1", []);
@@ -150,6 +160,8 @@ export type Login = {
   tutorId: string | null;
   name: string;
   tutorActive: boolean;
+  /** false once an admin turned the login off: it may not sign in or reset its password. */
+  active: boolean;
 };
 
 type LoginRow = {
@@ -159,6 +171,7 @@ type LoginRow = {
   tutor_id: string | null;
   name: string;
   tutor_active: boolean;
+  login_active: boolean;
 };
 
 const toLogin = (row: LoginRow): Login => ({
@@ -168,6 +181,7 @@ const toLogin = (row: LoginRow): Login => ({
   tutorId: row.tutor_id,
   name: row.name,
   tutorActive: row.tutor_active,
+  active: row.login_active,
 });
 
-const LOGIN_COLUMNS = 'u.role, u.tutor_id, u.name, coalesce(t.active, true) as tutor_active';
+const LOGIN_COLUMNS = 'u.role, u.tutor_id, u.name, coalesce(t.active, true) as tutor_active, u.active as login_active';

@@ -30,5 +30,20 @@ export const PasswordResetRequested = defineEvent(
   z.object({ userId: z.string(), linkId: z.string(), expiresAt: z.iso.datetime() }),
 );
 
-export const userEvents = [UserRegistered, UserRoleChanged, UserPasswordChanged, PasswordResetRequested] as const;
+/**
+ * An admin turned this login off: it cannot sign in or have its password reset, and its sessions
+ * were ended. Its history, name and role stay; turning it on again gives it back its password.
+ */
+export const LoginTurnedOff = defineEvent('LoginTurnedOff', 1, z.object({ userId: z.string() }));
+/** An admin turned this login on again. */
+export const LoginTurnedOn = defineEvent('LoginTurnedOn', 1, z.object({ userId: z.string() }));
+
+export const userEvents = [
+  UserRegistered,
+  UserRoleChanged,
+  UserPasswordChanged,
+  PasswordResetRequested,
+  LoginTurnedOff,
+  LoginTurnedOn,
+] as const;
 export type UserEvent = EventOf<(typeof userEvents)[number]>;

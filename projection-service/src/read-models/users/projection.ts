@@ -3,8 +3,8 @@ import { defineProjection } from '../projection';
 
 export const usersProjection = defineProjection<UserEvent | TutorEvent>({
   name: 'users',
-  version: 3,
-  migrations: ['002_users.sql', '041_users_registered_for.sql'],
+  version: 4,
+  migrations: ['002_users.sql', '041_users_registered_for.sql', '061_users_active.sql'],
   handlers: {
     UserRegistered: (sql, { data: user }) =>
       sql.query(
@@ -17,6 +17,8 @@ export const usersProjection = defineProjection<UserEvent | TutorEvent>({
         change.role,
         change.tutorId,
       ]),
+    LoginTurnedOff: (sql, { data }) => sql.query('update users set active = false where id = $1', [data.userId]),
+    LoginTurnedOn: (sql, { data }) => sql.query('update users set active = true where id = $1', [data.userId]),
     // An erased tutor's logins read as their events do once the tutor's key is destroyed: those
     // registered for the tutor (whose registration the key sealed), wherever they are linked now.
     TutorErased: (sql, { data: { tutorId } }) =>
