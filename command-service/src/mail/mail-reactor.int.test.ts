@@ -140,7 +140,7 @@ describe('the mail reactor: every e-mail follows from an event, once (real Postg
     });
     return event;
   }
-  async function book(eventId: string, email: string, firstName = 'Jo') {
+  async function book(eventId: string, email: string, firstName = 'Jo', children = ['Ann']) {
     const registrationId = randomUUID();
     await act().run(workshop.workshopStream(eventId), workshop.workshopDecider, {
       type: 'Register',
@@ -155,7 +155,13 @@ describe('the mail reactor: every e-mail follows from an event, once (real Postg
           email,
           phone: '07700 900000',
         },
-        children: [{ firstName: 'Ann', lastName: 'Lee', school: 'St Mary', schoolYear: '5', allergies: '' }],
+        children: children.map((child) => ({
+          firstName: child,
+          lastName: 'Lee',
+          school: 'St Mary',
+          schoolYear: '5',
+          allergies: '',
+        })),
         comments: '',
       },
       nowLocal: '2026-01-01T09:00',
@@ -191,9 +197,17 @@ describe('the mail reactor: every e-mail follows from an event, once (real Postg
     expect(mailsTo('bob@example.com')[0]!.raw).toContain('Subject: Waiting list: Robot building (renamed later)');
     expect(mailsTo('bob@example.com')[0]!.raw).toContain('is full, so your booking is on the waiting list.');
 
-    // A place comes free for Bob: Ada's booking is deleted (no mail), Bob is placed.
+    // A place comes free for Bob: Ada's booking is deleted (Ada is told), Bob is placed.
     const ada = booked.data.registrationId as string;
     await act().run(stream, workshop.workshopDecider, { type: 'DeleteRegistration', registrationId: ada, actor });
+    const deleted = await eventOf(stream, 'WorkshopRegistrationDeleted');
+    await eventually(() => withId(messageIdOf(deleted.id, 0)).length).toBe(1);
+    expect(withId(messageIdOf(deleted.id, 0))[0]!.to).toEqual(['ada@example.com']);
+    expect(withId(messageIdOf(deleted.id, 0))[0]!.raw).toContain('Subject: Booking cancelled: Robot building');
+    expect(withId(messageIdOf(deleted.id, 0))[0]!.raw).toContain(
+      'Your booking for Ann at Robot building (renamed later) on 20 Jul 2099 10:00 has been cancelled.',
+    );
+    expect(withId(messageIdOf(deleted.id, 0))[0]!.raw).not.toContain('credit note');
     await act().run(stream, workshop.workshopDecider, { type: 'Place', registrationId: bob, actor });
     const placed = await eventOf(stream, 'WorkshopRegistrationPlaced');
     await eventually(() => withId(messageIdOf(placed.id, 0)).length).toBe(1);
@@ -212,9 +226,64 @@ describe('the mail reactor: every e-mail follows from an event, once (real Postg
     expect(cancellations[0]!.raw).toContain('has been cancelled.');
 
     await mailReactorCaughtUp();
-    expect(mailsTo('ada@example.com')).toHaveLength(1);
+    expect(mailsTo('ada@example.com')).toHaveLength(2);
     expect(mailsTo('bob@example.com')).toHaveLength(3);
     expect(mailsTo('cy@example.com')).toHaveLength(2);
+  });
+
+  it('says why a booking waits when places are left but too few, and tells the parent of a move and of a delete (once each)', async () => {
+    const kites = await scheduleWorkshop({ capacity: 2, description: 'Kites' });
+    const saturday = await scheduleWorkshop({ capacity: 3, description: 'Kites (Saturday)' });
+    const stream = workshop.workshopStream(kites.eventId);
+    const kim = await book(kites.eventId, 'kim@example.com', 'Kim', ['Ivy']);
+    const lou = await book(kites.eventId, 'lou@example.com', 'Lou', ['Max', 'Noa']);
+    const waiting = await eventOf(stream, 'WorkshopRegistrationMade');
+    expect(waiting.data).toMatchObject({ registrationId: lou, status: 'waitlisted' });
+    await eventually(() => withId(messageIdOf(waiting.id, 0)).length).toBe(1);
+    const why = withId(messageIdOf(waiting.id, 0))[0]!.raw;
+    expect(why).toContain(
+      'Only 1 place was left at Kites on 20 Jul 2099 10:00, and a booking takes places for all its children or none, so your booking of 2 children is on the waiting list.',
+    );
+    expect(why).not.toContain('is full');
+
+    // Moved to an event with room for both children: off the waiting list, and told where it went.
+    const moved = await post('/api/events/move', {
+      fromEventId: kites.eventId,
+      registrationId: lou,
+      toEventId: saturday.eventId,
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const movedIn = await eventOf(workshop.workshopStream(saturday.eventId), 'WorkshopRegistrationMade');
+    expect(movedIn.data).toMatchObject({ registrationId: lou, status: 'registered', movedFrom: kites.eventId });
+    await eventually(() => withId(messageIdOf(movedIn.id, 0)).length).toBe(1);
+    const move = withId(messageIdOf(movedIn.id, 0))[0]!;
+    expect(move.to).toEqual(['lou@example.com']);
+    expect(move.raw).toContain('Subject: Booking moved: Kites (Saturday)');
+    expect(move.raw).toContain(
+      'Your booking for Max, Noa has moved from Kites on 20 Jul 2099 10:00 to Kites (Saturday) on 20 Jul 2099 10:00.',
+    );
+    expect(move.raw).toContain('Max, Noa have places there.');
+
+    // Kim's invoiced booking is deleted: Kim is told, and that its invoice is credited.
+    const invoiced = await post('/api/events/confirmInvoice', { registrationIds: [kim], discountAmount: 0 });
+    expect(invoiced.statusCode, invoiced.body).toBe(200);
+    const deletedAnswer = await post('/api/events/delete', { eventId: kites.eventId, registrationId: kim });
+    expect(deletedAnswer.statusCode, deletedAnswer.body).toBe(200);
+    const deleted = await eventOf(stream, 'WorkshopRegistrationDeleted');
+    await eventually(() => withId(messageIdOf(deleted.id, 0)).length).toBe(1);
+    const cancelled = withId(messageIdOf(deleted.id, 0))[0]!;
+    expect(cancelled.to).toEqual(['kim@example.com']);
+    expect(cancelled.raw).toContain('Your booking for Ivy at Kites on 20 Jul 2099 10:00 has been cancelled.');
+    expect(cancelled.raw).toContain(
+      'The invoice that billed it is credited: you will receive a credit note by e-mail.',
+    );
+
+    await mailReactorCaughtUp();
+    // Lou: the waiting list, the move. Kim: the booking, the invoice, the delete, the credit note.
+    expect(mailsTo('lou@example.com')).toHaveLength(2);
+    expect(mailsTo('kim@example.com').filter((mail) => mail.raw.includes('Subject: Booking cancelled'))).toHaveLength(
+      1,
+    );
   });
 
   it('mails a family invoice and its credit note with their PDFs, the invoice as it was issued', async () => {

@@ -6,6 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import type { Reactor } from '../reactors/reactor';
 import { sha256 } from '../tutors/tutor-routes';
+import { accountKeyOf } from '../workshops/workshop-reactor';
 import { RefusedRecipient } from './erased-recipients';
 import { MAIL_REACTOR } from './mail-reactor-name';
 import type { Mailer, MailMessage } from './mailer';
@@ -25,6 +26,7 @@ type Handled =
   | 'WorkshopBookingRequested'
   | 'WorkshopRegistrationMade'
   | 'WorkshopRegistrationPlaced'
+  | 'WorkshopRegistrationDeleted'
   | 'WorkshopEventCancelled'
   | 'FamilyInvoiceIssued'
   | 'FamilyCreditNoteIssued'
@@ -115,6 +117,23 @@ export function mailReactor({ db, store, mailer, publicUrl, log }: MailReactorOp
     `${state.event.description} on ${workshop.displayDateTime(state.event.dateTime)}`;
   const workshopLetter = (registration: workshop.Registration, subject: string, paragraphs: string[]) =>
     workshopMessage({ to: registration.contact.email, name: registration.contact.firstName, subject, paragraphs });
+  const firstNames = (registration: workshop.Registration) =>
+    registration.children.map((child) => child.firstName).join(', ');
+  const hasPlaces = (registration: workshop.Registration) =>
+    `${firstNames(registration)} ${registration.places === 1 ? 'has a place' : 'have places'}`;
+  const where = (state: LiveWorkshop) => (state.event.location ? `Where: ${state.event.location}.` : '');
+  /**
+   * Why a registration made by `event` went on the waiting list: the places left just before it,
+   * as its decision counted them then (a hold past its time counted as free).
+   */
+  const waitingListWords = async (event: RecordedEvent, state: LiveWorkshop, registration: workshop.Registration) => {
+    const before = await workshopAt(event, event.revision - 1);
+    const left = before ? workshop.placesLeft(before, new Date(event.metadata.recordedAt)) : 0;
+    return [
+      workshop.waitingListSentence(when(state), left, registration.places),
+      'We will e-mail you if a place comes free for your booking.',
+    ];
+  };
 
   async function familyDocument(event: RecordedEvent, kind: 'invoice' | 'credit note'): Promise<Letters> {
     const issued = foldEvents(familyInvoice.familyInvoiceDecider, await upToRevision(event.streamId, event.revision));
@@ -201,6 +220,7 @@ export function mailReactor({ db, store, mailer, publicUrl, log }: MailReactorOp
         event: when(state),
         childrenFirstNames: data.children.map((child) => child.firstName),
         held: data.held,
+        placesLeft: workshop.placesLeft(state, new Date(event.metadata.recordedAt)),
         holdMinutes: LIMITS.bookingHoldMinutes,
         link: absoluteLink(publicUrl, `/book/confirm/${secret}`),
       });
@@ -208,28 +228,55 @@ export function mailReactor({ db, store, mailer, publicUrl, log }: MailReactorOp
     },
 
     async WorkshopRegistrationMade(data, event) {
-      // A registration moved in from another event was told when it was booked.
-      if (data.movedFrom !== null) return { messages: [] };
       const state = await workshopAt(event, event.revision);
       const registration = state?.registrations.get(data.registrationId);
       if (!state || !registration) return { messages: [] };
-      if (data.status === 'registered') {
-        const children = registration.children.map((child) => child.firstName).join(', ');
+      if (data.movedFrom !== null) {
+        // Moved in from another event: where from, where to, and whether it has places there.
+        const from = foldEvents(
+          workshop.workshopDecider,
+          await asOf(workshop.workshopStream(data.movedFrom), event.position),
+        );
         const paragraphs = [
-          `Thank you: ${children} ${registration.places === 1 ? 'has a place' : 'have places'} at ${when(state)}.`,
-          state.event.location ? `Where: ${state.event.location}.` : '',
+          `Your booking for ${firstNames(registration)} has moved from ${from.status === 'none' ? 'another workshop' : when(from)} to ${when(state)}.`,
+          ...(data.status === 'registered'
+            ? [`${hasPlaces(registration)} there.`, where(state)]
+            : await waitingListWords(event, state, registration)),
+          'If you did not ask for this, please get in touch with us.',
+        ].filter(Boolean);
+        return { messages: [workshopLetter(registration, `Booking moved: ${state.event.description}`, paragraphs)] };
+      }
+      if (data.status === 'registered') {
+        const paragraphs = [
+          `Thank you: ${hasPlaces(registration)} at ${when(state)}.`,
+          where(state),
           'We will send you an invoice.',
         ].filter(Boolean);
         return { messages: [workshopLetter(registration, `Booked: ${state.event.description}`, paragraphs)] };
       }
-      return {
-        messages: [
-          workshopLetter(registration, `Waiting list: ${state.event.description}`, [
-            `${when(state)} is full, so your booking is on the waiting list.`,
-            'We will e-mail you if a place comes free.',
-          ]),
-        ],
-      };
+      const paragraphs = await waitingListWords(event, state, registration);
+      return { messages: [workshopLetter(registration, `Waiting list: ${state.event.description}`, paragraphs)] };
+    },
+
+    async WorkshopRegistrationDeleted(data, event) {
+      const before = await workshopAt(event, event.revision - 1);
+      const registration = before?.registrations.get(data.registrationId);
+      // A cancelled event's parents were told so; a booking tidied away after its workshop's day is no news.
+      if (!before || !registration || before.status === 'cancelled') return { messages: [] };
+      if (before.event.dateTime.slice(0, 10) < event.metadata.recordedAt.slice(0, 10)) return { messages: [] };
+      const key = accountKeyOf(registration);
+      const account = key
+        ? foldEvents(workshop.accountDecider, await asOf(workshop.accountStream(key), event.position))
+        : undefined;
+      const waiting = registration.status === 'waitlisted' ? ', on the waiting list,' : '';
+      const paragraphs = [
+        `Your booking${waiting} for ${firstNames(registration)} at ${when(before)} has been cancelled.`,
+        account?.invoiced.has(data.registrationId)
+          ? 'The invoice that billed it is credited: you will receive a credit note by e-mail.'
+          : '',
+        'If you did not ask for this, please get in touch with us.',
+      ].filter(Boolean);
+      return { messages: [workshopLetter(registration, `Booking cancelled: ${before.event.description}`, paragraphs)] };
     },
 
     async WorkshopRegistrationPlaced(data, event) {

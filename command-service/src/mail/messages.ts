@@ -1,3 +1,4 @@
+import { workshop } from '@agency/domain';
 import type { MailMessage } from './mailer';
 
 const escapeHtml = (text: string) =>
@@ -90,7 +91,6 @@ export function familyDocumentMessage(input: {
   };
 }
 
-/** A workshop booking's news for the parent: booked, on the waiting list, given a place, or cancelled. */
 /**
  * The mail that asks an address to confirm a public booking. Nobody has confirmed the address
  * yet, so it carries nothing the booker typed but the children's first names, each cut short
@@ -101,6 +101,8 @@ export function bookingRequestMessage(input: {
   event: string;
   childrenFirstNames: string[];
   held: boolean;
+  /** Places left for others when it was asked for: a request not held did not fit in them. */
+  placesLeft: number;
   holdMinutes: number;
   link: string;
 }): MailMessage {
@@ -111,7 +113,9 @@ export function bookingRequestMessage(input: {
     `Somebody asked with this e-mail address to book ${places} ${places === 1 ? 'place' : 'places'} at ${input.event}, for ${names}.`,
     input.held
       ? `The ${places === 1 ? 'place is' : 'places are'} held for ${input.holdMinutes} minutes. Confirm the booking to keep ${places === 1 ? 'it' : 'them'}:`
-      : `The workshop is full: confirm within ${input.holdMinutes} minutes to join its waiting list.`,
+      : input.placesLeft <= 0
+        ? `The workshop is full: confirm within ${input.holdMinutes} minutes to join its waiting list.`
+        : `Only ${workshop.placesAreLeft(input.placesLeft)}, and a booking takes places for all its children or none, so this booking of ${workshop.childrenText(places)} goes on the waiting list. Confirm within ${input.holdMinutes} minutes to join it:`,
   ];
   const after = 'If this was not you, ignore this e-mail: nothing is booked, and the details given are deleted.';
   return {
@@ -132,6 +136,7 @@ const shortName = (name: string) => {
   return line.length > 40 ? `${line.slice(0, 39)}…` : line;
 };
 
+/** A workshop booking's news for the parent: booked, on the waiting list, given a place, moved, deleted or cancelled. */
 export function workshopMessage(input: {
   to: string;
   name: string;

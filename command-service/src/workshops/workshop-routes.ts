@@ -58,7 +58,8 @@ const PUBLIC_BOOKER = { id: 'public-booking', username: 'public', role: 'public'
 
 const { workshopDecider, workshopStream, accountDecider, accountStream } = workshop;
 
-function eventAnswer(state: Live) {
+/** The event as a command answers it; `now` lets a hold past its time count as free, as the decision did. */
+function eventAnswer(state: Live, now?: Date) {
   const e = state.event;
   return {
     id: e.eventId,
@@ -69,7 +70,7 @@ function eventAnswer(state: Live) {
     capacity: e.capacity,
     location: e.location,
     cancelled: state.status === 'cancelled',
-    placesLeft: workshop.placesLeft(state),
+    placesLeft: workshop.placesLeft(state, now),
   };
 }
 
@@ -205,8 +206,17 @@ export async function workshopRoutes(app: FastifyInstance, options: Options) {
         if (position) await deps.projections.waitFor(position, 5000);
         const asked = state.requests.get(registrationId);
         if (asked) {
+          // The places left for others: for a request bound for the waiting list, what it did not fit in.
+          const placesLeft = workshop.placesLeft(state, context.now);
           return {
-            registration: { id: registrationId, status: 'requested', held: asked.held, expiresAt: asked.expiresAt },
+            registration: {
+              id: registrationId,
+              status: 'requested',
+              held: asked.held,
+              expiresAt: asked.expiresAt,
+              places: asked.places,
+              placesLeft,
+            },
           };
         }
         // A retry after the address confirmed it (or after it lapsed): as it stands.
@@ -271,7 +281,7 @@ export async function workshopRoutes(app: FastifyInstance, options: Options) {
         if (position) await deps.projections.waitFor(position, 5000);
         return {
           registration: { id: registrationId, status: registration.status, places: registration.places },
-          event: eventAnswer(state),
+          event: eventAnswer(state, context.now),
         };
       } catch (error) {
         throw domainToHttp(error);
@@ -305,7 +315,10 @@ export async function workshopRoutes(app: FastifyInstance, options: Options) {
       });
       const registration = state.status === 'none' ? undefined : state.registrations.get(registrationId);
       if (state.status === 'none' || !registration) throw notFound('There is no such event.');
-      return { registration: { id: registrationId, status: registration.status } };
+      return {
+        registration: { id: registrationId, status: registration.status, places: registration.places },
+        event: eventAnswer(state, context.now),
+      };
     },
   });
 
@@ -355,6 +368,7 @@ export async function workshopRoutes(app: FastifyInstance, options: Options) {
         fromEventId,
         invoicedPricePence: invoiced === null ? null : typeof invoiced === 'number' ? invoiced : invoiced.pricePence,
         nowLocal: nowLocal(context),
+        now: context.now,
         actor,
         erased: from.erased.has(registrationId),
       });
@@ -413,6 +427,15 @@ export async function workshopRoutes(app: FastifyInstance, options: Options) {
             {
               registrationIds: 'Cancelled',
             },
+          );
+        }
+        // Only a booking with a place is billed: one on the waiting list has nothing to pay for yet.
+        if (registration.status !== 'registered') {
+          throw new HttpError(
+            409,
+            'conflict',
+            `A booking on this invoice is on the waiting list of ${state.event.description}: only bookings with a place are invoiced.`,
+            { registrationIds: 'On the waiting list' },
           );
         }
         found.push({ state, registration, key: accountKeyOf(registration) });

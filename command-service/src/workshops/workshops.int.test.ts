@@ -374,6 +374,42 @@ describe('workshops: events, public bookings, registrations and workshop invoice
     );
   });
 
+  it('a booking too big for the places left waits whole and is told so, and is refused on an invoice (409) with nothing written', async () => {
+    const event = await newEvent({ description: 'Kite making', capacity: 2 });
+    const email = 'three@example.com';
+    const child = parent(email).children[0];
+    const asked = await request(event.id, email, { children: [child, child, child] });
+    expect(asked.json().registration).toMatchObject({ status: 'requested', held: false, places: 3, placesLeft: 2 });
+    const token = await confirmationToken(email);
+    const asking = mailsTo(email)
+      .at(-1)!
+      .raw.replace(/=\r?\n/g, '');
+    expect(asking).toContain('Only 2 places are left, and a booking takes places for all its children or none');
+    expect(asking).not.toContain('is full');
+    const confirmed = await confirm(token);
+    expect(confirmed.json()).toMatchObject({
+      registration: { status: 'waitlisted', places: 3 },
+      event: { placesLeft: 2 },
+    });
+    const id = confirmed.json().registration.id;
+    await reactorsSettled(db);
+    expect(
+      mailsTo(email)
+        .at(-1)!
+        .raw.replace(/=\r?\n/g, ''),
+    ).toContain('Only 2 places were left at Kite making on 20 Jul 2099 10:00');
+    // Not in the draft, and refused if sent anyway: a waiting list has no place to pay for.
+    expect((await ok('/api/events/createInvoice', { email })).registrations).toEqual([]);
+    const before = await countEvents();
+    const refused = await post('/api/events/confirmInvoice', { registrationIds: [id], discountAmount: 0 });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.fields).toEqual({ registrationIds: 'On the waiting list' });
+    expect(refused.json().error.message).toMatch(
+      /waiting list of Kite making: only bookings with a place are invoiced/,
+    );
+    expect(await countEvents()).toBe(before);
+  });
+
   it('moves keep the invoice unless its price would change; delete and cancel credit what was invoiced and tell the parents', async () => {
     const from = await newEvent({ description: 'Maths club', price: 20, capacity: 5 });
     const same = await newEvent({ description: 'Maths club (Tuesday)', price: 20, capacity: 5 });
@@ -415,5 +451,8 @@ describe('workshops: events, public bookings, registrations and workshop invoice
     const open = await (await fetch(`${product.url}/api/public/events`)).json();
     expect(open.events.find((e: Json) => e.id === event.id)).toMatchObject({ placesLeft: 2 });
     expect(JSON.stringify(open)).not.toContain('report@example.com');
+    // The agency as the public may see it: its name and the address for questions about data, nothing else.
+    const agency = await get('/api/agency');
+    expect(open.agency).toEqual({ name: agency.name, email: agency.email });
   });
 });

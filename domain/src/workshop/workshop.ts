@@ -11,6 +11,8 @@ import { checkDate, checkId, checkList, checkPence, checkText } from '../shared/
 import { formatPounds, type Pence } from '../shared/money';
 import type { Actor } from '../timesheet/timesheet';
 
+export * from './places';
+
 /**
  * A workshop event, stream `workshop-event-{id}`, with every registration made on it, so the
  * capacity (places, one per child) is decided in one stream at its expected revision: two
@@ -69,7 +71,11 @@ export type WorkshopCommand =
     }
   /** Not confirmed in time: its places are freed, and the waiting list moves up into them. */
   | { type: 'LapseBooking'; registrationId: string; nowLocal: string; now: Date }
-  /** `invoicedPricePence`: what its invoice charged, when it is invoiced (the price must not change). */
+  /**
+   * `invoicedPricePence`: what its invoice charged, when it is invoiced (the price must not change).
+   * A registration with places needs room for them; one on the waiting list gets places when there
+   * is room for all its children, and waits there otherwise.
+   */
   | {
       type: 'MoveIn';
       registration: Registration;
@@ -77,6 +83,7 @@ export type WorkshopCommand =
       invoicedPricePence: Pence | null;
       nowLocal: string;
       actor: Actor;
+      now?: Date;
       /** Its personal data was erased on the event it leaves: nothing personal can be recorded again. */
       erased?: boolean;
     }
@@ -428,9 +435,13 @@ export function decide(command: WorkshopCommand, state: WorkshopState, _now: Dat
       const live = openOrRefuse(state, nowLocal);
       if (fromEventId === live.event.eventId) invalid('toEventId', 'Choose another event');
       if (command.erased) throw new DomainError('conflict', "This booking's personal data was erased: it cannot move.");
-      if (registration.status === 'registered' && registration.places > placesLeft(live)) {
+      const room = registration.places <= placesLeft(live, command.now);
+      if (registration.status === 'registered' && !room) {
         throw new DomainError('conflict', `${live.event.description} has no room for this registration.`);
       }
+      // Off the waiting list where all its children fit; else on this event's waiting list, within its bound.
+      const status = room ? 'registered' : 'waitlisted';
+      if (!room) refuseFullWaitingList(live, registration.places, command.now);
       const price = registrationPrice(live.event, registration.places);
       if (invoicedPricePence !== null && price !== invoicedPricePence) {
         throw new DomainError(
@@ -441,7 +452,7 @@ export function decide(command: WorkshopCommand, state: WorkshopState, _now: Dat
       return [
         {
           type: 'WorkshopRegistrationMade',
-          data: { ...registration, eventId: live.event.eventId, movedFrom: fromEventId },
+          data: { ...registration, eventId: live.event.eventId, status, movedFrom: fromEventId },
         },
       ];
     }

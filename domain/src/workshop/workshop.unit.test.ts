@@ -5,9 +5,13 @@ import { specFor } from '../testing/given-when-then';
 import type { Actor } from '../timesheet/timesheet';
 import {
   accountDecider,
+  bookingOutlook,
   type NewRegistration,
+  placesLeftText,
   registrationLine,
+  timeSpan,
   type WorkshopCommand,
+  waitingListSentence,
   workshopDecider,
 } from './workshop';
 
@@ -59,6 +63,37 @@ describe('workshop events', () => {
     given([scheduled, made('r1', 2, 'registered')])
       .when({ type: 'ChangeEvent', event: { ...event, capacity: 1 }, actor: admin })
       .thenRefused('invalid', /2 places are taken/);
+  });
+});
+
+describe('the words for places: what a booking comes to, said before and after', () => {
+  it('one place, never "1 places"', () => {
+    expect(placesLeftText(1)).toBe('1 place left');
+    expect(placesLeftText(2)).toBe('2 places left');
+  });
+
+  it('a booking gets places for all its children, or waits whole: "full" only when no place is left', () => {
+    expect(bookingOutlook(5, 2)).toEqual({ placed: true, text: '5 places are left: the 2 children get places.' });
+    expect(bookingOutlook(1, 1)).toEqual({ placed: true, text: '1 place is left: the child gets a place.' });
+    expect(bookingOutlook(2, 3)).toEqual({
+      placed: false,
+      text: '2 places are left: a booking of 3 children goes on the waiting list. A booking takes places for all its children or goes on the waiting list whole.',
+    });
+    expect(bookingOutlook(0, 1)).toEqual({
+      placed: false,
+      text: 'The workshop is full: a booking goes on the waiting list.',
+    });
+    expect(waitingListSentence('Kites on 1 Aug 2099 10:00', 2, 3)).toBe(
+      'Only 2 places were left at Kites on 1 Aug 2099 10:00, and a booking takes places for all its children or none, so your booking of 3 children is on the waiting list.',
+    );
+    expect(waitingListSentence('Kites', 0, 3, 'the booking')).toBe(
+      'Kites is full, so the booking is on the waiting list.',
+    );
+  });
+
+  it('a workshop runs from its start to its start plus its duration', () => {
+    expect(timeSpan('2099-07-20T10:00', 90)).toBe('10:00 – 11:30');
+    expect(timeSpan('2099-07-20T22:30', 120)).toBe('22:30 – 21 Jul 2099 00:30');
   });
 });
 
@@ -131,6 +166,36 @@ describe('moves and deletes', () => {
       },
     ])
       .when(moveIn(4_000))
+      .thenRefused('conflict', /no room/);
+  });
+
+  it('a waiting-list registration moved where all its children fit gets places there; else it waits there', () => {
+    const waiting = { ...registration, places: 2, children: [child, child], status: 'waitlisted' as const };
+    const moveWaiting: WorkshopCommand = { ...moveIn(null), registration: waiting } as WorkshopCommand;
+    const movedIn = (status: 'registered' | 'waitlisted'): WorkshopEvent => ({
+      type: 'WorkshopRegistrationMade',
+      data: { ...waiting, eventId: 'e2', status, movedFrom: 'e1' },
+    });
+    const taking = (places: number): WorkshopEvent => ({
+      type: 'WorkshopRegistrationMade',
+      data: {
+        ...registration,
+        registrationId: 'x',
+        eventId: 'e2',
+        places,
+        children: Array.from({ length: places }, () => child),
+      },
+    });
+    given([{ type: 'WorkshopEventScheduled', data: { ...other, capacity: 3 } }, taking(1)])
+      .when(moveWaiting)
+      .thenEvents([movedIn('registered')]);
+    // One place left for two children: the booking waits whole, on the new event's waiting list.
+    given([{ type: 'WorkshopEventScheduled', data: { ...other, capacity: 3 } }, taking(2)])
+      .when(moveWaiting)
+      .thenEvents([movedIn('waitlisted')]);
+    // A registration with places still needs room for them.
+    given([{ type: 'WorkshopEventScheduled', data: { ...other, capacity: 3 } }, taking(2)])
+      .when({ ...moveWaiting, registration: { ...waiting, status: 'registered' } } as WorkshopCommand)
       .thenRefused('conflict', /no room/);
   });
 
