@@ -159,6 +159,13 @@ export const publicEventView = eventView.pick({
   location: true,
   placesLeft: true,
 });
-export const publicEventsAnswer = z.object({ events: z.array(publicEventView) });
+/**
+ * With the agency that runs them, as the public may see it: its name, and the address to write to
+ * about the personal data a booking gives (the booking page's privacy notice). Nothing else of the
+ * agency's details (bank, phone, invoicing) is in it.
+ */
+export const publicAgencyView = z.object({ name: z.string(), email: z.string() });
+export const publicEventsAnswer = z.object({ agency: publicAgencyView, events: z.array(publicEventView) });
 export type PublicEventsAnswer = z.infer<typeof publicEventsAnswer>;
 export type PublicEventView = z.infer<typeof publicEventView>;
+export type PublicAgencyView = z.infer<typeof publicAgencyView>;

@@ -21,6 +21,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import { requireSignIn } from '../../signed-in';
+import { agencyDetailsOf } from '../agency/queries';
 import { withMoney } from '../money-columns';
 
 type Today = { timeZone: string; clock: () => Date };
@@ -177,11 +178,16 @@ export async function workshopQueries(fastify: FastifyInstance, { db, today }: {
     });
   }
   const open = `not e.cancelled and e.date_time > $1::timestamp`;
+  const publicAgency = async () => {
+    const { name, email } = await agencyDetailsOf(db);
+    return { name, email };
+  };
 
-  // The booking page: no sign-in.
+  // The booking page: no sign-in. Of the agency, only what the public may see (publicAgencyView).
   await fastify.register(async (publicScope) => {
     const app = publicScope.withTypeProvider<ZodTypeProvider>();
     app.get('/api/public/events', { schema: { response: { 200: publicEventsAnswer } } }, async () => ({
+      agency: await publicAgency(),
       events: (await events(open, [nowLocal()])).map(
         ({ id, description, dateTime, durationMinutes, price, location, placesLeft }) => ({
           id,

@@ -52,11 +52,15 @@ export const fetchWorkshopsReport = (range: { from: string; to: string }, signal
 export const saveEvent = (body: EventInput & { commandId: string }) =>
   postJson<{ event: WorkshopEvent }>('/api/events', body).then((answer) => answer.event);
 
-/** An admin's booking on a parent's behalf: confirmed at once, with a place or on the waiting list. */
+/**
+ * An admin's booking on a parent's behalf: confirmed at once, with a place or on the waiting list;
+ * `placesLeft`: the event's places left after it (for a booking on the waiting list, those it did not fit in).
+ */
 export const bookForParent = (body: Booking & { eventId: string; commandId: string }) =>
-  postJson<{ registration: { id: string; status: 'registered' | 'waitlisted' } }>('/api/events/register', body).then(
-    (answer) => answer.registration,
-  );
+  postJson<{
+    registration: { id: string; status: 'registered' | 'waitlisted'; places: number };
+    event: { placesLeft: number };
+  }>('/api/events/register', body).then((answer) => ({ ...answer.registration, placesLeft: answer.event.placesLeft }));
 
 export const cancelEvent = (id: string, commandId: string) => postJson('/api/events/cancel', { id, commandId });
 

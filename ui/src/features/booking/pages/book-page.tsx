@@ -1,20 +1,21 @@
+import { placesLeftText, timeSpan } from '@agency/domain/workshop/places';
 import { Link } from 'react-router-dom';
 import { LoadState } from '../../../components/load-state';
 import { Panel } from '../../../components/panel';
-import { formatDateTime, formatMoney } from '../../../lib/format';
+import { formatDate, formatMoney } from '../../../lib/format';
 import { useLoader } from '../../../lib/use-loader';
 import { fetchOpenEvents } from '../api';
 import { PublicPage } from '../components/public-page';
 
 const loadOpenEvents = (_: 'open', signal: AbortSignal) => fetchOpenEvents(signal);
 
-/** /book: upcoming workshops with the places left, each opening its booking form. No login. */
+/** /book: the agency's upcoming workshops with the places left, each opening its booking form. No login. */
 export function BookPage() {
   const { state, retry } = useLoader(loadOpenEvents, 'open');
   return (
-    <PublicPage title="Book a Workshop">
+    <PublicPage title="Book a Workshop" agency={state.data?.agency.name}>
       <LoadState state={state} onRetry={retry}>
-        {(events) =>
+        {({ events }) =>
           events.length === 0 ? (
             <p>No workshops are open for booking just now.</p>
           ) : (
@@ -24,13 +25,11 @@ export function BookPage() {
                   <Link to={`/book/${event.id}`}>{event.description}</Link>
                 </h2>
                 <p>
-                  {formatDateTime(event.dateTime)} · {event.durationMinutes} minutes · £{formatMoney(event.price)} a
-                  child{event.location ? ` · ${event.location}` : ''}
+                  {formatDate(event.dateTime.slice(0, 10))}, {timeSpan(event.dateTime, event.durationMinutes)} · £
+                  {formatMoney(event.price)} a child{event.location ? ` · ${event.location}` : ''}
                 </p>
                 <p>
-                  {event.placesLeft > 0
-                    ? `${event.placesLeft} ${event.placesLeft === 1 ? 'place' : 'places'} left`
-                    : 'Full: bookings go on the waiting list'}
+                  {event.placesLeft > 0 ? placesLeftText(event.placesLeft) : 'Full: bookings go on the waiting list'}
                 </p>
               </Panel>
             ))

@@ -1,3 +1,4 @@
+import { waitingListSentence } from '@agency/domain/workshop/places';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { Button } from '../../../components/button';
@@ -35,7 +36,7 @@ export function ConfirmBookingPage() {
         <p role="status">
           {registration.status === 'registered'
             ? `Thank you: your booking of ${registration.places} ${registration.places === 1 ? 'place' : 'places'} at ${when} is confirmed. We have sent you an e-mail.`
-            : `Thank you: ${when} is full, so your booking is on the waiting list. We will e-mail you if a place comes free.`}
+            : `Thank you. ${waitingListSentence(when, event.placesLeft, registration.places)} We will e-mail you if a place comes free for it.`}
         </p>
         <Link to="/book">See other workshops</Link>
       </PublicPage>
