@@ -58,6 +58,7 @@ describe('a page whose action lost its answer: the next action is done too', () 
     await page.getByRole('button', { name: 'Give a Place' }).click();
     await page.getByRole('alert').waitFor();
     await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
     await page.waitForURL((url) => !url.pathname.includes(registration.id));
 
     const { events } = await get(`/api/history/workshop-event-${event.id}`);

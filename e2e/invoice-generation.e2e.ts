@@ -94,6 +94,7 @@ describe('generating is not confirming', () => {
     await expectAccessible(tutor);
 
     await tutor.getByRole('button', { name: 'Withdraw' }).click();
+    await tutor.getByRole('alertdialog').getByRole('button', { name: 'Withdraw' }).click();
     await tutor.getByTestId('voided').getByText(`${first} (void)`).waitFor();
     await tutor.getByRole('button', { name: 'Generate Invoice' }).waitFor();
     await expectAccessible(tutor);

@@ -35,7 +35,16 @@ describe('workshops in the browser: an admin schedules, a parent books without l
         email,
         phone: '07700 900000',
       },
-      children: [{ firstName: 'Cat', lastName: 'Parker' }],
+      // A full row of the register: it must still fit at 1280 px beside the menu.
+      children: [
+        {
+          firstName: 'Cat',
+          lastName: 'Parker',
+          school: 'St Ebbe’s Primary School',
+          schoolYear: 'Year 5',
+          allergies: 'Dairy, gluten and eggs',
+        },
+      ],
     });
     browser = await launchChromium();
     admin = await logInAsAdmin(browser);
@@ -85,6 +94,9 @@ describe('workshops in the browser: an admin schedules, a parent books without l
     await parent.getByRole('button', { name: 'Add Another Child' }).click();
     await parent.locator('#child-1-firstName').fill('Ben');
     await parent.locator('#child-1-lastName').fill('Parker');
+    expect(await parent.getByTestId('booking-outlook').innerText()).toBe(
+      '5 places are left: the 2 children get places.',
+    );
     await expectAccessible(parent);
     await screenshot(parent, 'workshop-booking');
     await parent.getByRole('button', { name: 'Book' }).click();
@@ -121,7 +133,12 @@ describe('workshops in the browser: an admin schedules, a parent books without l
     await admin.getByRole('heading', { name: /^Registration:/ }).waitFor();
     await admin.getByText('Not invoiced').waitFor();
     await expectAccessible(admin);
+    // A move asks first, saying what it does there.
     await admin.getByRole('button', { name: `${other}, 25 Jul 2099 10:00` }).click();
+    const move = admin.getByRole('alertdialog', { name: `Move this registration to ${other}, 25 Jul 2099 10:00?` });
+    await move.waitFor();
+    expect(await move.innerText()).toContain('is e-mailed to say where the booking moved');
+    await move.getByRole('button', { name: 'Move' }).click();
     await admin.getByRole('heading', { name: `Registration: ${other}, 25 Jul 2099 10:00` }).waitFor();
     await admin.getByRole('button', { name: 'Create Invoice' }).click();
     await admin.getByRole('heading', { name: 'Workshop Invoice' }).waitFor();
@@ -159,8 +176,34 @@ describe('workshops in the browser: an admin schedules, a parent books without l
     await admin.getByLabel('To', { exact: true }).fill('2099-07-25');
     await admin.getByRole('heading', { name: `${other}, 25 Jul 2099 10:00` }).waitFor();
     expect(await admin.getByRole('row').filter({ hasText: 'Ben Parker' }).count()).toBe(1);
+    // At 1280 px beside the menu the register fits: the allergies are read whole, nothing scrolls.
+    const register = admin.getByRole('region', { name: `Register: ${other}, 25 Jul 2099 10:00` });
+    const fits = () => register.evaluate((box) => box.scrollWidth <= box.clientWidth);
+    expect(await fits()).toBe(true);
     await expectAccessible(admin);
     await screenshot(admin, 'workshops-report');
+
+    // Printed on A4 (about 720 px between the margins): the register alone, allergies in red, nothing cut off.
+    await admin.emulateMedia({ media: 'print' });
+    await admin.setViewportSize({ width: 720, height: 1000 });
+    try {
+      expect(await admin.locator('#sidebar').isVisible()).toBe(false);
+      expect(await admin.locator('header').first().isVisible()).toBe(false);
+      expect(await admin.getByRole('button', { name: 'Print Register' }).isVisible()).toBe(false);
+      expect(await admin.getByLabel('From', { exact: true }).isVisible()).toBe(false);
+      const allergy = register.getByRole('row').filter({ hasText: 'Ann Parker' }).getByText('Peanuts');
+      expect(await allergy.isVisible()).toBe(true);
+      expect(await allergy.evaluate((cell) => getComputedStyle(cell).color)).toBe('rgb(185, 28, 28)');
+      expect(await fits()).toBe(true);
+      const left = await admin.evaluate(
+        () => document.querySelector('[data-print-register]')?.getBoundingClientRect().left,
+      );
+      expect(left).toBe(0);
+      await screenshot(admin, 'workshops-register-print');
+    } finally {
+      await admin.emulateMedia({ media: null });
+      await admin.setViewportSize({ width: 1280, height: 900 });
+    }
   });
 
   it('the admin books two children for a parent from the event page and sees them registered; an auditor gets no form', async () => {
@@ -217,5 +260,86 @@ describe('workshops in the browser: an admin schedules, a parent books without l
     await auditor.getByText("Only an admin can book on a parent's behalf.").waitFor();
     expect(await auditor.getByRole('form', { name: 'Booking' }).count()).toBe(0);
     await expectAccessible(auditor);
+  });
+
+  it('the admin deletes a registration only once it is confirmed: Keep changes nothing', async () => {
+    await admin.getByRole('row').filter({ hasText: 'Dan Oakley' }).getByRole('link').click();
+    await admin.getByRole('heading', { name: /^Registration:/ }).waitFor();
+    const registrationPage = admin.url();
+    await admin.getByRole('button', { name: 'Delete', exact: true }).click();
+    const ask = admin.getByRole('alertdialog', { name: 'Delete this registration?' });
+    await ask.waitFor();
+    expect(await ask.innerText()).toContain('Dan, Eve lose their places at');
+    expect(await ask.innerText()).toContain('Kim Oakley is e-mailed to say the booking is cancelled.');
+    // The safe way out has the focus.
+    expect(await admin.evaluate(() => document.activeElement?.textContent)).toBe('Keep');
+    await expectAccessible(admin);
+    await screenshot(admin, 'workshop-delete-confirmation');
+    await ask.getByRole('button', { name: 'Keep' }).click();
+    await ask.waitFor({ state: 'hidden' });
+    expect(admin.url()).toBe(registrationPage);
+    await admin.reload();
+    await admin.getByText('Registered', { exact: true }).waitFor();
+
+    await admin.getByRole('button', { name: 'Delete', exact: true }).click();
+    await ask.getByRole('button', { name: 'Delete' }).click();
+    await admin.waitForURL((url) => url.href !== registrationPage);
+    await admin.getByRole('heading', { name: `${description}, 20 Jul 2099 10:00` }).waitFor();
+    await expect.poll(() => admin.getByRole('row').filter({ hasText: 'Dan Oakley' }).count()).toBe(0);
+  });
+
+  it('the public booking page names the agency, gives the event in full, warns before a booking too big for the places left, and says what is done with the details', async () => {
+    const api = await adminApi();
+    const { event } = await api.post('/api/events', {
+      description: `Kite making ${stamp}`,
+      dateTime: '2099-08-02T14:00',
+      durationMinutes: 90,
+      price: 15,
+      capacity: 2,
+      location: 'The Barn, Iffley',
+    });
+    const agencyAnswer = await fetch(`${inject('baseUrl')}/api/agency`, {
+      headers: { authorization: `Bearer ${api.token}` },
+    });
+    const agency = (await agencyAnswer.json()) as { name: string; email: string };
+    await parent.goto(`/book/${event.id}`);
+    await parent.getByRole('heading', { name: `Book: Kite making ${stamp}` }).waitFor();
+    expect(await parent.getByTestId('agency-name').innerText()).toBe(agency.name);
+    const details = await parent.getByRole('region', { name: 'The workshop' }).innerText();
+    for (const fact of [
+      '02 Aug 2099',
+      '14:00 – 15:30 (90 minutes)',
+      'The Barn, Iffley',
+      '£15.00 a child',
+      '2 places left',
+    ]) {
+      expect(details).toContain(fact);
+    }
+    // Before Book: what the booking will come to, as children are added.
+    const outlook = parent.getByTestId('booking-outlook');
+    expect(await outlook.innerText()).toBe('2 places are left: the child gets a place.');
+    await parent.getByRole('button', { name: 'Add Another Child' }).click();
+    await parent.getByRole('button', { name: 'Add Another Child' }).click();
+    await expect
+      .poll(() => outlook.innerText())
+      .toBe(
+        '2 places are left: a booking of 3 children goes on the waiting list. A booking takes places for all its children or goes on the waiting list whole. To take the places left, book at most 2 children.',
+      );
+    // Allergies are health data: the field says why it is asked and who sees it, and the form says the rest.
+    const allergies = parent.locator('#child-0-allergies');
+    expect(await allergies.getAttribute('aria-describedby')).toBe('child-0-allergies-privacy');
+    expect(await parent.locator('#child-0-allergies-privacy').innerText()).toContain('seen only by our staff');
+    const notice = parent.getByRole('region', { name: 'Your details' });
+    expect(await notice.innerText()).toContain(`${agency.name} keeps what you give on this form`);
+    expect(await notice.getByRole('link', { name: agency.email }).getAttribute('href')).toBe(`mailto:${agency.email}`);
+    await expectAccessible(parent);
+    await screenshot(parent, 'workshop-booking-warning');
+    await parent.setViewportSize({ width: 375, height: 812 });
+    try {
+      expect(await parent.evaluate(() => document.scrollingElement?.scrollWidth ?? 0)).toBeLessThanOrEqual(375);
+      await screenshot(parent, 'workshop-booking-phone');
+    } finally {
+      await parent.setViewportSize({ width: 1280, height: 900 });
+    }
   });
 });

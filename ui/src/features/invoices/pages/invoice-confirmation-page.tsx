@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { ErrorAlert } from '../../../components/alert';
 import { Button, ButtonLink, ButtonRow } from '../../../components/button';
+import { ConfirmAction } from '../../../components/confirm-action';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
 import { Panel } from '../../../components/panel';
@@ -150,9 +151,18 @@ function Confirmation({
             <Button type="button" onClick={confirm} disabled={busy}>
               Confirm
             </Button>
-            <Button type="button" variant="secondary" onClick={withdraw} disabled={busy}>
-              Withdraw
-            </Button>
+            <ConfirmAction
+              label="Withdraw"
+              title={`Withdraw invoice ${invoice.reference}?`}
+              confirmLabel="Withdraw"
+              disabled={busy}
+              onConfirm={withdraw}
+            >
+              <p>
+                Its reference {invoice.reference} becomes void for good: it is never used again, and the next invoice
+                for {preview.period} gets a new one. The month's lessons open again for changes.
+              </p>
+            </ConfirmAction>
           </>
         ) : (
           <Button type="button" onClick={generate} disabled={busy}>

@@ -5,6 +5,29 @@ import type { CreditingRegistration, Registration } from '../api';
 import { creditingNote, movingNote } from '../workflow-status';
 
 const Allergy = styled.strong(({ theme }) => ({ color: theme.colors.danger }));
+
+/**
+ * The register fits its page rather than scroll: headings may wrap, an e-mail address breaks
+ * (after its @ first), and allergies keep room to be read whole (at 1280 px beside the menu).
+ */
+const RegisterWrap = styled(TableWrap)({
+  '& th': { whiteSpace: 'normal' },
+  '& .register-email': { overflowWrap: 'anywhere', minWidth: '7rem' },
+  '& .register-allergies': { minWidth: '7.5rem', overflowWrap: 'anywhere' },
+});
+
+/** An e-mail address that may break after its @ before anywhere else. */
+function BreakableEmail({ email }: { email: string }) {
+  const at = email.indexOf('@');
+  if (at < 0) return <>{email}</>;
+  return (
+    <>
+      {email.slice(0, at)}
+      <wbr />
+      {email.slice(at)}
+    </>
+  );
+}
 const Waiting = styled.span(({ theme }) => ({ color: theme.colors.muted, fontStyle: 'italic' }));
 
 const tick = (yes: boolean, what: string) =>
@@ -40,7 +63,7 @@ export function RegistrationsTable({
   const columns = billing ? 9 : 7;
   return (
     // Focusable, so a keyboard can scroll a wide register.
-    <TableWrap tabIndex={0} role="region" aria-label={caption}>
+    <RegisterWrap tabIndex={0} role="region" aria-label={caption}>
       <Table>
         <caption className="visually-hidden">{caption}</caption>
         <thead>
@@ -51,7 +74,9 @@ export function RegistrationsTable({
             <Th scope="col">Phone</Th>
             <Th scope="col">School</Th>
             <Th scope="col">Year</Th>
-            <Th scope="col">Allergies</Th>
+            <Th scope="col" className="register-allergies">
+              Allergies
+            </Th>
             {billing ? <Th scope="col">Invoiced</Th> : null}
             {billing ? <Th scope="col">Paid</Th> : null}
           </tr>
@@ -85,11 +110,13 @@ export function RegistrationsTable({
                 <Td>
                   {registration.contact.firstName} {registration.contact.lastName}
                 </Td>
-                <Td>{registration.contact.email}</Td>
+                <Td className="register-email">
+                  <BreakableEmail email={registration.contact.email} />
+                </Td>
                 <Td nowrap>{registration.contact.phone}</Td>
                 <Td>{child.school}</Td>
                 <Td>{child.schoolYear}</Td>
-                <Td>{child.allergies ? <Allergy>{child.allergies}</Allergy> : null}</Td>
+                <Td className="register-allergies">{child.allergies ? <Allergy>{child.allergies}</Allergy> : null}</Td>
                 {billing ? <Td>{tick(registration.invoiceRef !== null, 'Invoiced')}</Td> : null}
                 {billing ? <Td>{tick(registration.paid, 'Paid')}</Td> : null}
               </Tr>
@@ -108,6 +135,6 @@ export function RegistrationsTable({
           ))}
         </tbody>
       </Table>
-    </TableWrap>
+    </RegisterWrap>
   );
 }

@@ -1,6 +1,8 @@
+import { placesText, waitingListSentence } from '@agency/domain/workshop/places';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { ErrorAlert } from '../../../components/alert';
 import { Button, ButtonLink, ButtonRow } from '../../../components/button';
+import { ConfirmAction } from '../../../components/confirm-action';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
 import { useCurrentUser } from '../../../lib/current-user';
@@ -14,12 +16,15 @@ import { awaitingConfirmationNote, cancellationStatus } from '../workflow-status
 
 const loadRegistrations = (eventId: string, signal: AbortSignal) => fetchRegistrations(eventId, signal);
 
-/** What an admin's booking for a parent came to: workshops/book/{eventId} says so on its way back here. */
-type Booked = { booked: 'registered' | 'waitlisted' };
+/**
+ * What an admin's booking for a parent came to: workshops/book/{eventId} says so on its way back
+ * here, with its children and the places that were left for it.
+ */
+export type Booked = { booked: 'registered' | 'waitlisted'; places: number; placesLeft: number };
 const bookedOf = (state: unknown) =>
-  typeof state === 'object' && state !== null && 'booked' in state ? (state as Booked).booked : null;
-const bookedText = (status: Booked['booked']) =>
-  status === 'registered' ? 'The booking is made.' : 'The event is full: the booking is on the waiting list.';
+  typeof state === 'object' && state !== null && 'booked' in state ? (state as Booked) : null;
+const bookedText = ({ booked, places, placesLeft }: Booked, event: string) =>
+  booked === 'registered' ? 'The booking is made.' : waitingListSentence(event, placesLeft, places, 'the booking');
 
 /** workshops/{eventId}: the event (dd MMM yyyy hh:mm) and its registrations; a row opens one. */
 export function EventRegistrationsPage() {
@@ -34,7 +39,6 @@ export function EventRegistrationsPage() {
   const cancel = useAction(
     () => 'cancel',
     async (commandId) => {
-      if (!window.confirm('Cancel this event? The parents are e-mailed and invoices credited.')) return;
       await cancelEvent(eventId, commandId);
       retry();
     },
@@ -50,16 +54,31 @@ export function EventRegistrationsPage() {
                 <ButtonLink to={`/workshops/edit/${event.id}`} variant="secondary">
                   Edit Event
                 </ButtonLink>
-                <Button type="button" variant="secondary" onClick={cancel.run} disabled={cancel.busy}>
-                  Cancel Event
-                </Button>
+                <ConfirmAction
+                  label="Cancel Event"
+                  title="Cancel this event?"
+                  confirmLabel="Cancel Event"
+                  keepLabel="Keep Event"
+                  disabled={cancel.busy}
+                  onConfirm={() => cancel.run()}
+                >
+                  <p>
+                    {event.description}, {formatDateTime(event.dateTime)} is cancelled for good: nobody can book it any
+                    more.
+                  </p>
+                  <p>
+                    {registrations.length === 0
+                      ? 'Nobody is booked on it.'
+                      : `Every parent booked on it (${registrations.length} ${registrations.length === 1 ? 'booking' : 'bookings'}, waiting list included) is e-mailed that it is cancelled, and every invoice for it is credited.`}
+                  </p>
+                </ConfirmAction>
               </>
             ) : null}
           </PageHeading>
           <Cancellation event={event} />
-          {booked ? <p role="status">{bookedText(booked)}</p> : null}
+          {booked ? <p role="status">{bookedText(booked, event.description)}</p> : null}
           <p>
-            £{formatMoney(event.price)} a child · {event.placesTaken} of {event.capacity} places taken
+            £{formatMoney(event.price)} a child · {event.placesTaken} of {placesText(event.capacity)} taken
             {event.waitlisted > 0 ? ` · ${event.waitlisted} on the waiting list` : ''}
             {event.location ? ` · ${event.location}` : ''}
           </p>

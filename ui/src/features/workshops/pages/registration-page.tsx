@@ -1,8 +1,10 @@
+import { childrenText, placesLeftText } from '@agency/domain/workshop/places';
 import styled from '@emotion/styled';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { ErrorAlert } from '../../../components/alert';
 import { Button, ButtonRow } from '../../../components/button';
+import { ConfirmAction } from '../../../components/confirm-action';
 import { type Erased, EraseSubject } from '../../../components/erase-subject';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
@@ -21,6 +23,7 @@ import {
   placeRegistration,
   type RegistrationDetails,
   registrationExportUrl,
+  type WorkshopEvent,
 } from '../api';
 import { PaymentForm } from '../components/payment-form';
 import { useAction } from '../use-action';
@@ -31,6 +34,16 @@ const Allergy = styled.strong(({ theme }) => ({ color: theme.colors.danger }));
 const loadRegistration = (ids: { eventId: string; registrationId: string }, signal: AbortSignal) =>
   fetchRegistration(ids, signal);
 const loadAlternatives = (eventId: string, signal: AbortSignal) => fetchAlternatives(eventId, signal);
+
+/**
+ * Where a registration can move: a booking with places needs room for all of them (the server
+ * refuses it otherwise); one on the waiting list may go to any event with room, where it gets
+ * places if all its children fit and waits otherwise.
+ */
+const destinations = (registration: RegistrationDetails, events: WorkshopEvent[] = []) =>
+  registration.status === 'waitlisted'
+    ? events
+    : events.filter((event) => event.placesLeft >= registration.children.length);
 
 function Details({ registration }: { registration: RegistrationDetails }) {
   const { contact } = registration;
@@ -139,9 +152,54 @@ function PersonalData({ registration, onErased }: { registration: RegistrationDe
   );
 }
 
+const childNames = (registration: RegistrationDetails) =>
+  registration.children.map((child) => child.firstName).join(', ') || 'The booking';
+
+/** What deleting a registration does, said before it is done. */
+function DeleteWords({ registration, event }: { registration: RegistrationDetails; event: WorkshopEvent }) {
+  const many = registration.children.length !== 1;
+  const loses =
+    registration.status === 'waitlisted'
+      ? `${many ? 'leave' : 'leaves'} the waiting list`
+      : `${many ? 'lose their places' : 'loses the place'}`;
+  return (
+    <>
+      <p>
+        {childNames(registration)} {loses} at {event.description}, {formatDateTime(event.dateTime)}.
+      </p>
+      <p>
+        {registration.contact.firstName} {registration.contact.lastName} is e-mailed to say the booking is cancelled.
+        {registration.invoiceRef
+          ? ` Invoice ${registration.invoiceRef}, which billed it, is credited: a credit note is e-mailed too.`
+          : ''}
+      </p>
+    </>
+  );
+}
+
+/** What moving a registration to `to` does, said before it is done. */
+function MoveWords({ registration, to }: { registration: RegistrationDetails; to: WorkshopEvent }) {
+  const places = registration.children.length;
+  const fits = places <= to.placesLeft;
+  return (
+    <>
+      <p>
+        {placesLeftText(to.placesLeft)} there.{' '}
+        {fits
+          ? `The booking of ${childrenText(places)} takes ${places === 1 ? 'one of them' : `${places} of them`}${registration.status === 'waitlisted' ? ', off the waiting list' : ''}.`
+          : `The booking of ${childrenText(places)} goes on its waiting list: a booking takes places for all its children or none.`}
+      </p>
+      <p>
+        {registration.contact.firstName} {registration.contact.lastName} is e-mailed to say where the booking moved.
+      </p>
+    </>
+  );
+}
+
 /**
- * workshops/{eventId}/{registrationId}: the registration, Create Invoice (disabled once invoiced),
- * Move to … (upcoming events with room), Delete (then back), and Give a Place from the waiting list.
+ * workshops/{eventId}/{registrationId}: the registration, Create Invoice (a booking with a place,
+ * disabled once invoiced), Move to … (upcoming events with room for it), Delete (then back), and
+ * Give a Place from the waiting list. Delete and each move ask first, saying what will happen.
  */
 export function RegistrationPage() {
   const { eventId = '', registrationId = '' } = useParams();
@@ -181,39 +239,56 @@ export function RegistrationPage() {
           {admin && !registration.deleted ? (
             <>
               <ButtonRow>
-                <Button
-                  type="button"
-                  disabled={registration.invoiceRef !== null}
-                  onClick={() => navigate(`/workshops/invoice?email=${encodeURIComponent(registration.contact.email)}`)}
-                >
-                  Create Invoice
-                </Button>
+                {/* A booking on the waiting list has no place to pay for: it is invoiced once it has one. */}
+                {registration.status === 'waitlisted' ? null : (
+                  <Button
+                    type="button"
+                    disabled={registration.invoiceRef !== null}
+                    onClick={() =>
+                      navigate(`/workshops/invoice?email=${encodeURIComponent(registration.contact.email)}`)
+                    }
+                  >
+                    Create Invoice
+                  </Button>
+                )}
                 {registration.status === 'waitlisted' ? (
                   <Button type="button" variant="secondary" disabled={place.busy} onClick={() => place.run()}>
                     Give a Place
                   </Button>
                 ) : null}
-                <Button type="button" variant="secondary" disabled={remove.busy} onClick={() => remove.run()}>
-                  Delete
-                </Button>
+                <ConfirmAction
+                  label="Delete"
+                  title="Delete this registration?"
+                  confirmLabel="Delete"
+                  disabled={remove.busy}
+                  onConfirm={() => remove.run()}
+                >
+                  <DeleteWords registration={registration} event={event} />
+                </ConfirmAction>
               </ButtonRow>
+              {registration.status === 'waitlisted' ? (
+                <p>On the waiting list: it is invoiced once it has a place.</p>
+              ) : null}
               {registration.invoiceId && !registration.paid ? (
                 <PaymentForm invoiceId={registration.invoiceId} onPaid={retry} />
               ) : null}
               <SectionHeading>Move to …</SectionHeading>
               <ButtonRow>
-                {(alternatives.state.data ?? []).map((other) => (
-                  <Button
+                {destinations(registration, alternatives.state.data).map((other) => (
+                  <ConfirmAction
                     key={other.id}
-                    type="button"
-                    variant="secondary"
+                    label={`${other.description}, ${formatDateTime(other.dateTime)}`}
+                    title={`Move this registration to ${other.description}, ${formatDateTime(other.dateTime)}?`}
+                    confirmLabel="Move"
                     disabled={move.busy}
-                    onClick={() => move.run(other.id)}
+                    onConfirm={() => move.run(other.id)}
                   >
-                    {other.description}, {formatDateTime(other.dateTime)}
-                  </Button>
+                    <MoveWords registration={registration} to={other} />
+                  </ConfirmAction>
                 ))}
-                {alternatives.state.data?.length === 0 ? <p>No other upcoming event has room.</p> : null}
+                {alternatives.state.data && destinations(registration, alternatives.state.data).length === 0 ? (
+                  <p>No other upcoming event has room for this booking.</p>
+                ) : null}
               </ButtonRow>
             </>
           ) : null}

@@ -1,4 +1,5 @@
 import { toCsv } from '@agency/contracts/csv';
+import { css, Global, useTheme } from '@emotion/react';
 import { useState } from 'react';
 import { Button, ButtonRow } from '../../../components/button';
 import { DateField } from '../../../components/date-field';
@@ -48,16 +49,91 @@ function download(groups: ReportGroup[]) {
 }
 
 /**
+ * The register on paper (A4): only the page's heading and the registers, never the app's shell
+ * (header, menu, banners) nor the page's controls; the table at the page's width, its header on
+ * every sheet, a child's row never split, allergies in red. Whatever the shell is made of, every
+ * element that is not the register, inside it or one of its ancestors is left out.
+ */
+function RegisterPrintStyles() {
+  const theme = useTheme();
+  return (
+    <Global
+      styles={css`
+        @media print {
+          @page {
+            size: A4 portrait;
+            margin: 12mm;
+          }
+          body :not(:has([data-print-register])):not([data-print-register]):not([data-print-register] *) {
+            display: none !important;
+          }
+          :has([data-print-register]) {
+            margin: 0 !important;
+            padding: 0 !important;
+            max-width: none !important;
+            background: none !important;
+            box-shadow: none !important;
+          }
+          [data-print-register] [data-print-hide] {
+            display: none !important;
+          }
+          [data-print-register] {
+            font-size: 9.5pt;
+            color: #000;
+          }
+          [data-print-register] h1 {
+            font-size: 15pt;
+            margin: 0 0 4mm;
+          }
+          [data-print-register] section {
+            border: none;
+            padding: 0;
+            margin: 0 0 6mm;
+          }
+          [data-print-register] h2 {
+            font-size: 12pt;
+            margin: 0 0 2mm;
+            break-after: avoid;
+          }
+          [data-print-register] [role='region'] {
+            overflow: visible;
+            border: none;
+          }
+          [data-print-register] th,
+          [data-print-register] td {
+            padding: 1.2mm 1.5mm;
+            color: #000;
+            border-bottom: 0.3mm solid #777;
+          }
+          [data-print-register] tr {
+            break-inside: avoid;
+          }
+          [data-print-register] td.register-allergies,
+          [data-print-register] td.register-allergies * {
+            color: ${theme.colors.danger};
+            font-weight: 700;
+            print-color-adjust: exact;
+            -webkit-print-color-adjust: exact;
+          }
+        }
+      `}
+    />
+  );
+}
+
+/**
  * reports/workshops: per event its description and date-time and, where there are registrations,
- * the register (allergies prominent); upcoming events unless a range is chosen; printable, CSV.
+ * the register (allergies prominent); upcoming events unless a range is chosen; printable on A4
+ * (RegisterPrintStyles), CSV.
  */
 export function WorkshopsReportPage() {
   const [range, setRange] = useState({ from: '', to: '' });
   const { state, retry } = useLoader(loadReport, range);
   return (
-    <>
+    <div data-print-register>
+      <RegisterPrintStyles />
       <PageHeading title="Workshops Report" />
-      <FieldRow>
+      <FieldRow data-print-hide>
         <DateField
           id="from"
           label="From"
@@ -74,7 +150,7 @@ export function WorkshopsReportPage() {
       <LoadState state={state} onRetry={retry}>
         {(groups) => (
           <>
-            <ButtonRow>
+            <ButtonRow data-print-hide>
               <Button type="button" variant="secondary" onClick={() => window.print()}>
                 Print Register
               </Button>
@@ -89,7 +165,10 @@ export function WorkshopsReportPage() {
                   {event.description}, {formatDateTime(event.dateTime)}
                 </SectionHeading>
                 {registrations.length > 0 ? (
-                  <RegistrationsTable registrations={registrations} caption={`Register: ${event.description}`} />
+                  <RegistrationsTable
+                    registrations={registrations}
+                    caption={`Register: ${event.description}, ${formatDateTime(event.dateTime)}`}
+                  />
                 ) : (
                   <p>No registrations.</p>
                 )}
@@ -98,6 +177,6 @@ export function WorkshopsReportPage() {
           </>
         )}
       </LoadState>
-    </>
+    </div>
   );
 }
