@@ -13,6 +13,7 @@ import {
   serverLimits,
   sessionToken,
 } from '@agency/platform';
+import { type Metrics, metricsRoute } from '@agency/platform/metrics';
 import type { PersonalDataVault } from '@agency/platform/personal-data';
 import { SESSIONS_SCHEMA, Sessions } from '@agency/platform/sessions';
 import fastifyHttpProxy from '@fastify/http-proxy';
@@ -109,6 +110,8 @@ export type CommandAppOptions = {
   personalData?: PersonalDataVault;
   /** How long a reactor stopped at an event waits before it tries again (1 s doubling to 60 s by default). */
   reactorBackoff?: ReactorBackoff;
+  /** The product's figures (METRICS_TOKEN): this app counts its requests and serves GET /metrics; without, a 404. */
+  metrics?: Metrics;
 };
 
 /**
@@ -128,6 +131,7 @@ export async function buildCommandApp(options: CommandAppOptions) {
     ...serverLimits,
   });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
+  options.metrics?.observe(app);
   const db = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
   db.on('error', (error) => app.log.warn({ err: error }, 'idle database connection lost'));
   await db.query(COMMAND_SERVICE_SCHEMA);
@@ -253,11 +257,13 @@ export async function buildCommandApp(options: CommandAppOptions) {
   );
   // The whole API (these routes and the query service's) at /api/docs, ahead of the query proxy.
   await app.register(apiDocs, { upstream: options.queryUrl, title: 'Tutoring agency API' });
+  await app.register(metricsRoute, { metrics: options.metrics });
   const queryApp = options.queryApp;
   if (queryApp) {
     // The query app answers the raw request on this socket with its own headers, session check
     // and log (warnings and errors only here: its own log has the request).
-    const handOver = { logLevel: 'warn' } as const;
+    // Counted by the query app, by its own route (README, "Monitoring").
+    const handOver = { logLevel: 'warn', config: { handedOver: true } } as const;
     const handler = (request: FastifyRequest, reply: FastifyReply) => {
       reply.hijack();
       queryApp.routing(request.raw, reply.raw);

@@ -72,6 +72,17 @@ const open: Expectation = {
   auditor: 'open',
 };
 
+/** Not there for anyone, sessions of every kind included (404). */
+const hidden: Expectation = {
+  none: 'deny',
+  ended: 'deny',
+  tutor: 'deny',
+  otherTutor: 'deny',
+  partner: 'deny',
+  admin: 'deny',
+  auditor: 'deny',
+};
+
 const MONTH = { year: 2025, month: 3 };
 const week = (f: Fixtures) => `from=2025-03-10&to=2025-03-16&month=2025-03&tutorId=${f.tutorA}`;
 
@@ -194,6 +205,9 @@ const RULES: Record<string, Rule> = {
   // ── command service: the proxy to the query service (each query route has its own rule below) ──
   'GET /api': { call: () => ({ url: '/api/users/me' }), expect: signedIn },
   'GET /api/*': { call: () => ({ url: '/api/users/me' }), expect: signedIn },
+  // ── command service: the figures for a monitoring system: no such route to anyone without METRICS_TOKEN
+  // (this product has none; front-door.int.test.ts reads them with it, and refuses every session) ──
+  'GET /metrics': { call: () => ({ url: '/metrics' }), expect: hidden },
   // ── command service: the built UI (present only after npm run build:ui) ──
   'GET /*': { call: () => ({ url: '/clients' }), expect: open, optional: true },
   // ── query service: its OpenAPI description and Swagger UI (public: they describe, they hold no data) ──
@@ -480,6 +494,12 @@ describe('authorization matrix: every route of both services × every kind of ca
     const commands = tableKeys().filter((key) => key.startsWith('POST /api/') && !key.startsWith('POST /api/public/'));
     expect(commands.length).toBeGreaterThan(10);
     expect(commands.filter((key) => RULES[key]?.expect.auditor !== 'deny')).toEqual([]);
+  });
+
+  it('has no GET /metrics without METRICS_TOKEN: 404 to everyone, an admin included', async () => {
+    for (const actor of ['none', 'admin'] as const) {
+      expect((await send({ url: '/metrics' }, tokens[actor])).status, actor).toBe(404);
+    }
   });
 
   it('answers every route × caller as the table expects', async () => {

@@ -16,6 +16,19 @@ const contact = (firstName: string, lastName: string, email = `${firstName}.${la
 
 const base64url = (value: string | Buffer) => Buffer.from(value).toString('base64url');
 
+const METRICS_TOKEN = 'metrics-token-of-the-front-door-test';
+
+/** Prometheus's text format as `name{labels}` → value (labels as the product writes them, in declared order). */
+function samples(text: string): Map<string, number> {
+  const found = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (!line || line.startsWith('#')) continue;
+    const space = line.lastIndexOf(' ');
+    found.set(line.slice(0, space), Number(line.slice(space + 1)));
+  }
+  return found;
+}
+
 /** The same claims under another header, signed with the product's own secret (or not at all). */
 function reSigned(token: string, alg: 'HS512' | 'HS384' | 'none') {
   const claims = token.split('.')[1] as string;
@@ -48,7 +61,7 @@ describe('the hardened front door, through the whole product (PUBLIC_URL https)'
   const countEvents = async () => Number((await db.query('select count(*) from es.events')).rows[0].count);
 
   beforeAll(async () => {
-    product = await startTestProduct({ publicUrl: 'https://agency.example.test' });
+    product = await startTestProduct({ publicUrl: 'https://agency.example.test', metricsToken: METRICS_TOKEN });
     db = new pg.Pool({ connectionString: product.databaseUrl });
     admin = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
     const { tutor } = await ok('/api/tutors/contact', {
@@ -236,6 +249,73 @@ describe('the hardened front door, through the whole product (PUBLIC_URL https)'
       const made = await save(2025, month, tutorToken);
       expect(made.statusCode, made.body).toBe(200);
       expect(made.json().invoice.month).toBe(`2025-0${month}`);
+    }
+  });
+
+  it('serves GET /metrics to METRICS_TOKEN alone, and its figures move as commands run', async () => {
+    const metrics = (authorization?: string) =>
+      fetch(`${product.url}/metrics`, { headers: authorization ? { authorization } : {} });
+    for (const authorization of [
+      undefined,
+      'Bearer wrong-token-of-the-same-length!',
+      `Bearer ${admin}`,
+      `Basic ${base64url(`metrics:${METRICS_TOKEN}`)}`,
+    ]) {
+      const refused = await metrics(authorization);
+      expect(refused.status, authorization).toBe(401);
+      expect((await refused.json()).error.code).toBe('unauthenticated');
+    }
+    const scrape = async () => {
+      const answer = await metrics(`Bearer ${METRICS_TOKEN}`);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+      return samples(await answer.text());
+    };
+    const before = await scrape();
+    const created = await post('/api/clients/contact', { commandId: randomUUID(), ...contact('Mia', 'Metric') });
+    expect(created.statusCode, created.body).toBe(200);
+    const refused = await post('/api/clients/contact', { commandId: randomUUID() });
+    expect(refused.statusCode).toBe(400);
+    const read = await fetch(`${product.url}/api/clients/${created.json().client.id}`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    expect(read.status).toBe(200);
+    const live = new AbortController();
+    const stream = await fetch(`${product.url}/api/live`, {
+      headers: { authorization: `Bearer ${admin}` },
+      signal: live.signal,
+    });
+    expect(stream.status).toBe(200);
+    const after = await scrape();
+    live.abort();
+    const moved = (key: string) => (after.get(key) ?? 0) - (before.get(key) ?? 0);
+
+    const command = 'route="/api/clients/contact"';
+    expect(moved(`commands_total{${command},outcome="ok",code=""}`)).toBe(1);
+    expect(moved(`commands_total{${command},outcome="refused",code="invalid_input"}`)).toBe(1);
+    expect(moved(`http_requests_total{method="POST",${command},status="200"}`)).toBe(1);
+    expect(moved(`http_requests_total{method="POST",${command},status="400"}`)).toBe(1);
+    expect(moved(`http_request_duration_seconds_count{method="POST",${command}}`)).toBe(2);
+    // A query handed to the query side in-process is counted once, by the query side's route pattern.
+    expect(moved('http_requests_total{method="GET",route="/api/clients/:id",status="200"}')).toBe(1);
+    expect([...after.keys()].filter((key) => key.includes('route="/api/*"') || key.includes('route="/api"'))).toEqual(
+      [],
+    );
+    expect(moved('event_store_events_appended_total')).toBeGreaterThanOrEqual(1);
+    expect(after.get('live_streams_open')).toBe(1);
+    expect(after.get('mail_outbox_backlog')).toBeGreaterThanOrEqual(0);
+    expect(after.has('process_cpu_user_seconds_total')).toBe(true);
+    // Every projection and reactor has its lag, in events and seconds, and none is stopped.
+    const family = (name: string) => [...after].filter(([key]) => key.startsWith(`${name}{`));
+    for (const [name, label] of [
+      ['projection', 'projection="clients"'],
+      ['reactor', 'reactor="mail"'],
+    ] as const) {
+      for (const figure of [`${name}_lag_events`, `${name}_lag_seconds`]) {
+        expect(after.has(`${figure}{${label}}`), figure).toBe(true);
+        for (const [key, value] of family(figure)) expect(value, key).toBeGreaterThanOrEqual(0);
+      }
+      expect(family(`${name}_stopped`).filter(([, value]) => value !== 0)).toEqual([]);
     }
   });
 

@@ -9,6 +9,7 @@ import {
   serverLimits,
   sessionToken,
 } from '@agency/platform';
+import type { Metrics } from '@agency/platform/metrics';
 import { Sessions } from '@agency/platform/sessions';
 import fastifyCompress from '@fastify/compress';
 import Fastify, { type FastifyServerOptions, type RouteOptions } from 'fastify';
@@ -51,6 +52,8 @@ export type QueryAppOptions = {
   eventsInDatabase?: boolean;
   /** How many years accounting copies are kept after an erasure (RETENTION_YEARS; 6 by default), for the erasure screens. */
   retentionYears?: number;
+  /** The product's figures (METRICS_TOKEN): this app counts its requests and its open live streams. */
+  metrics?: Metrics;
 };
 
 /**
@@ -60,6 +63,7 @@ export type QueryAppOptions = {
 export async function buildQueryApp(options: QueryAppOptions) {
   const app = Fastify({ logger: options.logger ?? false, ...serverLimits });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
+  options.metrics?.observe(app);
   // Reads are many and change nothing: at the default level (info) their two request lines are
   // not written (about 5 % of a read's CPU); warnings (every refusal) and errors still are, and
   // LOG_LEVEL=debug logs every request.
@@ -116,9 +120,8 @@ export async function buildQueryApp(options: QueryAppOptions) {
   await app.register(exportQueries, audit);
   await app.register(healthQueries, { db, eventsInDatabase: options.eventsInDatabase });
   // Open screens hear of read models that moved (server-sent events), so they never poll.
-  await app.register(liveUpdates, {
-    hub: new CheckpointHub(options.databaseUrl, db, options.store),
-    streams: new LiveStreams(sessions),
-  });
+  const streams = new LiveStreams(sessions);
+  options.metrics?.followLiveStreams(() => streams.count);
+  await app.register(liveUpdates, { hub: new CheckpointHub(options.databaseUrl, db, options.store), streams });
   return app;
 }

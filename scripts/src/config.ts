@@ -26,6 +26,8 @@ export type ProductConfig = {
   eventStore?: EventStoreChoice;
   /** TRUST_PROXY: the reverse proxies in front (comma-separated addresses or CIDR ranges). */
   trustProxy?: string[];
+  /** METRICS_TOKEN: the bearer token that reads GET /metrics; without it there is no /metrics (README, "Monitoring"). */
+  metricsToken?: string;
 };
 
 /** The JWT secret is generated once and kept in DATA_DIR (0600), so sessions survive a restart. */
@@ -40,6 +42,9 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): Pro
   const dataDir = resolve(env.DATA_DIR ?? '.data');
   // The JWT secret, the database password and the mail outbox (reset links) live here: 0700.
   privateDir(dataDir);
+  // A guessable token would hand out the product's figures: refused rather than accepted quietly.
+  if (env.METRICS_TOKEN && env.METRICS_TOKEN.length < 16)
+    throw new Error('METRICS_TOKEN must be at least 16 characters (e.g. openssl rand -hex 24)');
   const timeZone = env.TZ || 'Europe/London';
   // Node reads TZ for Date's local time; the rules use timeZone explicitly.
   process.env.TZ = timeZone;
@@ -61,5 +66,6 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): Pro
     trustProxy: env.TRUST_PROXY?.split(',')
       .map((address) => address.trim())
       .filter(Boolean),
+    metricsToken: env.METRICS_TOKEN || undefined,
   };
 }

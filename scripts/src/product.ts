@@ -1,7 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { buildCommandApp, createMailer, type LoginLimits, type ResetLimits } from '@agency/command-service';
+import {
+  buildCommandApp,
+  createMailer,
+  type LoginLimits,
+  MAIL_REACTOR,
+  type ResetLimits,
+} from '@agency/command-service';
 import { serviceLogger } from '@agency/platform';
+import { Metrics } from '@agency/platform/metrics';
 import {
   buildQueryApp,
   ensureReadModels,
@@ -51,16 +58,25 @@ export async function startProduct(
   const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   // Personal fields are encrypted per data subject in whichever store holds the events.
   const personalData = await openPersonalData(config.dataDir, database.url);
+  // Figures for a monitoring system only when an operator set METRICS_TOKEN (README, "Monitoring").
+  const metrics = config.metricsToken ? new Metrics(config.metricsToken) : undefined;
   // A PostgreSQL store restored or moved from another cluster must be rebased before any projection reads it.
-  const store = personalData.protect(
-    await openEventStore(config.eventStore, database.url, { log }).catch(async (error) => {
-      await personalData.close().catch(() => {});
-      await database.stop().catch(() => {});
-      throw error;
-    }),
-  );
+  const sealed = await openEventStore(config.eventStore, database.url, { log }).catch(async (error) => {
+    await personalData.close().catch(() => {});
+    await database.stop().catch(() => {});
+    throw error;
+  });
+  const protectedStore = personalData.protect(sealed);
+  const store = metrics ? metrics.countAppends(protectedStore) : protectedStore;
   const projectionPool = new pg.Pool({ connectionString: database.url, max: 5 });
   projectionPool.on('error', () => {});
+  metrics?.followCheckpoints(projectionPool, {
+    projections: 'read.projection_checkpoints',
+    reactors: 'command.reactor_checkpoints',
+    mailReactor: MAIL_REACTOR,
+    // The lag needs only the events' types and times: read without opening their personal fields.
+    eventsElsewhere: config.eventStore?.kind === 'esdb' ? sealed : undefined,
+  });
   await ensureReadModels(projectionPool, store, projections);
   const runner = new ProjectionRunner(projectionPool, store, projections, (message, error) =>
     log(`${message}: ${error}`),
@@ -92,6 +108,7 @@ export async function startProduct(
     onRoute: onRoute && ((route) => onRoute('query', route)),
     eventsInDatabase: config.eventStore?.kind !== 'esdb',
     retentionYears: personalData.vault.retentionYears,
+    metrics,
   });
   const queryUrl = await query.listen({ port: 0, host: '127.0.0.1' });
   const command = await buildCommandApp({
@@ -112,6 +129,7 @@ export async function startProduct(
     personalData: personalData.vault,
     reactorBackoff: options.reactorBackoff,
     clock: options.clock,
+    metrics,
     outboxDir: join(config.dataDir, 'outbox'),
     mailer: createMailer({
       smtpUrl: config.smtpUrl,

@@ -410,7 +410,8 @@ export function commandRoute<S extends z.ZodType, P = Record<string, string>, A 
   route: CommandRoute<S, P, A>,
 ) {
   // The body's schema describes the route (OpenAPI); the pipeline parses it itself, after the role check.
-  const described = { schema: { body: route.body }, validatorCompiler: describeOnly };
+  // `command`: counted by its outcome in the product's figures (README, "Monitoring").
+  const described = { schema: { body: route.body }, validatorCompiler: describeOnly, config: { command: true } };
   app.post(route.url, described, async (request: FastifyRequest, reply: FastifyReply) => {
     const user = await app.authenticate(request);
     if (!route.roles.includes(user.role)) throw forbidden();
