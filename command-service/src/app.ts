@@ -50,6 +50,7 @@ import { familyInvoicing } from './family-invoices/family-invoicing';
 import { invoiceReactor } from './invoices/invoice-reactor';
 import { invoiceRoutes } from './invoices/invoice-routes';
 import { INVOICE_SCHEMA } from './invoices/invoice-schema';
+import { lessonRepricingReactor } from './lessons/lesson-repricing-reactor';
 import { lessonRoutes } from './lessons/lesson-routes';
 import { ErasedMail, refuseErasedRecipients } from './mail/erased-recipients';
 import { mailReactor } from './mail/mail-reactor';
@@ -221,8 +222,10 @@ export async function buildCommandApp(options: CommandAppOptions) {
   });
   await app.register(clientRoutes, { deps, db, timeZone });
   await app.register(tutorRoutes, { deps, db, names: new TutorNames(db), timeZone });
-  await app.register(engagementRoutes, { deps, db });
+  await app.register(engagementRoutes, { deps, db, timeZone });
   await app.register(lessonRoutes, { deps });
+  // A change of an engagement's terms is followed by its lessons repriced, month by month.
+  reactorList.push(lessonRepricingReactor({ db, timeZone }));
   await app.register(invoiceRoutes, { deps, timeZone });
   // A month's lock is followed by its invoice, an invoice's withdrawal by its month's unlock.
   reactorList.push(invoiceReactor({ store: options.store, db, timeZone }));

@@ -222,4 +222,138 @@ describe('an engagement start is one command on the roster; reactors record it a
     const afresh = await ok('/api/tutors/engagement', startBody(tutorId, students[3]!));
     expect(afresh.engagement.id).not.toBe(engagement.id);
   });
+
+  describe('a change of rates reprices the lessons from its date in the months not yet invoiced', () => {
+    /** £28 an hour at 25 % (10 % partner share) from June 2025, with its lessons of the dates given (hours). */
+    async function taughtAt28(first: string, lessons: [string, number][]) {
+      const tutorId = await newTutor();
+      const { client } = await ok('/api/clients/contact', contact('Parent', `Priced${tutorCount}`));
+      const { child } = await ok(`/api/clients/child/${client.id}`, {
+        firstName: first,
+        lastName: `Priced${tutorCount}`,
+        dob: '2012-05-01',
+      });
+      const { engagement } = await ok('/api/tutors/engagement', {
+        tutorId,
+        studentId: child.id,
+        rate: 28,
+        commissionPct: 25,
+        partnerPct: 10,
+        startDate: '2025-06-02',
+        subjects: ['Maths'],
+      });
+      for (const [date, duration] of lessons) {
+        await ok(`/api/lessons/lesson?month=${date.slice(0, 7)}`, {
+          tutorId,
+          lesson: { engagementId: engagement.id, date, duration },
+        });
+      }
+      const rates = (rate: number, startDate: string, commandId = randomUUID()) => ({
+        commandId,
+        id: engagement.id,
+        tutorId,
+        change: 'rates',
+        rate,
+        commissionPct: 25,
+        partnerPct: 10,
+        startDate,
+        subjects: ['Maths'],
+      });
+      return { tutorId, engagementId: engagement.id as string, rates };
+    }
+    const monthOf = async (tutorId: string, year: number, month: number) =>
+      (await get(`/api/lessons?year=${year}&month=${month}&tutorId=${tutorId}`)).body;
+    const countEvents = async () => Number((await db.query('select count(*) from es.events')).rows[0].count);
+
+    it('reprices them and says which; the November invoice bills £30 a lesson to the penny; a change into an invoiced month is refused, naming its invoice', async () => {
+      const { tutorId, rates } = await taughtAt28('Eve', [
+        ['2025-08-25', 1],
+        ['2025-09-03', 1],
+        ['2025-09-10', 1.5],
+        ['2025-10-01', 1],
+        ['2025-11-05', 1],
+        ['2025-11-12', 0.33],
+        ['2025-11-19', 1.5],
+      ]);
+      // August is invoiced, but before the change's date: nothing of it is repriced.
+      const { invoice: august } = await ok('/api/invoices/save', { tutorId, year: 2025, month: 8 });
+
+      const changed = await ok('/api/tutors/engagement', rates(30, '2025-09-01'));
+      const repriced = (date: string, duration: number, previousAmount: number, amount: number) => ({
+        id: expect.any(String),
+        date,
+        duration,
+        previousAmount,
+        amount,
+      });
+      expect(changed.repriced).toEqual({
+        from: '2025-09-01',
+        complete: true,
+        lessons: [
+          repriced('2025-09-03', 1, 28, 30),
+          repriced('2025-09-10', 1.5, 42, 45),
+          repriced('2025-10-01', 1, 28, 30),
+          repriced('2025-11-05', 1, 28, 30),
+          repriced('2025-11-12', 0.33, 9.24, 9.9),
+          repriced('2025-11-19', 1.5, 42, 45),
+        ],
+      });
+      const november = await monthOf(tutorId, 2025, 11);
+      expect(november.lessons.map((lesson: { rate: number; amount: number }) => [lesson.rate, lesson.amount])).toEqual([
+        [30, 30],
+        [30, 9.9],
+        [30, 45],
+      ]);
+      expect((await monthOf(tutorId, 2025, 8)).lessons[0]).toMatchObject({ rate: 28, amount: 28, locked: true });
+
+      // 25 % of each lesson, half-up per lesson: £7.50 + £2.48 (of £9.90) + £11.25; and 10 % of
+      // each commission: 75p + 25p + £1.13. At £28 it would have been £79.24 and £19.81.
+      const { invoice } = await ok('/api/invoices/save', { tutorId, year: 2025, month: 11 });
+      expect(invoice).toMatchObject({ earnings: 84.9, commission: 21.23, partnerCommission: 2.13 });
+
+      const before = await countEvents();
+      const refused = await post('/api/tutors/engagement', rates(32, '2025-09-01'));
+      expect(refused.statusCode, refused.body).toBe(409);
+      expect(refused.json().error).toEqual({
+        code: 'locked',
+        message: `This change would reprice lessons of November 2025 (invoice ${invoice.reference}), which is invoiced, and an invoice never changes. Make the change from 01 Dec 2025 or later, or first withdraw that invoice if not yet confirmed.`,
+        fields: { startDate: 'Invoiced before 01 Dec 2025' },
+      });
+      expect(await countEvents()).toBe(before);
+      expect(august.reference).not.toBe(invoice.reference);
+    });
+
+    it('a reaction that crashed after its first month is retried and reprices each month once', async () => {
+      const { tutorId, engagementId, rates } = await taughtAt28('Fay', [
+        ['2025-09-03', 1],
+        ['2025-10-01', 1],
+        ['2025-11-05', 1],
+      ]);
+      const commandId = randomUUID();
+      const fault = failOnceAfterAppend(`timesheet-${tutorId}-2025-09`, (at) => at.commandId !== commandId);
+      await ok('/api/tutors/engagement', rates(30, '2025-09-01', commandId));
+      const [change] = (await eventsIn(`engagement-${engagementId}`)).filter(
+        (row) => row.event_type === 'EngagementRatesChanged',
+      );
+      await vi.waitFor(
+        async () => expect(await hasReactedTo('lesson-repricing', change!.id)).toEqual({ done: true, failure: null }),
+        { timeout: 10_000, interval: 50 },
+      );
+      expect(fault.hits()).toBe(1);
+      for (const month of ['2025-09', '2025-10', '2025-11']) {
+        const repricings = (await eventsIn(`timesheet-${tutorId}-${month}`)).filter(
+          (row) => row.event_type === 'LessonsRepriced',
+        );
+        expect(
+          repricings.map((row) => row.causation),
+          month,
+        ).toEqual([change!.id]);
+        const lessons = (await monthOf(tutorId, 2025, Number(month.slice(5)))).lessons;
+        expect(
+          lessons.map((lesson: { amount: number }) => lesson.amount),
+          month,
+        ).toEqual([30]);
+      }
+    });
+  });
 });

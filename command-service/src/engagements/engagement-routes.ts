@@ -1,8 +1,28 @@
-import { type EngagementBody, type EngagementStart, type EngagementTerms, engagementBody } from '@agency/contracts';
-import { engagement, percentToBasisPoints, toPence, tutor } from '@agency/domain';
+import {
+  type EngagementBody,
+  type EngagementEvent,
+  type EngagementStart,
+  type EngagementTerms,
+  engagementBody,
+  type LessonEvent,
+  type RepricedLessons,
+} from '@agency/contracts';
+import {
+  engagement,
+  fold,
+  invoice,
+  percentToBasisPoints,
+  timesheet,
+  todayIn,
+  toHours,
+  toPence,
+  toPounds,
+  tutor,
+} from '@agency/domain';
 import { HttpError, notFound } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
+import { LESSON_REPRICING, TERMS_CHANGES } from '../lessons/lesson-repricing-reactor';
 import type { CommandContext, CommandDependencies } from '../pipeline/command-pipeline';
 import { commandRoute } from '../pipeline/command-pipeline';
 import { racePoint } from '../race-points';
@@ -67,9 +87,102 @@ function commandFor(change: Exclude<Change, 'start'>, body: EngagementBody): eng
  * records it in its own stream; a change or an end is written to the engagement's stream, and a
  * reactor takes an ended one off the roster.
  */
-export async function engagementRoutes(app: FastifyInstance, { deps, db }: { deps: CommandDependencies; db: pg.Pool }) {
+export async function engagementRoutes(
+  app: FastifyInstance,
+  { deps, db, timeZone }: { deps: CommandDependencies; db: pg.Pool; timeZone: string },
+) {
   const { engagementDecider, engagementStream } = engagement;
+  const { timesheetDecider, timesheetStream } = timesheet;
   const lookups = readModelLookups(db);
+
+  /** The months a change of terms from `from` reprices in, as of `today` (timesheet.monthsToReprice). */
+  const monthsFor = async (summary: engagement.EngagementSummary, from: string, today: string) =>
+    timesheet.monthsToReprice(
+      from,
+      today,
+      await lookups.lessonMonthsOf(summary.tutorId, summary.engagementId, from.slice(0, 7)),
+    );
+
+  /**
+   * A change of terms from `from` reprices the engagement's lessons from then on; one that would
+   * reprice lessons of an invoiced month is refused, naming the invoices, before anything is
+   * written. Whether a month is invoiced is read from its own timesheet stream (its lock), never
+   * from a read model that may lag. `after`: the engagement as the change would leave it.
+   */
+  async function refuseRepricingInvoiced(after: engagement.EngagementState, from: string, context: CommandContext) {
+    const summary = engagement.summaryOf(after);
+    if (!summary) return;
+    const { tutorId } = summary;
+    const months = await monthsFor(summary, from, todayIn(timeZone, context.now));
+    const sheets = await Promise.all(
+      months.map(async (month) => ({
+        month,
+        sheet: await context.load(timesheetStream(tutorId, month), timesheetDecider),
+      })),
+    );
+    // Pricing every lesson again here also refuses a rate that would price one beyond the limits.
+    const invoiced = sheets.filter(
+      ({ sheet }) => timesheet.lessonsToReprice(sheet, summary, from).length > 0 && sheet.status === 'locked',
+    );
+    if (invoiced.length === 0) return;
+    const named = await Promise.all(
+      invoiced.map(async ({ month }) => {
+        const state = await context.load(invoice.invoiceStream(tutorId, month), invoice.invoiceDecider);
+        return { month, reference: state.status === 'none' ? null : state.invoice.reference };
+      }),
+    );
+    throw timesheet.invoicedMonthsRefusal(named);
+  }
+
+  /**
+   * What this command's change of terms repriced, for its answer: the lessons of every
+   * `LessonsRepriced` that followed from its own events (their cause), waited for boundedly.
+   * Read from the events, so a retry of the command answers the same list.
+   */
+  async function repricedBy(
+    stream: string,
+    { commandId, settle }: CommandContext,
+  ): Promise<RepricedLessons | undefined> {
+    const own = (await deps.store.readStream(stream)).filter(
+      (event) => event.metadata.commandId === commandId && (TERMS_CHANGES as readonly string[]).includes(event.type),
+    );
+    const from = engagement.termsChangedFrom(own as unknown as EngagementEvent[]);
+    const first = own[0];
+    if (!from || !first) return undefined;
+    const complete = await settle([LESSON_REPRICING]);
+    const history = await deps.store.readStream(stream);
+    const summary = engagement.summaryOf(
+      fold(
+        engagementDecider,
+        history.map((event) => ({ type: event.type, data: event.data }) as EngagementEvent),
+      ),
+    );
+    if (!summary) return undefined;
+    // The months the reactor reprices in: as of the day the change was recorded, as it does.
+    const months = await monthsFor(summary, from, todayIn(timeZone, new Date(first.metadata.recordedAt)));
+    const causes = new Set(own.map((event) => event.id));
+    const lessons: RepricedLessons['lessons'] = [];
+    for (const month of months) {
+      let sheet = timesheetDecider.initialState();
+      for (const recorded of await deps.store.readStream(timesheetStream(summary.tutorId, month))) {
+        const event = { type: recorded.type, data: recorded.data } as LessonEvent;
+        if (event.type === 'LessonsRepriced' && causes.has(recorded.metadata.causationId)) {
+          for (const lesson of event.data.lessons) {
+            const previous = sheet.lessons.get(lesson.lessonId);
+            lessons.push({
+              id: lesson.lessonId,
+              date: lesson.date,
+              duration: toHours(lesson.duration),
+              previousAmount: toPounds(previous?.amountPence ?? lesson.amountPence),
+              amount: toPounds(lesson.amountPence),
+            });
+          }
+        }
+        sheet = timesheetDecider.evolve(sheet, event);
+      }
+    }
+    return { from, complete, lessons };
+  }
 
   async function start(body: EngagementBody, context: CommandContext) {
     const { run, now, newId, load, settle } = context;
@@ -115,31 +228,45 @@ export async function engagementRoutes(app: FastifyInstance, { deps, db }: { dep
     return { id: engagementId, tutorId: body.tutorId };
   }
 
-  async function change(id: string, body: EngagementBody, { run, load, settle }: CommandContext) {
+  async function change(id: string, body: EngagementBody, context: CommandContext) {
+    const { run, load, settle, now } = context;
     if (body.change === 'start') throw missing('id', 'An engagement with an id has already started');
     const stream = engagementStream(id);
     let state = await load(stream, engagementDecider);
     engagement.checkChangeOf(state, body);
-    for (const next of changesOf(body, state)) {
-      if (next === 'start') continue;
-      state = await run(stream, engagementDecider, commandFor(next, body));
+    const commands = changesOf(body, state).flatMap((next) => (next === 'start' ? [] : [commandFor(next, body)]));
+    // Decided whole before the first write (pure), so no part of it is refused after another was
+    // recorded; a change of terms is checked against the invoiced months it would reprice.
+    const decided: EngagementEvent[] = [];
+    let after: engagement.EngagementState = state;
+    for (const command of commands) {
+      const events = engagementDecider.decide(command, after, now);
+      decided.push(...events);
+      after = events.reduce(engagementDecider.evolve, after);
     }
+    const from = engagement.termsChangedFrom(decided);
+    if (from) await refuseRepricingInvoiced(after, from, context);
+    for (const command of commands) state = await run(stream, engagementDecider, command);
     // The engagement-end reactor takes it off the roster: waited for (boundedly) so that, once
     // answered, the student may start afresh. When it is late, the next start or termination
     // for this tutor settles the roster from the store anyway.
     if (state.status === 'ended') await settle([ENGAGEMENT_END]);
     const summary = engagement.summaryOf(state);
     if (!summary) throw notFound('There is no such engagement.');
-    return { id: summary.engagementId, tutorId: summary.tutorId };
+    const repriced = await repricedBy(stream, context);
+    return { id: summary.engagementId, tutorId: summary.tutorId, ...(repriced ? { repriced } : {}) };
   }
 
   commandRoute(app, deps, {
     url: '/api/tutors/engagement',
     roles: ['admin'],
     body: engagementBody,
-    handle: async ({ body }, context) => ({
-      engagement: body.id ? await change(body.id, body, context) : await start(body, context),
-    }),
+    handle: async ({ body }, context) => {
+      if (!body.id) return { engagement: await start(body, context) };
+      const { repriced, ...changed } = await change(body.id, body, context);
+      // What a change of terms repriced, beside the engagement (whose view the query side adds).
+      return { engagement: changed, ...(repriced ? { repriced } : {}) };
+    },
     // The engagement as its page shows it, built once, on the query side.
     view: (_, { engagement: saved }) => `/api/tutors/engagement/${saved.tutorId}/${saved.id}`,
   });

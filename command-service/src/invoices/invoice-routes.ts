@@ -2,6 +2,7 @@ import { invoiceConfirmBody, invoicePaymentBody, invoiceSaveBody, invoiceWithdra
 import { type Decider, engagement, invoice, timesheet, todayIn, toPence, tutor } from '@agency/domain';
 import { forbidden, HttpError, notFound } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
+import { LESSON_REPRICING } from '../lessons/lesson-repricing-reactor';
 import { type CommandContext, type CommandDependencies, commandRoute } from '../pipeline/command-pipeline';
 import { INVOICES_REACTOR } from './invoice-reactor';
 
@@ -40,6 +41,14 @@ const countedInvoice = counted(invoice.invoiceDecider);
 const underWay = (doing: string) =>
   new HttpError(503, 'under_way', `The invoice is still being ${doing}. Please try again in a moment.`);
 
+/** Answered while a change of terms is still repricing the month's lessons: nothing was written. */
+const repricingUnderWay = () =>
+  new HttpError(
+    503,
+    'under_way',
+    "This month's lessons are still being repriced after a change of rates. Please try again in a moment.",
+  );
+
 export type InvoiceRouteOptions = { deps: CommandDependencies; timeZone: string };
 
 /**
@@ -67,21 +76,21 @@ export async function invoiceRoutes(app: FastifyInstance, { deps, timeZone }: In
   }
 
   /**
-   * When each of the tutor's engagements ran, ended ones included, from the event store (never a
-   * read model that may lag): the tutor's state names every engagement it ever had, and each
-   * engagement's own stream gives its first and last day.
+   * Each of the tutor's engagements, ended ones included, from the event store (never a read model
+   * that may lag): the tutor's state names every engagement it ever had, and each engagement's own
+   * stream gives its first and last day and its periods.
    */
-  async function engagementSpansOf(
+  async function engagementsOf(
     tutorState: tutor.TutorState,
     load: CommandContext['load'],
-  ): Promise<invoice.EngagementSpan[]> {
+  ): Promise<engagement.EngagementSummary[]> {
     const ids = tutor.engagementsEverOf(tutorState);
-    const spans = await Promise.all(
+    const summaries = await Promise.all(
       ids.map(async (id) =>
         engagement.summaryOf(await load(engagement.engagementStream(id), engagement.engagementDecider)),
       ),
     );
-    return spans.flatMap((span) => (span ? [{ startDate: span.startDate, endDate: span.endDate }] : []));
+    return summaries.flatMap((summary) => (summary ? [summary] : []));
   }
 
   async function existingInvoice(id: string, load: CommandContext['load']): Promise<Generated> {
@@ -128,8 +137,10 @@ export async function invoiceRoutes(app: FastifyInstance, { deps, timeZone }: In
       // The invoice page generates on every visit: the second time answers with the first invoice.
       if (current.status !== 'none') return answerWith(current);
       const today = todayIn(timeZone, now);
-      // Not a future month, and one the tutor had an engagement in: checked before the lock.
-      invoice.checkMonthInvoiceable(month, today, await engagementSpansOf(tutorState, load));
+      // An ended month the tutor had an engagement in (the current one only when asked to invoice
+      // it early): checked before the lock.
+      const engagements = await engagementsOf(tutorState, load);
+      invoice.checkMonthInvoiceable(month, today, engagements, body.early);
       let sheet = await load(timesheetStream(tutorId, month), timesheetDecider);
       let again = false;
       if (sheet.status === 'locked') {
@@ -147,6 +158,13 @@ export async function invoiceRoutes(app: FastifyInstance, { deps, timeZone }: In
           again = true;
         }
         sheet = after.sheet;
+      }
+      if (timesheet.awaitsRepricing(sheet, engagements)) {
+        // A change of terms whose repricing has not reached these lessons yet: waited for, so the
+        // invoice bills them as the period in force on their dates prices them, never as before.
+        const caughtUp = await settle([LESSON_REPRICING]);
+        sheet = await load(timesheetStream(tutorId, month), timesheetDecider);
+        if (!caughtUp) throw repricingUnderWay();
       }
       // Everything the invoice will need, checked before the lock (a command is never refused
       // after it wrote): the reactor generates this very command, under the number it takes.

@@ -79,6 +79,20 @@ export function readModelLookups(db: pg.Pool) {
     },
 
     /**
+     * The months (from `fromMonth` on) the lessons read model holds lessons of an engagement in:
+     * where a change of its terms also looks, beyond the months it reads from their streams
+     * (timesheet.monthsToReprice). Through the tutor's (tutor, month, date) index.
+     */
+    async lessonMonthsOf(tutorId: string, engagementId: string, fromMonth: string): Promise<string[]> {
+      const found = await db.query(
+        `select distinct month from read.lessons
+          where tutor_id = $1 and month >= $3 and engagement_id = $2 order by month`,
+        [tutorId, engagementId, fromMonth],
+      );
+      return found.rows.map((row) => row.month as string);
+    },
+
+    /**
      * The admin logins besides `userId` (on or off: whether each is on is read from its stream).
      * Admin is a role given only at registration, so a lagging read model can only leave out one
      * registered a moment ago: it counts fewer admins, never more.

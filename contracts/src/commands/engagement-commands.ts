@@ -123,3 +123,25 @@ export const engagementBody = z
       ctx.addIssue({ code: 'custom', path: ['studentId'], message: 'Student is required' });
   });
 export type EngagementBody = z.infer<typeof engagementBody>;
+
+/**
+ * In the answer of a change of terms (`POST /api/tutors/engagement`): the lessons it repriced,
+ * from `from` on, in the months not yet invoiced. `complete` false: the repricing was still under
+ * way when the answer was made (`lessons` holds what was done by then).
+ */
+export const repricedLessons = z.object({
+  from: calendarDate,
+  complete: z.boolean(),
+  lessons: z.array(
+    z.object({
+      id: z.string(),
+      date: calendarDate,
+      /** Hours. */
+      duration: z.number(),
+      /** Pounds, before and after. */
+      previousAmount: z.number(),
+      amount: z.number(),
+    }),
+  ),
+});
+export type RepricedLessons = z.infer<typeof repricedLessons>;

@@ -3,12 +3,17 @@ import { LIMITS } from '../limits';
 import { calendarDate, calendarYear, commandId, entityId, monthNumber } from '../values';
 import { poundsFromForm } from './engagement-commands';
 
-/** `POST /api/invoices/save`: generate (or fetch, if already generated) the tutor's invoice for a month. */
+/**
+ * `POST /api/invoices/save`: generate (or fetch, if already generated) the tutor's invoice for a
+ * month. A month is invoiced once it has ended; `early: true` invoices the current month all the
+ * same, locking its remaining days too: the UI sends it only after the user confirmed that.
+ */
 export const invoiceSaveBody = z.object({
   commandId,
   tutorId: entityId('Tutor is required'),
   year: calendarYear,
   month: monthNumber,
+  early: z.boolean({ error: 'early must be true or false' }).optional(),
 });
 export type InvoiceSaveBody = z.infer<typeof invoiceSaveBody>;
 

@@ -29,6 +29,17 @@ export const LessonRecorded = defineEvent('LessonRecorded', 1, z.object({ ...tim
 /** The lesson's full new values, so a read model only overwrites. */
 export const LessonChanged = defineEvent('LessonChanged', 1, z.object({ ...timesheet, lesson: lessonDetails }));
 export const LessonRemoved = defineEvent('LessonRemoved', 1, z.object({ ...timesheet, lessonId: z.string() }));
+/**
+ * The engagement's terms changed from `from` (a rate change or a corrected period): these lessons
+ * of it, each on or after that date in this open month, are priced again by the period now in
+ * force on its date, with their full new values (a typed amount is kept). Follows the
+ * engagement's change on the timesheet (docs/reactors.md, `lesson-repricing`).
+ */
+export const LessonsRepriced = defineEvent(
+  'LessonsRepriced',
+  1,
+  z.object({ ...timesheet, engagementId: z.string(), from: calendarDate, lessons: z.array(lessonDetails).min(1) }),
+);
 /** The month was invoiced: no lesson of it can be recorded, changed or removed afterwards. */
 export const TimesheetMonthLocked = defineEvent(
   'TimesheetMonthLocked',
@@ -47,6 +58,7 @@ export const lessonEvents = [
   LessonRecorded,
   LessonChanged,
   LessonRemoved,
+  LessonsRepriced,
   TimesheetMonthLocked,
   TimesheetMonthUnlocked,
 ] as const;

@@ -156,6 +156,23 @@ export function changesFrom(
   return changes;
 }
 
+/**
+ * The first day whose terms (rate, commission, partner share) these events of an engagement may
+ * change, or undefined when they change none: a rate change from its date; a corrected period
+ * from the earlier of its old and new start. Lessons from that day on are priced again.
+ */
+export function termsChangedFrom(events: readonly EngagementEvent[]): string | undefined {
+  const starts = events.flatMap((event) => {
+    if (event.type === 'EngagementRatesChanged') return [event.data.from];
+    if (event.type === 'EngagementPeriodCorrected') {
+      const { periodStart, startDate } = event.data;
+      return [periodStart < startDate ? periodStart : startDate];
+    }
+    return [];
+  });
+  return starts.sort()[0];
+}
+
 export function summaryOf(state: EngagementState): EngagementSummary | undefined {
   if (state.status === 'none') return undefined;
   const { engagementId, tutorId, studentId } = state;

@@ -100,6 +100,13 @@ function describe(event: ProductEvent, context: Context): string {
       const before = context.lessons.get(event.data.lessonId);
       return before ? `Lesson on ${displayDate(before.date)} removed` : 'Lesson removed';
     }
+    case 'LessonsRepriced': {
+      const { from, lessons } = event.data;
+      const each = lessons.map(
+        (lesson) => `${displayDate(lesson.date)}: ${lessonChanges(context.lessons.get(lesson.lessonId), lesson)}`,
+      );
+      return `${lessons.length === 1 ? '1 lesson' : `${lessons.length} lessons`} repriced by the engagement's terms from ${displayDate(from)}: ${each.join('; ')}`;
+    }
     case 'TimesheetMonthLocked':
       return `Month ${event.data.month} locked by its invoice`;
     case 'InvoiceGenerated': {
@@ -163,6 +170,8 @@ function remember(event: ProductEvent, context: Context) {
   if (event.type === 'LessonRecorded' || event.type === 'LessonChanged') {
     context.lessons.set(event.data.lesson.lessonId, event.data.lesson);
   }
+  if (event.type === 'LessonsRepriced')
+    for (const lesson of event.data.lessons) context.lessons.set(lesson.lessonId, lesson);
   if ('contact' in event.data && 'id' in event.data.contact)
     context.contacts.set(event.data.contact.id, event.data.contact);
 }

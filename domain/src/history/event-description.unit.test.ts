@@ -70,11 +70,22 @@ describe('an event in words', () => {
         type: 'LessonChanged',
         data: { tutorId: 't1', month: '2026-10', lesson: { ...lesson, duration: 150, amountPence: 6750 } },
       },
+      {
+        type: 'LessonsRepriced',
+        data: {
+          tutorId: 't1',
+          month: '2026-10',
+          engagementId: lesson.engagementId,
+          from: '2026-10-01',
+          lessons: [{ ...lesson, duration: 150, ratePence: 5000, amountPence: 7500 }],
+        },
+      },
       { type: 'LessonRemoved', data: { tutorId: 't1', month: '2026-10', lessonId: 'l1' } },
     ]);
     expect(words).toEqual([
       'Lesson on 20 Oct 2026 recorded: 1.00 h at £45.00, £45.00',
       'Lesson on 20 Oct 2026 changed: duration from 1.00 h to 1.50 h, amount from £45.00 to £67.50',
+      "1 lesson repriced by the engagement's terms from 01 Oct 2026: 20 Oct 2026: rate from £45.00 to £50.00, amount from £67.50 to £75.00",
       'Lesson on 20 Oct 2026 removed',
     ]);
   });

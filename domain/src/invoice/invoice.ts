@@ -1,4 +1,5 @@
 import { type InvoiceEvent, type InvoiceItem, type LessonDetails, LIMITS } from '@agency/contracts';
+import { addDays } from '../shared/calendar';
 import { type Decider, DomainError } from '../shared/decider';
 import { checkDate, checkPence, checkText } from '../shared/limits';
 import { formatPercent, formatPounds, type Pence } from '../shared/money';
@@ -56,12 +57,30 @@ export const initialState = (): InvoiceState => ({ status: 'none', voided: [] })
 /** When an engagement ran: its first day and its last (null while it goes on). */
 export type EngagementSpan = { startDate: string; endDate: string | null };
 
+/** The last day of a 'YYYY-MM' month. */
+const lastDayOf = (month: string) =>
+  new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0)).toISOString().slice(0, 10);
+
+/** '2026-11-27', '2026-11-30' → '27–30 November 2026'; one day alone → '30 November 2026'. */
+function daysInWords(first: string, last: string) {
+  const [name, year] = monthName(first.slice(0, 7)).split(' ');
+  const day = (date: string) => String(Number(date.slice(8, 10)));
+  return first === last ? `${day(first)} ${name} ${year}` : `${day(first)}–${day(last)} ${name} ${year}`;
+}
+
 /**
- * A month can be invoiced once it has started, and only if the tutor had an engagement in it
- * (one whose span overlaps the month): nobody can lock a month of another year by mistake.
+ * A month can be invoiced once it has ended, and only if the tutor had an engagement in it (one
+ * whose span overlaps the month): nobody can lock a month of another year by mistake. The current
+ * month only `early`, when the user has confirmed that its invoice locks the rest of it too (no
+ * lesson can be added for those days). A month that has not started never.
  * `today` is in the agency's time zone; `engagements` are all the tutor's, ended ones included.
  */
-export function checkMonthInvoiceable(month: string, today: string, engagements: readonly EngagementSpan[]) {
+export function checkMonthInvoiceable(
+  month: string,
+  today: string,
+  engagements: readonly EngagementSpan[],
+  early = false,
+) {
   if (month > today.slice(0, 7)) {
     throw new DomainError('invalid', `${monthName(month)} has not started yet, so it cannot be invoiced.`, {
       month: 'Not started yet',
@@ -74,6 +93,15 @@ export function checkMonthInvoiceable(month: string, today: string, engagements:
       'conflict',
       `This tutor had no engagement in ${monthName(month)}, so there is no invoice to generate.`,
       { month: 'No engagement this month' },
+    );
+  }
+  if (month === today.slice(0, 7) && !early) {
+    const last = lastDayOf(month);
+    const rest = today === last ? `the rest of ${daysInWords(today, today)}` : daysInWords(addDays(today, 1), last);
+    throw new DomainError(
+      'conflict',
+      `${monthName(month)} has not ended yet: invoicing it now locks its lessons up to the end of the month (${rest}), so none can be added for those days. Invoice it early only if that is meant.`,
+      { month: 'Not ended yet' },
     );
   }
 }

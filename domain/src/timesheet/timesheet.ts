@@ -74,7 +74,12 @@ export type TimesheetCommand =
    */
   | (TimesheetKey & { type: 'LockMonth'; invoiceId: string; again?: boolean })
   /** The month's invoice was withdrawn: only the lock of that invoice is lifted. */
-  | (TimesheetKey & { type: 'UnlockMonth'; invoiceId: string });
+  | (TimesheetKey & { type: 'UnlockMonth'; invoiceId: string })
+  /**
+   * The engagement's terms changed from `from`: its lessons on or after that date are priced again
+   * by the period in force on each one's date (`engagement`, read from its own stream).
+   */
+  | (TimesheetKey & { type: 'RepriceLessons'; engagement: EngagementSummary; from: string });
 
 export const DEFAULT_DURATION: Hundredths = 100;
 export const MAX_HOURS_A_DAY_WITH_ONE_STUDENT = 12;
@@ -89,6 +94,11 @@ export function evolve(state: TimesheetState, event: LessonEvent): TimesheetStat
     case 'LessonRemoved': {
       const lessons = new Map(state.lessons);
       lessons.delete(event.data.lessonId);
+      return { ...state, lessons };
+    }
+    case 'LessonsRepriced': {
+      const lessons = new Map(state.lessons);
+      for (const lesson of event.data.lessons) lessons.set(lesson.lessonId, lesson);
       return { ...state, lessons };
     }
     case 'TimesheetMonthLocked':
@@ -250,6 +260,29 @@ function checkLesson(
 const sameLesson = (a: LessonDetails, b: LessonDetails) =>
   (Object.keys(a) as (keyof LessonDetails)[]).every((key) => a[key] === b[key]);
 
+/**
+ * The lessons of `engagement` on or after `from` in this month that its periods now price
+ * otherwise, with their new values, in date order. A lesson keeps an amount someone typed (its
+ * commission follows the period); a lesson no period covers (after an end moved earlier) is left
+ * as it is. The rule of the product: a lesson is priced by the period in force on its date.
+ */
+export function lessonsToReprice(state: TimesheetState, engagement: EngagementSummary, from: string): LessonDetails[] {
+  const changed: LessonDetails[] = [];
+  for (const lesson of lessonsOf(state)) {
+    if (lesson.engagementId !== engagement.engagementId || lesson.date < from) continue;
+    if (!periodInForce(engagement.periods, lesson.date)) continue;
+    const repriced = priceLesson({
+      lessonId: lesson.lessonId,
+      engagement,
+      date: lesson.date,
+      duration: lesson.duration,
+      amountPence: lesson.amountEdited ? lesson.amountPence : undefined,
+    });
+    if (!sameLesson(lesson, repriced)) changed.push(repriced);
+  }
+  return changed;
+}
+
 export function decide(command: TimesheetCommand, state: TimesheetState, now: Date): LessonEvent[] {
   const { tutorId, month } = command;
   switch (command.type) {
@@ -320,6 +353,21 @@ export function decide(command: TimesheetCommand, state: TimesheetState, now: Da
     case 'UnlockMonth':
       if (state.status !== 'locked' || state.invoiceId !== command.invoiceId) return [];
       return [{ type: 'TimesheetMonthUnlocked', data: { tutorId, month, invoiceId: command.invoiceId } }];
+    case 'RepriceLessons': {
+      const { engagement, from } = command;
+      if (engagement.tutorId !== tutorId) {
+        throw new DomainError('invalid', "This engagement is not one of this tutor's.", {
+          engagementId: 'Not this tutor',
+        });
+      }
+      const lessons = lessonsToReprice(state, engagement, from);
+      if (lessons.length === 0) return [];
+      // An invoiced month's lessons never change: the engagement's change is refused before it is
+      // recorded when it would reach them (see `invoicedMonthsRefusal`).
+      checkOpen(state, month);
+      const { engagementId } = engagement;
+      return [{ type: 'LessonsRepriced', data: { tutorId, month, engagementId, from, lessons } }];
+    }
     default: {
       const _never: never = command;
       return _never;
@@ -346,3 +394,5 @@ export const gridLessonId = (engagementId: string, date: string) => `${engagemen
 /** The lesson a grid cell saves: the one it showed, or the cell's own for an empty cell. */
 export const cellLessonId = (cell: { lessonId?: string; engagement: { engagementId: string }; date: string }) =>
   cell.lessonId ?? gridLessonId(cell.engagement.engagementId, cell.date);
+
+export * from './repricing';

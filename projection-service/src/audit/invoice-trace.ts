@@ -42,14 +42,17 @@ function lessonsAfter(events: readonly RecordedEvent[]): LessonDetails[] {
   for (const event of events as unknown as (RecordedEvent & LessonEvent)[]) {
     if (event.type === 'LessonRecorded' || event.type === 'LessonChanged')
       lessons.set(event.data.lesson.lessonId, event.data.lesson);
+    if (event.type === 'LessonsRepriced') for (const lesson of event.data.lessons) lessons.set(lesson.lessonId, lesson);
     if (event.type === 'LessonRemoved') lessons.delete(event.data.lessonId);
   }
   return [...lessons.values()].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
 }
 
-const lessonIdOf = (event: RecordedEvent) => {
-  const data = event.data as { lesson?: { lessonId?: string }; lessonId?: string };
-  return data.lesson?.lessonId ?? data.lessonId;
+/** Whether the event writes this lesson (a repricing writes several at once). */
+const concerns = (event: RecordedEvent, lessonId: string) => {
+  const data = event.data as { lesson?: { lessonId?: string }; lessonId?: string; lessons?: { lessonId?: string }[] };
+  if (data.lessons) return data.lessons.some((lesson) => lesson.lessonId === lessonId);
+  return (data.lesson?.lessonId ?? data.lessonId) === lessonId;
 };
 
 /**
@@ -108,7 +111,7 @@ async function traceLesson(
   sheet: readonly RecordedEvent[],
   engagements: Map<string, Promise<RecordedEvent[]>>,
 ) {
-  const own = sheet.filter((event) => lessonIdOf(event) === lesson.lessonId);
+  const own = sheet.filter((event) => concerns(event, lesson.lessonId));
   const events = await views(sheet, (event) => own.includes(event));
   // The period that priced the lesson: the engagement as it was known when the lesson was last saved.
   let stream = engagements.get(lesson.engagementId);

@@ -117,6 +117,12 @@ function invoiceEvents(): GivenEvent[] {
   ];
 }
 
+const repriced = (tutorId: string, lessons: LessonDetails[]): GivenEvent => ({
+  streamId: `timesheet-${tutorId}-2026-03`,
+  type: 'LessonsRepriced',
+  data: { tutorId, month: '2026-03', engagementId: 'e-1', from: '2026-03-01', lessons },
+});
+
 function lessonEvents(): GivenEvent[] {
   const tutorId = randomUUID();
   const month = '2026-03';
@@ -132,9 +138,15 @@ function lessonEvents(): GivenEvent[] {
       type: 'LessonChanged',
       data: { tutorId, month, lesson: { ...kept, amountPence: 5000, amountEdited: true } },
     },
+    // A change of rates reprices two lessons in one event (the typed amount kept), one of them removed next.
+    repriced(tutorId, [
+      { ...kept, amountPence: 5000, amountEdited: true, commissionPence: 1250, partnerCommissionPence: 125 },
+      { ...gone, ratePence: 3200, amountPence: 4800, commissionPence: 1200, partnerCommissionPence: 120 },
+    ]),
     { streamId, type: 'LessonRemoved', data: { tutorId, month, lessonId: gone.lessonId } },
     { streamId, type: 'LessonRemoved', data: { tutorId, month, lessonId: back.lessonId } },
     { streamId, type: 'LessonRecorded', data: { tutorId, month, lesson: { ...back, duration: 100 } } },
+    repriced(tutorId, [{ ...back, duration: 100, ratePence: 3200, amountPence: 3200, commissionPence: 800 }]),
     { streamId, type: 'TimesheetMonthLocked', data: { tutorId, month, invoiceId } },
     { streamId, type: 'TimesheetMonthUnlocked', data: { tutorId, month, invoiceId } },
     { streamId, type: 'TimesheetMonthLocked', data: { tutorId, month, invoiceId: `${invoiceId}-again` } },

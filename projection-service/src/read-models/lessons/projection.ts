@@ -7,6 +7,29 @@ import { snapshotVersion, type VersionTable } from '../versions';
 type WithLesson = { tutorId: string; month: string; lesson: LessonDetails };
 type MonthLock = { tutorId: string; month: string; invoiceId: string };
 
+/**
+ * What an event writes to one lesson: its values (recorded, changed, repriced) or its removal
+ * (`values` null). A repricing writes several lessons at once.
+ */
+type LessonWrite = { id: string; event: RecordedEvent; values: WithLesson | null };
+
+function writesOf(event: RecordedEvent): LessonWrite[] {
+  const typed = event as unknown as LessonEvent;
+  switch (typed.type) {
+    case 'LessonRemoved':
+      return [{ id: typed.data.lessonId, event, values: null }];
+    case 'LessonsRepriced': {
+      const { tutorId, month, lessons } = typed.data;
+      return lessons.map((lesson) => ({ id: lesson.lessonId, event, values: { tutorId, month, lesson } }));
+    }
+    case 'LessonRecorded':
+    case 'LessonChanged':
+      return [{ id: typed.data.lesson.lessonId, event, values: typed.data }];
+    default:
+      return [];
+  }
+}
+
 /** The columns of a lesson, in `lessons`' order, and its values from an event. */
 const LESSON_COLUMNS = [
   ['id', 'text'],
@@ -41,18 +64,14 @@ const valuesOf = ({ tutorId, month, lesson }: WithLesson) => [
   lesson.partnerCommissionPence,
 ];
 const position = (event: RecordedEvent) => [event.position.commit.toString(), event.position.prepare.toString()];
-const lessonOf = (event: RecordedEvent) =>
-  event.type === 'LessonRemoved'
-    ? (event.data as { lessonId: string }).lessonId
-    : (event.data as WithLesson).lesson.lessonId;
 
 /**
- * Lesson events carry the lesson's full values, so recording and changing both overwrite; the
- * row keeps the position of the event that wrote it (from which it holds) and that event's
- * recorded time. Any number of lessons (distinct ids) in one statement: a rebuild writes a
- * batch's lessons at once.
+ * Lesson events carry the lesson's full values, so recording, changing and repricing all
+ * overwrite; the row keeps the position of the event that wrote it (from which it holds) and
+ * that event's recorded time. Any number of lessons (distinct ids) in one statement: a rebuild
+ * writes a batch's lessons at once.
  */
-function upsertLessons(sql: pg.ClientBase, events: RecordedEvent[]) {
+function upsertLessons(sql: pg.ClientBase, writes: (LessonWrite & { values: WithLesson })[]) {
   const n = LESSON_COLUMNS.length;
   return sql.query(
     `insert into lessons (${LESSON_COLUMNS.map(([column]) => column).join(', ')}, valid_from_commit, valid_from_prepare,
@@ -66,10 +85,10 @@ function upsertLessons(sql: pg.ClientBase, events: RecordedEvent[]) {
        valid_from_commit = excluded.valid_from_commit, valid_from_prepare = excluded.valid_from_prepare,
        recorded_at = excluded.recorded_at`,
     [
-      ...LESSON_COLUMNS.map((_, i) => events.map((event) => valuesOf(event.data as WithLesson)[i])),
-      events.map((event) => position(event)[0]),
-      events.map((event) => position(event)[1]),
-      events.map((event) => event.metadata.recordedAt),
+      ...LESSON_COLUMNS.map((_, i) => writes.map((write) => valuesOf(write.values)[i])),
+      writes.map(({ event }) => position(event)[0]),
+      writes.map(({ event }) => position(event)[1]),
+      writes.map(({ event }) => event.metadata.recordedAt),
     ],
   );
 }
@@ -79,13 +98,13 @@ function upsertLessons(sql: pg.ClientBase, events: RecordedEvent[]) {
  * version of a lesson that a later event replaced or removed, with the positions between which it
  * held. The current version is the row in `lessons` itself (a million lessons, almost all never
  * changed: their one version is not written twice). `superseded` holds, for each lesson whose
- * row is about to be replaced or removed, the event that does it: its row goes to the history;
- * `replacedInBatch`, the versions events make that later events of the same run replace.
+ * row is about to be replaced or removed, the write that does it: its row goes to the history;
+ * `replacedInBatch`, the versions writes make that later writes of the same run replace.
  */
 async function keepHistory(
   sql: pg.ClientBase,
-  superseded: RecordedEvent[],
-  replacedInBatch: { from: RecordedEvent; to: RecordedEvent }[],
+  superseded: LessonWrite[],
+  replacedInBatch: { from: LessonWrite & { values: WithLesson }; to: LessonWrite }[],
 ) {
   const columns = LESSON_COLUMNS.map(([column]) => column).join(', ');
   if (superseded.length > 0) {
@@ -98,10 +117,10 @@ async function keepHistory(
               as s (id, valid_to_commit, valid_to_prepare, to_recorded_at)
          join lessons l on l.id = s.id`,
       [
-        superseded.map(lessonOf),
-        superseded.map((event) => position(event)[0]),
-        superseded.map((event) => position(event)[1]),
-        superseded.map((event) => event.metadata.recordedAt),
+        superseded.map(({ id }) => id),
+        superseded.map(({ event }) => position(event)[0]),
+        superseded.map(({ event }) => position(event)[1]),
+        superseded.map(({ event }) => event.metadata.recordedAt),
       ],
     );
   }
@@ -114,13 +133,13 @@ async function keepHistory(
          $${n + 1}::bigint[], $${n + 2}::bigint[], $${n + 3}::timestamptz[],
          $${n + 4}::bigint[], $${n + 5}::bigint[], $${n + 6}::timestamptz[])`,
       [
-        ...LESSON_COLUMNS.map((_, i) => replacedInBatch.map(({ from }) => valuesOf(from.data as WithLesson)[i])),
-        replacedInBatch.map(({ from }) => position(from)[0]),
-        replacedInBatch.map(({ from }) => position(from)[1]),
-        replacedInBatch.map(({ from }) => from.metadata.recordedAt),
-        replacedInBatch.map(({ to }) => position(to)[0]),
-        replacedInBatch.map(({ to }) => position(to)[1]),
-        replacedInBatch.map(({ to }) => to.metadata.recordedAt),
+        ...LESSON_COLUMNS.map((_, i) => replacedInBatch.map(({ from }) => valuesOf(from.values)[i])),
+        replacedInBatch.map(({ from }) => position(from.event)[0]),
+        replacedInBatch.map(({ from }) => position(from.event)[1]),
+        replacedInBatch.map(({ from }) => from.event.metadata.recordedAt),
+        replacedInBatch.map(({ to }) => position(to.event)[0]),
+        replacedInBatch.map(({ to }) => position(to.event)[1]),
+        replacedInBatch.map(({ to }) => to.event.metadata.recordedAt),
       ],
     );
   }
@@ -156,37 +175,40 @@ const lockVersion = (sql: pg.ClientBase, event: RecordedEvent) => {
 };
 
 const isLessonEvent = (event: RecordedEvent) =>
-  event.type === 'LessonRecorded' || event.type === 'LessonChanged' || event.type === 'LessonRemoved';
+  event.type === 'LessonRecorded' ||
+  event.type === 'LessonChanged' ||
+  event.type === 'LessonRemoved' ||
+  event.type === 'LessonsRepriced';
+
+const isStored = (write: LessonWrite): write is LessonWrite & { values: WithLesson } => write.values !== null;
 
 /**
  * Lesson events at once (one or a batch): every version they replace goes to the history (the
- * rows the table holds, replaced by each lesson's first event here; and the versions the events
+ * rows the table holds, replaced by each lesson's first write here; and the versions the writes
  * make and replace among themselves, so a moment inside a batch is seen as it was); then each
  * lesson's last values in one upsert, the lessons removed (and not recorded again later) in one
  * delete, run first.
  */
 async function applyLessonEvents(sql: pg.ClientBase, events: RecordedEvent[]) {
-  const upserts = new Map<string, RecordedEvent>();
+  const upserts = new Map<string, LessonWrite & { values: WithLesson }>();
   const removed = new Set<string>();
-  const first = new Map<string, RecordedEvent>();
-  const latest = new Map<string, RecordedEvent>();
-  const replaced: { from: RecordedEvent; to: RecordedEvent }[] = [];
-  for (const event of events) {
-    const id = lessonOf(event);
-    const before = latest.get(id);
-    if (!before) first.set(id, event);
-    else if (before.type !== 'LessonRemoved') replaced.push({ from: before, to: event });
-    latest.set(id, event);
-    if (event.type === 'LessonRemoved') {
-      upserts.delete(id);
-      removed.add(id);
-    } else {
-      upserts.set(id, event);
+  const first = new Map<string, LessonWrite>();
+  const latest = new Map<string, LessonWrite>();
+  const replaced: { from: LessonWrite & { values: WithLesson }; to: LessonWrite }[] = [];
+  for (const write of events.flatMap(writesOf)) {
+    const before = latest.get(write.id);
+    if (!before) first.set(write.id, write);
+    else if (isStored(before)) replaced.push({ from: before, to: write });
+    latest.set(write.id, write);
+    if (isStored(write)) upserts.set(write.id, write);
+    else {
+      upserts.delete(write.id);
+      removed.add(write.id);
     }
   }
   // A lesson recorded finds no row (the timesheet refuses to record a lesson it holds, and a
-  // removal deletes the row): only a change or a removal replaces what the table holds.
-  const superseded = [...first.values()].filter((event) => event.type !== 'LessonRecorded');
+  // removal deletes the row): only a change, a repricing or a removal replaces what the table holds.
+  const superseded = [...first.values()].filter(({ event }) => event.type !== 'LessonRecorded');
   await keepHistory(sql, superseded, replaced);
   if (removed.size > 0) await sql.query('delete from lessons where id = any($1::text[])', [[...removed]]);
   if (upserts.size > 0) await upsertLessons(sql, [...upserts.values()]);
@@ -211,6 +233,7 @@ export const lessonsProjection = defineProjection<LessonEvent>({
     LessonRecorded: (sql, event) => applyLessonEvents(sql, [event as RecordedEvent]),
     LessonChanged: (sql, event) => applyLessonEvents(sql, [event as RecordedEvent]),
     LessonRemoved: (sql, event) => applyLessonEvents(sql, [event as RecordedEvent]),
+    LessonsRepriced: (sql, event) => applyLessonEvents(sql, [event as RecordedEvent]),
     TimesheetMonthLocked: async (sql, event) => {
       await lockMonth(sql, event.data);
       await lockVersion(sql, event as RecordedEvent);
