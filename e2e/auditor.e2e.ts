@@ -139,4 +139,44 @@ describe('an auditor in the browser', () => {
     await expectAccessible(page);
     await screenshot(page, 'activity');
   });
+
+  it('an admin adds an auditor on Settings → Logins and turns it off: it cannot sign in; the auditor reads the list only', async () => {
+    const admin = await logInAsAdmin(browser);
+    await admin.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+    await admin.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Logins' }).click();
+    await admin.getByRole('heading', { name: 'Logins' }).waitFor();
+    const newcomer = `audrey${stamp}`;
+    await admin.getByLabel('Role', { exact: true }).selectOption('auditor');
+    await admin.getByLabel('Name', { exact: true }).fill(`Audrey Newcomer${stamp}`);
+    await admin.getByLabel('Username', { exact: true }).fill(newcomer);
+    await admin.getByLabel('First Password').fill('Sextant-Marlin-4417');
+    await admin.getByRole('button', { name: 'Add Login' }).click();
+    await admin.getByText(`Login ${newcomer} added as an auditor.`).waitFor();
+    const row = admin.getByRole('row', { name: new RegExp(`Audrey Newcomer${stamp}`) });
+    await row.getByText('No e-mail address: only logins of tutors have one').waitFor();
+    await expectAccessible(admin);
+    await screenshot(admin, 'settings-logins');
+
+    // The auditor signs in and reads the list, with no button to change anything.
+    const auditor = await logIn(browser, newcomer, 'Sextant-Marlin-4417');
+    await auditor.goto('/settings/logins');
+    await auditor.getByRole('row', { name: new RegExp(`Audrey Newcomer${stamp}`) }).waitFor();
+    expect(await auditor.getByRole('button', { name: /Turn Off|Add Login|Send Password Reset/ }).count()).toBe(0);
+
+    await row.getByRole('button', { name: 'Turn Off' }).click();
+    await row.getByRole('button', { name: 'Yes, Turn Off' }).click();
+    await admin.getByText(`Audrey Newcomer${stamp}'s login is turned off`).waitFor();
+    await row.getByRole('button', { name: 'Turn On' }).waitFor();
+    await expect.poll(() => row.getByRole('cell', { name: 'Off', exact: true }).count()).toBe(1);
+
+    // Its session has ended, and signing in again is refused with the reason.
+    await auditor.reload();
+    await auditor.waitForURL('**/login');
+    await auditor.getByLabel('Username').fill(newcomer);
+    await auditor.getByLabel('Password').fill('Sextant-Marlin-4417');
+    await auditor.getByRole('button', { name: 'Login' }).click();
+    await auditor
+      .getByText('This login has been turned off. Please contact the office if this is a mistake.')
+      .waitFor();
+  });
 });

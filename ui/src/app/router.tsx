@@ -111,6 +111,7 @@ const pages: RouteObject[] = [
         lazy: screen(() => import('../features/consultations/pages/new-consultation-page'), 'NewConsultationPage'),
       },
       { path: 'settings', lazy: screen(() => import('../features/settings/pages/settings-page'), 'SettingsPage') },
+      { path: 'settings/logins', lazy: screen(() => import('../features/settings/pages/logins-page'), 'LoginsPage') },
       { path: 'workshops', lazy: screen(() => import('../features/workshops/pages/workshops-page'), 'WorkshopsPage') },
       { path: 'workshops/new', lazy: screen(workshops, 'NewEventPage') },
       { path: 'workshops/edit/:eventId', lazy: screen(workshops, 'EditEventPage') },

@@ -9,6 +9,7 @@ import { useCommandForm } from '../../../lib/use-command-form';
 import { useLoader } from '../../../lib/use-loader';
 import { required } from '../../../lib/validation';
 import { type AgencyDetails, fetchAgencyDetails, saveAgencyDetails } from '../api';
+import { SettingsNav } from '../components/settings-nav';
 
 type Values = Omit<AgencyDetails, 'address' | 'paymentTermsDays' | 'defaultConsultationAmount'> & {
   address: string[];
@@ -113,6 +114,7 @@ export function SettingsPage() {
   return (
     <>
       <PageHeading title="Settings" />
+      <SettingsNav />
       <LoadState state={state} onRetry={retry}>
         {(details) => <SettingsForm details={details} />}
       </LoadState>
