@@ -68,6 +68,47 @@ describe('consultations in the browser', () => {
     await screenshot(page, 'consultations-list');
   });
 
+  it('finds the family’s invoice in the family invoices ledger, then its invoices and balance on its page', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Family Invoices' }).click();
+    await page.getByRole('heading', { name: 'Family Invoices' }).waitFor();
+    await page.getByRole('combobox', { name: 'Family' }).fill(`olive ${surname.slice(0, 5)}`);
+    await page.getByRole('option', { name: `Olive ${surname}` }).click();
+    await page.waitForURL(/\/family-invoices\?client=/);
+    // Only this family's entries: its one consultation invoice, unpaid, £175.00 owed.
+    const rows = page.getByRole('table').locator('tbody tr');
+    await expect.poll(() => rows.count()).toBe(1);
+    const row = rows.first();
+    expect(await row.innerText()).toContain(`Olive ${surname}`);
+    expect(await row.innerText()).toContain('Unpaid');
+    const invoice = row.getByRole('link', { name: /^OTA\d{5}$/ });
+    const reference = await invoice.innerText();
+    expect(await invoice.getAttribute('href')).toMatch(/^\/api\/family-invoices\/doc\//);
+    expect(await page.getByTestId('total-owed').innerText()).toBe('175.00');
+    expect(await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href')).toMatch(
+      /^\/api\/family-invoices\?client=[^&]+&format=csv$/,
+    );
+    await page.getByLabel('State').selectOption('paid');
+    await expect
+      .poll(() => page.getByText('No invoices, credit notes or payments match these filters').count())
+      .toBe(1);
+    await page.getByLabel('State').selectOption('');
+    await expect.poll(() => rows.count()).toBe(1);
+    await expectAccessible(page);
+    await screenshot(page, 'family-invoices-ledger');
+
+    await row.getByRole('link', { name: `Olive ${surname}` }).click();
+    await page.getByRole('heading', { name: 'Client', exact: true }).waitFor();
+    const invoices = page.getByRole('region', { name: 'Invoices' });
+    await expect.poll(() => invoices.getByRole('link', { name: reference }).count()).toBe(1);
+    expect(await page.getByTestId('family-balance').innerText()).toBe('Owed: £175.00');
+    expect(await invoices.getByRole('row').filter({ hasText: reference }).innerText()).toMatch(
+      /175\.00\s+0\.00\s+175\.00\s+Unpaid/,
+    );
+    await page.getByRole('region', { name: 'Recent Lessons' }).getByText('No lessons delivered yet.').waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'client-detail-invoices');
+  });
+
   it('lets an admin edit the agency’s details on the settings screen', async () => {
     await page.getByRole('link', { name: 'Settings' }).first().click();
     await page.getByRole('heading', { name: 'Settings' }).waitFor();

@@ -18,6 +18,8 @@ export const menu: MenuItem[] = [
   { label: 'Invoices', route: 'invoices' },
   { label: 'Consultations', route: 'consultations', roles: ['admin', 'auditor'] },
   { label: 'Workshops', route: 'workshops', roles: ['admin', 'auditor'] },
+  // Families' invoices (consultations and workshops), credit notes and payments: the office's ledger.
+  { label: 'Family Invoices', route: 'family-invoices', roles: ['admin', 'partner', 'auditor'] },
   { label: 'Resources', route: 'resources', roles: ['admin', 'auditor'] },
   {
     label: 'Reports',

@@ -13,6 +13,7 @@ describe('menu by role', () => {
       'Invoices',
       'Consultations',
       'Workshops',
+      'Family Invoices',
       'Resources',
       'Reports',
       'Settings',
@@ -20,8 +21,8 @@ describe('menu by role', () => {
     ]);
   });
 
-  it('gives a partner clients, tutors, lessons, invoices and reports', () => {
-    expect(labels('partner')).toEqual(['Clients', 'Tutors', 'Lessons', 'Invoices', 'Reports']);
+  it('gives a partner clients, tutors, lessons, invoices, family invoices and reports', () => {
+    expect(labels('partner')).toEqual(['Clients', 'Tutors', 'Lessons', 'Invoices', 'Family Invoices', 'Reports']);
   });
 
   it('gives an auditor every item an admin has (the screens have no buttons that change anything)', () => {

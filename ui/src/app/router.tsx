@@ -103,6 +103,10 @@ const pages: RouteObject[] = [
         lazy: screen(() => import('../features/reports/pages/invoice-status-page'), 'InvoiceStatusPage'),
       },
       {
+        path: 'family-invoices',
+        lazy: screen(() => import('../features/family-invoices/pages/family-invoices-page'), 'FamilyInvoicesPage'),
+      },
+      {
         path: 'consultations',
         lazy: screen(() => import('../features/consultations/pages/consultations-page'), 'ConsultationsPage'),
       },

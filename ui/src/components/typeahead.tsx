@@ -66,6 +66,7 @@ export function Typeahead<T extends { id: string }>({
   selected,
   onSelect,
   onBlur,
+  required = true,
 }: {
   id: string;
   label: string;
@@ -80,8 +81,17 @@ export function Typeahead<T extends { id: string }>({
   selected: T | null;
   onSelect: (item: T | null) => void;
   onBlur?: () => void;
+  /** A form's choice is required; a list's filter is not (blank: everyone). */
+  required?: boolean;
 }) {
   const [text, setText] = useState(selected ? textOf(selected) : '');
+  // A choice made from outside (named in the address, shown once the items are in) shows its
+  // name; clearing it (the user typing) leaves what was typed.
+  const [shownId, setShownId] = useState(selected?.id);
+  if (selected?.id !== shownId) {
+    setShownId(selected?.id);
+    if (selected) setText(textOf(selected));
+  }
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
   const typed = useDebounced(text, TYPEAHEAD_DEBOUNCE_MS);
@@ -117,7 +127,7 @@ export function Typeahead<T extends { id: string }>({
   const noMatch = open && typed.trim() !== '' && typed === text && matches.length === 0 && state.status === 'loaded';
 
   return (
-    <Field id={id} label={label} required error={error}>
+    <Field id={id} label={label} required={required} error={error}>
       <Wrap>
         <Input
           id={id}
@@ -127,7 +137,7 @@ export function Typeahead<T extends { id: string }>({
           aria-expanded={showList}
           aria-controls={listId}
           aria-activedescendant={showList ? optionId(active) : undefined}
-          aria-required
+          aria-required={required}
           invalid={Boolean(error)}
           {...errorProps(id, error)}
           value={text}

@@ -6,6 +6,7 @@ import type {
   ClientListItem,
   ClientView,
   ContactAnswer,
+  FamilyOverviewAnswer,
   StudentView,
   TutorListAnswer,
   TutorListItem,
@@ -14,7 +15,7 @@ import { PAGE_SIZE } from '../../components/pager';
 import type { ContactInput } from '../../lib/contact-form-values';
 import { getJson, postJson } from '../../lib/http';
 
-export type { ClientListItem };
+export type { ClientListItem, FamilyOverviewAnswer };
 
 /** A contact as the forms send it back: the query answers' contacts (`ContactView`) are ones too. */
 export type Contact = ContactInput & { id: string };
@@ -82,3 +83,7 @@ export const eraseClient = (clientId: string, body: { reason: string; confirm: t
 
 /** The family's subject-access export (a zip of export.json and summary.pdf), downloaded by the browser. */
 export const clientExportUrl = (clientId: string) => `/api/clients/${encodeURIComponent(clientId)}/export`;
+
+/** A family's money, lessons and tutors, for its page (the office only: a tutor is refused). */
+export const fetchFamilyOverview = (clientId: string, signal?: AbortSignal) =>
+  getJson<FamilyOverviewAnswer>(`/api/clients/${encodeURIComponent(clientId)}/overview`, signal);

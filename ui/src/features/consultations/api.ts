@@ -1,6 +1,5 @@
 import type {
   ClientChildrenAnswer,
-  ClientListAnswer,
   ClientListItem,
   ConsultationListAnswer,
   ConsultationRowView,
@@ -8,7 +7,7 @@ import type {
   TutorListAnswer,
   TutorListItem,
 } from '@agency/contracts';
-import { everyPage } from '../../lib/every-page';
+import { familyDocumentUrl, fetchFamilyOptions } from '../../lib/family-invoices';
 import { getJson, postJson } from '../../lib/http';
 
 export type ConsultationRow = ConsultationRowView;
@@ -33,14 +32,8 @@ export type SavedConsultation = { id?: string; invoiceReference: string | null }
 export const fetchConsultations = (signal?: AbortSignal) =>
   getJson<ConsultationListAnswer>('/api/consultations', signal).then((answer) => answer.consultations);
 
-/** Every active family for the typeahead, not the list's first page: its pages are walked to the end. */
-export const fetchClientOptions = (signal?: AbortSignal): Promise<ClientOption[]> =>
-  everyPage(async (cursor) => {
-    const params = new URLSearchParams({ includeInactive: 'N', limit: '1000' });
-    if (cursor) params.set('cursor', cursor);
-    const page = await getJson<ClientListAnswer>(`/api/clients?${params}`, signal);
-    return { rows: page.clients, nextCursor: page.nextCursor };
-  });
+/** Every active family for the typeahead, not the list's first page. */
+export const fetchClientOptions = (signal?: AbortSignal): Promise<ClientOption[]> => fetchFamilyOptions(false, signal);
 
 /** Choosing a client loads that client's children. */
 export const fetchChildren = (clientId: string, signal?: AbortSignal) =>
@@ -56,8 +49,7 @@ export const fetchTutorOptions = (signal?: AbortSignal) =>
 export const saveConsultation = (body: ConsultationInput) =>
   postJson<{ consultation?: SavedConsultation }>('/api/consultations', body).then((answer) => answer.consultation);
 
-/** Where an invoice's (or credit note's) PDF is served; the session cookie opens it in a new tab. */
-export const familyDocumentUrl = (id: string) => `/api/family-invoices/doc/${encodeURIComponent(id)}`;
+export { familyDocumentUrl };
 
 /** Money a family paid against a consultation's invoice (part payments too; never more than is owed). */
 export const recordFamilyPayment = (body: { invoiceId: string; date: string; amount: string; commandId: string }) =>

@@ -12,12 +12,13 @@ import { Panel, SectionHeading } from '../../../components/panel';
 import { EmptyRow, Table, TableWrap, Td, Th, Tr } from '../../../components/table';
 import { useRetentionPeriod } from '../../../lib/agency-details';
 import { useCommandIds } from '../../../lib/command-id';
-import { useCurrentUser } from '../../../lib/current-user';
+import { isOffice, useCurrentUser } from '../../../lib/current-user';
 import { formatDate } from '../../../lib/format';
 import { errorMessage } from '../../../lib/http';
 import { useLoader } from '../../../lib/use-loader';
 import { type Client, clientExportUrl, eraseClient, fetchClient, setClientActive } from '../api';
 import { ContactCard } from '../components/contact-card';
+import { FamilyOverview } from '../components/family-overview';
 import { PencilLink } from '../components/pencil-link';
 
 const Summary = styled.div({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '2rem' });
@@ -169,6 +170,8 @@ function ClientDetail({ client: loaded }: { client: Client }) {
           </Table>
         </TableWrap>
       </Panel>
+      {/* Its invoices, balance, lessons and tutors: the office's (a tutor reads no family's money). */}
+      {isOffice(user) ? <FamilyOverview clientId={client.id} /> : null}
       {admin ? <PersonalData clientId={client.id} /> : null}
     </>
   );

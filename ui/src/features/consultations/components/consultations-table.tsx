@@ -10,19 +10,18 @@ import { useCommandIds } from '../../../lib/command-id';
 import { formatDate, formatMoney } from '../../../lib/format';
 import { errorMessage } from '../../../lib/http';
 import { type ConsultationRow, cancelConsultation, familyDocumentUrl, recordFamilyPayment } from '../api';
-import { invoicingNote } from '../invoice-status';
+import { creditNoteParts, invoicingNote, owedNote } from '../invoice-status';
 import { consultationActionsMachine } from '../machines/consultation-actions-machine';
 
 const Tick = styled.span({ color: '#0f7a3d', fontWeight: 700, fontSize: '1.15rem' });
 const DocumentLink = styled.a(({ theme }) => ({ color: theme.colors.primary, fontWeight: 600 }));
 const Muted = styled.span(({ theme }) => ({ color: theme.colors.muted }));
+const Owed = styled.span(({ theme }) => ({ color: theme.colors.danger, whiteSpace: 'nowrap' }));
 const RowButton = styled(Button)({ minHeight: '2rem', padding: '0.25rem 0.6rem', fontSize: '0.85rem' });
 const Question = styled.div({ padding: '0.25rem 0', '& p': { margin: '0 0 0.5rem' } });
 
 const COLUMNS = 6;
 const what = (row: ConsultationRow) => `the consultation of ${formatDate(row.date)} for ${row.child}`;
-/** Pounds still owed on the row's invoice. */
-const owed = (row: ConsultationRow) => Math.max(Math.round((row.amount - row.paid) * 100) / 100, 0);
 
 /**
  * Spec §2: Date, Name, Child, Amount, Invoice Ref (the PDF in a new tab), plus Paid; and, for the
@@ -91,7 +90,7 @@ export function ConsultationsTable({
               const paying = snapshot.matches('paying') && active === row.id;
               const asking =
                 (snapshot.matches('confirmingCancel') || snapshot.matches('cancelling')) && active === row.id;
-              const payable = row.invoiceId !== null && !row.cancelled && owed(row) > 0;
+              const payable = row.invoiceId !== null && !row.cancelled && row.owed > 0;
               const formId = `payment-${row.id}`;
               return (
                 <ConsultationLine
@@ -133,7 +132,7 @@ export function ConsultationsTable({
                         <RecordPaymentForm
                           id={formId}
                           label={`Payment for ${row.invoiceReference}`}
-                          outstanding={owed(row)}
+                          outstanding={row.owed}
                           record={(payment) => recordFamilyPayment({ invoiceId: row.invoiceId ?? '', ...payment })}
                           onCancel={() => send({ type: 'payment.close' })}
                           onRecorded={() => send({ type: 'payment.recorded' })}
@@ -198,6 +197,9 @@ function ConsultationLine({
   children?: ReactNode;
 }) {
   const underWay = invoicingNote(row);
+  const credits = creditNoteParts(row);
+  // A part-paid invoice: the spec's tick, and what is still owed beside it.
+  const owed = owedNote(row);
   return (
     <>
       <Tr>
@@ -220,14 +222,19 @@ function ConsultationLine({
               {underWay}
             </Muted>
           ) : null}
-          {row.creditNoteId && row.creditNoteReference ? (
-            <>
+          {credits.length > 0 ? (
+            <Muted>
               {' '}
-              <Muted>credited by</Muted>{' '}
-              <DocumentLink href={familyDocumentUrl(row.creditNoteId)} target="_blank" rel="noopener">
-                {row.creditNoteReference}
-              </DocumentLink>
-            </>
+              {credits.map((part) =>
+                typeof part === 'string' ? (
+                  part
+                ) : (
+                  <DocumentLink key={part.id} href={familyDocumentUrl(part.id)} target="_blank" rel="noopener">
+                    {part.reference}
+                  </DocumentLink>
+                ),
+              )}
+            </Muted>
           ) : null}
           {row.cancelled && !underWay ? <Muted> (cancelled)</Muted> : null}
         </Td>
@@ -239,6 +246,7 @@ function ConsultationLine({
           ) : (
             <span className="visually-hidden">Not paid</span>
           )}
+          {owed ? <Owed> {owed}</Owed> : null}
         </Td>
         {actions}
       </Tr>

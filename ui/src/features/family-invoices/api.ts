@@ -1,0 +1,41 @@
+import type { FamilyInvoiceState, FamilyLedgerAnswer } from '@agency/contracts';
+import { PAGE_SIZE } from '../../components/pager';
+import { getJson } from '../../lib/http';
+
+export type { FamilyLedgerAnswer, FamilyLedgerEntry } from '@agency/contracts';
+
+/** The ledger's filters as the address keeps them (`?client&state&year&month`): blank is "all". */
+export type LedgerFilters = { client: string; state: FamilyInvoiceState | ''; year: string; month: string };
+
+const STATES: readonly string[] = ['unpaid', 'part-paid', 'paid', 'credited'];
+
+/** The filters named in the address; anything it cannot be is "all" (a month only with its year). */
+export function filtersFromSearch(params: URLSearchParams): LedgerFilters {
+  const state = params.get('state') ?? '';
+  const year = /^\d{4}$/.test(params.get('year') ?? '') ? (params.get('year') ?? '') : '';
+  const month = Number(params.get('month'));
+  return {
+    client: params.get('client') ?? '',
+    state: STATES.includes(state) ? (state as FamilyInvoiceState) : '',
+    year,
+    month: year && Number.isInteger(month) && month >= 1 && month <= 12 ? String(month) : '',
+  };
+}
+
+/** The query string of the filters (blank ones left out), and of a page or of the CSV. */
+export function ledgerSearch(filters: LedgerFilters, extra: Record<string, string | undefined> = {}) {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries({ ...filters, ...extra })) if (value) params.set(key, value);
+  return params;
+}
+
+/** One page of the ledger (`cursor`: the previous page's `nextCursor`), with the filtered entries' count and totals. */
+export const fetchLedger = ({ cursor, ...filters }: LedgerFilters & { cursor?: string }, signal?: AbortSignal) =>
+  getJson<FamilyLedgerAnswer>(
+    `/api/family-invoices?${ledgerSearch(filters, { limit: String(PAGE_SIZE), cursor })}`,
+    signal,
+  );
+
+/** Every filtered entry as CSV, downloaded by the browser. */
+export const ledgerCsvUrl = (filters: LedgerFilters) =>
+  `/api/family-invoices?${ledgerSearch(filters, { format: 'csv' })}`;
