@@ -14,6 +14,13 @@ export const readsEveryTutor = (role: Role): boolean => role !== 'tutor';
 /** Reads what only admins see (sessions, audit trails, every screen); only an admin also changes it. */
 export const readsAsAdmin = (role: Role): boolean => role === 'admin' || role === 'auditor';
 
+/**
+ * Changes the agency's records (families, tutors, engagements, consultations, workshops, its own
+ * details): admins only. Everyone else reads; tutors and partners change only their own lessons
+ * and invoices, as the lessons and invoices answers say (`canAddLessons`).
+ */
+export const managesAgency = (role: Role): boolean => role === 'admin';
+
 /** The streams about tutors' work, whose history a partner may read. */
 const TUTOR_STREAMS = /^(tutor|engagement|timesheet|invoice)-/;
 

@@ -3,7 +3,7 @@ import { ROLES } from './role-rules';
 
 /** An auditor reads everything an admin reads and changes nothing (no command route lists it). */
 export const role = z.enum(ROLES);
-export { linkedToTutor, type Role, readsAsAdmin, readsEveryTutor } from './role-rules';
+export { linkedToTutor, managesAgency, type Role, readsAsAdmin, readsEveryTutor } from './role-rules';
 
 /** Who is acting: carried in the session token and in every event's metadata. */
 export const sessionUser = z.object({

@@ -1,10 +1,14 @@
+import { readsAsAdmin, readsEveryTutor } from '@agency/contracts/role-rules';
 import type { Role } from '../lib/current-user';
 
 export type MenuItem = {
   label: string;
   route: string;
-  /** Who sees it; everyone when absent. */
-  roles?: Role[];
+  /**
+   * Who sees it (everyone when absent): the role rule the server reads the screen's data by
+   * (contracts/src/role-rules.ts), so a menu never offers a screen its answer refuses.
+   */
+  may?: (role: Role) => boolean;
   hidden?: boolean;
   children?: MenuItem[];
 };
@@ -13,27 +17,27 @@ export type MenuEntry = { label: string; route: string; children: MenuEntry[] };
 
 export const menu: MenuItem[] = [
   { label: 'Clients', route: 'clients' },
-  { label: 'Tutors', route: 'tutors', roles: ['admin', 'partner', 'auditor'] },
+  { label: 'Tutors', route: 'tutors', may: readsEveryTutor },
   { label: 'Lessons', route: 'lessons' },
   { label: 'Invoices', route: 'invoices' },
-  { label: 'Consultations', route: 'consultations', roles: ['admin', 'auditor'] },
-  { label: 'Workshops', route: 'workshops', roles: ['admin', 'auditor'] },
+  { label: 'Consultations', route: 'consultations', may: readsAsAdmin },
+  { label: 'Workshops', route: 'workshops', may: readsAsAdmin },
   // Families' invoices (consultations and workshops), credit notes and payments: the office's ledger.
-  { label: 'Family Invoices', route: 'family-invoices', roles: ['admin', 'partner', 'auditor'] },
-  { label: 'Resources', route: 'resources', roles: ['admin', 'auditor'] },
+  { label: 'Family Invoices', route: 'family-invoices', may: readsEveryTutor },
+  { label: 'Resources', route: 'resources', may: readsAsAdmin },
   {
     label: 'Reports',
     route: 'reports',
-    roles: ['admin', 'partner', 'auditor'],
+    may: readsEveryTutor,
     children: [
       { label: 'Invoices', route: 'invoices' },
-      { label: 'Workshops', route: 'workshops' },
+      { label: 'Workshops', route: 'workshops', may: readsAsAdmin },
     ],
   },
-  // The agency's own details (name, address, bank account, notice, invoice prefix, terms).
-  { label: 'Settings', route: 'settings', roles: ['admin', 'auditor'] },
+  // The agency's own details (name, address, bank account, notice, invoice prefix, terms): an auditor reads them.
+  { label: 'Settings', route: 'settings', may: readsAsAdmin },
   // Who did what, when, on which entity: read from the event store.
-  { label: 'Activity', route: 'activity', roles: ['admin', 'auditor'] },
+  { label: 'Activity', route: 'activity', may: readsAsAdmin },
 ];
 
 /** Joins route segments into an absolute path: ('reports', 'invoices') → '/reports/invoices'. */
@@ -45,7 +49,7 @@ export function joinRoute(...parts: string[]): string {
 /** The menu a role sees, with every route absolute (a sub-item's route is under its parent's). */
 export function menuForRole(items: MenuItem[], role: Role, parent = ''): MenuEntry[] {
   return items
-    .filter((item) => !item.hidden && (!item.roles || item.roles.includes(role)))
+    .filter((item) => !item.hidden && (!item.may || item.may(role)))
     .map((item) => {
       const route = joinRoute(parent, item.route);
       return { label: item.label, route, children: menuForRole(item.children ?? [], role, route) };

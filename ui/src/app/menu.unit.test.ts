@@ -25,6 +25,13 @@ describe('menu by role', () => {
     expect(labels('partner')).toEqual(['Clients', 'Tutors', 'Lessons', 'Invoices', 'Family Invoices', 'Reports']);
   });
 
+  it('offers a partner the invoice status report only: the workshops report is read by admins and auditors', () => {
+    const reports = menuForRole(menu, 'partner').find((item) => item.label === 'Reports')!;
+    expect(reports.children.map((item) => item.route)).toEqual(['/reports/invoices']);
+    const auditorReports = menuForRole(menu, 'auditor').find((item) => item.label === 'Reports')!;
+    expect(auditorReports.children.map((item) => item.route)).toEqual(['/reports/invoices', '/reports/workshops']);
+  });
+
   it('gives an auditor every item an admin has (the screens have no buttons that change anything)', () => {
     expect(labels('auditor')).toEqual(labels('admin'));
   });

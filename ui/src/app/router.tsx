@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
+import type { AdminOnlyHandle } from '../components/admin-only';
 import { askCurrentUserEarly } from '../features/session/api';
 import { NotFoundPage } from './not-found-page';
 
@@ -61,32 +62,56 @@ const pages: RouteObject[] = [
   {
     lazy: screen(signedInShell, 'SignedInShell'),
     children: [
+      // The screens that change the agency's records: one guard for all of them (components/admin-only.tsx).
+      {
+        lazy: screen(() => import('../components/admin-only'), 'AdminOnlyPages'),
+        children: [
+          { path: 'client/new', lazy: screen(clients.contactForm, 'NewClientPage') },
+          { path: 'contact/edit/:id', lazy: screen(clients.contactForm, 'EditContactPage') },
+          { path: 'contact/new/:id', lazy: screen(clients.contactForm, 'NewContactPage') },
+          { path: 'child/edit/:id', lazy: screen(clients.childForm, 'EditChildPage') },
+          { path: 'child/new/:id', lazy: screen(clients.childForm, 'AddChildPage') },
+          { path: 'tutor/new', lazy: screen(() => import('../features/tutors/pages/new-tutor-page'), 'NewTutorPage') },
+          {
+            path: 'tutor/edit/:tutorId',
+            lazy: screen(() => import('../features/tutors/pages/edit-tutor-page'), 'EditTutorPage'),
+          },
+          { path: 'tutor/terminate/:tutorId', lazy: screen(tutorStatus, 'TerminateTutorPage') },
+          { path: 'tutor/reactivate/:tutorId', lazy: screen(tutorStatus, 'ReactivateTutorPage') },
+          { path: 'engagement/new/:tutorId', lazy: screen(engagementForms, 'AddEngagementPage') },
+          { path: 'engagement/edit/:tutorId/:engagementId', lazy: screen(engagementForms, 'EditEngagementPage') },
+          { path: 'engagement/rates/:tutorId/:engagementId', lazy: screen(engagementForms, 'ChangeRatesPage') },
+          { path: 'engagement/subjects/:tutorId/:engagementId', lazy: screen(engagementForms, 'ChangeSubjectsPage') },
+          {
+            path: 'engagement/terminate/:tutorId/:engagementId',
+            lazy: screen(engagementForms, 'TerminateEngagementPage'),
+          },
+          {
+            path: 'consultations/new',
+            lazy: screen(() => import('../features/consultations/pages/new-consultation-page'), 'NewConsultationPage'),
+          },
+          { path: 'workshops/new', lazy: screen(workshops, 'NewEventPage') },
+          { path: 'workshops/edit/:eventId', lazy: screen(workshops, 'EditEventPage') },
+          {
+            path: 'workshops/book/:eventId',
+            handle: { refusal: "Only an admin can book on a parent's behalf." } satisfies AdminOnlyHandle,
+            lazy: screen(() => import('../features/workshops/pages/book-for-parent-page'), 'BookForParentPage'),
+          },
+          {
+            path: 'workshops/invoice',
+            lazy: screen(() => import('../features/workshops/pages/workshop-invoice-page'), 'WorkshopInvoicePage'),
+          },
+        ],
+      },
       { path: 'dashboard', lazy: screen(() => import('../features/dashboard/pages/dashboard-page'), 'DashboardPage') },
       { path: 'clients', lazy: screen(clients.list, 'ClientsPage') },
-      { path: 'client/new', lazy: screen(clients.contactForm, 'NewClientPage') },
       { path: 'client/:clientId', lazy: screen(clients.client, 'ClientPage') },
-      { path: 'contact/edit/:id', lazy: screen(clients.contactForm, 'EditContactPage') },
-      { path: 'contact/new/:id', lazy: screen(clients.contactForm, 'NewContactPage') },
-      { path: 'child/edit/:id', lazy: screen(clients.childForm, 'EditChildPage') },
-      { path: 'child/new/:id', lazy: screen(clients.childForm, 'AddChildPage') },
       { path: 'tutors', lazy: screen(() => import('../features/tutors/pages/tutors-page'), 'TutorsPage') },
-      { path: 'tutor/new', lazy: screen(() => import('../features/tutors/pages/new-tutor-page'), 'NewTutorPage') },
-      {
-        path: 'tutor/edit/:tutorId',
-        lazy: screen(() => import('../features/tutors/pages/edit-tutor-page'), 'EditTutorPage'),
-      },
       { path: 'tutor/:tutorId', lazy: screen(() => import('../features/tutors/pages/tutor-page'), 'TutorPage') },
-      { path: 'tutor/terminate/:tutorId', lazy: screen(tutorStatus, 'TerminateTutorPage') },
-      { path: 'tutor/reactivate/:tutorId', lazy: screen(tutorStatus, 'ReactivateTutorPage') },
-      { path: 'engagement/new/:tutorId', lazy: screen(engagementForms, 'AddEngagementPage') },
       {
         path: 'engagement/detail/:tutorId/:engagementId',
         lazy: screen(() => import('../features/engagements/pages/engagement-detail-page'), 'EngagementDetailPage'),
       },
-      { path: 'engagement/edit/:tutorId/:engagementId', lazy: screen(engagementForms, 'EditEngagementPage') },
-      { path: 'engagement/rates/:tutorId/:engagementId', lazy: screen(engagementForms, 'ChangeRatesPage') },
-      { path: 'engagement/subjects/:tutorId/:engagementId', lazy: screen(engagementForms, 'ChangeSubjectsPage') },
-      { path: 'engagement/terminate/:tutorId/:engagementId', lazy: screen(engagementForms, 'TerminateEngagementPage') },
       { path: 'lessons', lazy: screen(() => import('../features/lessons/pages/lessons-page'), 'LessonsPage') },
       { path: 'lessons/add', lazy: screen(lessonsGrid, 'AddLessonsPage') },
       { path: 'lessons/add/:tutorId', lazy: screen(lessonsGrid, 'AddLessonsPage') },
@@ -110,23 +135,9 @@ const pages: RouteObject[] = [
         path: 'consultations',
         lazy: screen(() => import('../features/consultations/pages/consultations-page'), 'ConsultationsPage'),
       },
-      {
-        path: 'consultations/new',
-        lazy: screen(() => import('../features/consultations/pages/new-consultation-page'), 'NewConsultationPage'),
-      },
       { path: 'settings', lazy: screen(() => import('../features/settings/pages/settings-page'), 'SettingsPage') },
       { path: 'settings/logins', lazy: screen(() => import('../features/settings/pages/logins-page'), 'LoginsPage') },
       { path: 'workshops', lazy: screen(() => import('../features/workshops/pages/workshops-page'), 'WorkshopsPage') },
-      { path: 'workshops/new', lazy: screen(workshops, 'NewEventPage') },
-      { path: 'workshops/edit/:eventId', lazy: screen(workshops, 'EditEventPage') },
-      {
-        path: 'workshops/book/:eventId',
-        lazy: screen(() => import('../features/workshops/pages/book-for-parent-page'), 'BookForParentPage'),
-      },
-      {
-        path: 'workshops/invoice',
-        lazy: screen(() => import('../features/workshops/pages/workshop-invoice-page'), 'WorkshopInvoicePage'),
-      },
       {
         path: 'workshops/:eventId',
         lazy: screen(() => import('../features/workshops/pages/event-registrations-page'), 'EventRegistrationsPage'),

@@ -1,11 +1,10 @@
-import type { ReactNode } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { ErrorAlert } from '../../../components/alert';
 import { ButtonLink } from '../../../components/button';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
 import { Panel } from '../../../components/panel';
-import { useAgencyToday, useCurrentUser } from '../../../lib/current-user';
+import { useAgencyToday } from '../../../lib/current-user';
 import { useLoader } from '../../../lib/use-loader';
 import { type Engagement, type EngagementChange, fetchTutorName, type HistoryRow, saveEngagement } from '../api';
 import { EngagementNames, Facts } from '../components/engagement-facts';
@@ -30,16 +29,9 @@ const termsOf = (row: Pick<HistoryRow, 'rate' | 'commissionRate' | 'partnerRate'
   partnerPct: percentText(row.partnerRate ?? 0),
 });
 
-/** Engagements are changed by admins only; the server refuses anyone else as well. */
-function AdminOnly({ children }: { children: ReactNode }) {
-  const user = useCurrentUser();
-  if (user.role !== 'admin') return <ErrorAlert>Only an admin can change engagements.</ErrorAlert>;
-  return <>{children}</>;
-}
-
 const loadTutorName = (tutorId: string, signal: AbortSignal) => fetchTutorName(tutorId, signal);
 
-/** engagement/new/{tutorId}: Add Student. */
+/** engagement/new/{tutorId}: Add Student (admins only: the router's guard, components/admin-only.tsx). */
 export function AddEngagementPage() {
   const today = useAgencyToday();
   const { tutorId = '' } = useParams();
@@ -48,39 +40,37 @@ export function AddEngagementPage() {
   return (
     <>
       <PageHeading title="Add Student" />
-      <AdminOnly>
-        <LoadState state={state} onRetry={retry}>
-          {(tutor) => (
-            <>
-              <Panel aria-label="Tutor">
-                <Facts>
-                  <dt>Tutor</dt>
-                  <dd>{tutor.name}</dd>
-                </Facts>
-              </Panel>
-              <EngagementForm
-                parts={{ student: true, terms: true, subjects: true, dateLabel: 'Start Date' }}
-                initial={{ ...blank, date: today }}
-                onSave={async (values, commandId) => {
-                  const { engagement } = await saveEngagement({
-                    commandId,
-                    tutorId,
-                    studentId: values.student?.id,
-                    rate: values.rate,
-                    commissionPct: values.commissionPct,
-                    partnerPct: values.partnerPct,
-                    startDate: values.date,
-                    subjects: values.subjects,
-                    change: 'start',
-                  });
-                  navigate(`/engagement/detail/${tutorId}/${engagement.id}`);
-                }}
-                onCancel={() => navigate(`/tutor/${tutorId}`)}
-              />
-            </>
-          )}
-        </LoadState>
-      </AdminOnly>
+      <LoadState state={state} onRetry={retry}>
+        {(tutor) => (
+          <>
+            <Panel aria-label="Tutor">
+              <Facts>
+                <dt>Tutor</dt>
+                <dd>{tutor.name}</dd>
+              </Facts>
+            </Panel>
+            <EngagementForm
+              parts={{ student: true, terms: true, subjects: true, dateLabel: 'Start Date' }}
+              initial={{ ...blank, date: today }}
+              onSave={async (values, commandId) => {
+                const { engagement } = await saveEngagement({
+                  commandId,
+                  tutorId,
+                  studentId: values.student?.id,
+                  rate: values.rate,
+                  commissionPct: values.commissionPct,
+                  partnerPct: values.partnerPct,
+                  startDate: values.date,
+                  subjects: values.subjects,
+                  change: 'start',
+                });
+                navigate(`/engagement/detail/${tutorId}/${engagement.id}`);
+              }}
+              onCancel={() => navigate(`/tutor/${tutorId}`)}
+            />
+          </>
+        )}
+      </LoadState>
     </>
   );
 }
@@ -105,56 +95,54 @@ function EngagementChangePage({ screen }: { screen: ChangeScreen }) {
   return (
     <>
       <PageHeading title={screen.title} />
-      <AdminOnly>
-        <LoadState state={state} onRetry={retry}>
-          {(engagement) => {
-            const latest = engagement.history[0];
-            const period = requested ? engagement.history.find((row) => row.startDate === requested) : latest;
-            if (!period) {
-              return (
-                <>
-                  <ErrorAlert>This engagement has no period starting on {requested}.</ErrorAlert>
-                  <ButtonLink variant="secondary" to={detail}>
-                    Back to the engagement
-                  </ButtonLink>
-                </>
-              );
-            }
+      <LoadState state={state} onRetry={retry}>
+        {(engagement) => {
+          const latest = engagement.history[0];
+          const period = requested ? engagement.history.find((row) => row.startDate === requested) : latest;
+          if (!period) {
             return (
               <>
-                <Panel aria-label="Engagement">
-                  <EngagementNames tutorName={engagement.tutor.name} studentName={engagement.studentName} />
-                </Panel>
-                <EngagementForm
-                  key={`${engagement.id}-${period.startDate}`}
-                  parts={screen.parts}
-                  initial={screen.initial(engagement, period, today)}
-                  onSave={async (values, commandId) => {
-                    const dated =
-                      screen.change === 'termination'
-                        ? { startDate: latest?.startDate ?? engagement.startDate, endDate: values.date }
-                        : { startDate: values.date };
-                    await saveEngagement({
-                      commandId,
-                      id: engagement.id,
-                      tutorId,
-                      change: screen.change,
-                      rate: values.rate,
-                      commissionPct: values.commissionPct,
-                      partnerPct: values.partnerPct,
-                      subjects: values.subjects,
-                      ...dated,
-                      ...(screen.change === 'correction' ? { periodStart: period.startDate } : {}),
-                    });
-                    navigate(detail);
-                  }}
-                  onCancel={() => navigate(detail)}
-                />
+                <ErrorAlert>This engagement has no period starting on {requested}.</ErrorAlert>
+                <ButtonLink variant="secondary" to={detail}>
+                  Back to the engagement
+                </ButtonLink>
               </>
             );
-          }}
-        </LoadState>
-      </AdminOnly>
+          }
+          return (
+            <>
+              <Panel aria-label="Engagement">
+                <EngagementNames tutorName={engagement.tutor.name} studentName={engagement.studentName} />
+              </Panel>
+              <EngagementForm
+                key={`${engagement.id}-${period.startDate}`}
+                parts={screen.parts}
+                initial={screen.initial(engagement, period, today)}
+                onSave={async (values, commandId) => {
+                  const dated =
+                    screen.change === 'termination'
+                      ? { startDate: latest?.startDate ?? engagement.startDate, endDate: values.date }
+                      : { startDate: values.date };
+                  await saveEngagement({
+                    commandId,
+                    id: engagement.id,
+                    tutorId,
+                    change: screen.change,
+                    rate: values.rate,
+                    commissionPct: values.commissionPct,
+                    partnerPct: values.partnerPct,
+                    subjects: values.subjects,
+                    ...dated,
+                    ...(screen.change === 'correction' ? { periodStart: period.startDate } : {}),
+                  });
+                  navigate(detail);
+                }}
+                onCancel={() => navigate(detail)}
+              />
+            </>
+          );
+        }}
+      </LoadState>
     </>
   );
 }
