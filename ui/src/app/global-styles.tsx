@@ -71,6 +71,65 @@ export function GlobalStyles() {
         .row:last-of-type > .cell {
           border-bottom: none;
         }
+        /*
+         * On a phone a table's rows are cards (components/table.tsx): each cell a line of its
+         * column's label (data-label, from the header row) and its value; the header row is read
+         * by screen readers only. A cell without a label (a total's "Total", an opened form) is a
+         * line of its own.
+         */
+        .table-cards table,
+        .table-cards tbody,
+        .table-cards tfoot,
+        .table-cards tr,
+        .table-cards td,
+        .table-cards tbody th {
+          display: block;
+        }
+        .table-cards thead {
+          position: absolute;
+          width: 1px;
+          height: 1px;
+          overflow: hidden;
+          clip: rect(0 0 0 0);
+          white-space: nowrap;
+        }
+        .table-cards tr {
+          padding: 0.5rem 0;
+          border-bottom: 1px solid ${theme.colors.border};
+        }
+        .table-cards tr:last-of-type {
+          border-bottom: none;
+        }
+        .table-cards tfoot tr {
+          border-top: 2px solid ${theme.colors.border};
+        }
+        .table-cards td,
+        .table-cards tbody th {
+          border-bottom: none;
+          padding: 0.2rem 0.75rem;
+          text-align: left;
+          white-space: normal;
+          overflow-wrap: anywhere;
+        }
+        /* The label in a column of its own on the left; the value wraps in the column on the right. */
+        .table-cards td[data-label] {
+          position: relative;
+          padding-left: calc(38% + 1.25rem);
+        }
+        .table-cards td[data-label]::before {
+          content: attr(data-label);
+          position: absolute;
+          left: 0.75rem;
+          width: 38%;
+          font-weight: 600;
+          color: ${theme.colors.muted};
+          font-size: 0.85rem;
+          line-height: 1.75;
+          overflow-wrap: anywhere;
+        }
+        .table-cards td:empty {
+          display: none;
+        }
         h1,
         h2,
         h3 {

@@ -14,7 +14,9 @@ export const FieldRow = styled.div({
   columnGap: '1.25rem',
 });
 
+/** A fieldset as wide as its form: not its default `min-width: min-content`, which let a grid of choices widen a phone's page. */
 export const Fieldset = styled.fieldset({
+  minWidth: 0,
   border: 'none',
   margin: '0 0 0.5rem',
   padding: 0,

@@ -3,9 +3,10 @@ import styled from '@emotion/styled';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { Fieldset } from './form-layout';
 
+/** As many columns as fit, never wider than the form: one column on the narrowest phone. */
 const Grid = styled.div({
   display: 'grid',
-  gridTemplateColumns: 'repeat(auto-fill, minmax(9.5rem, 1fr))',
+  gridTemplateColumns: 'repeat(auto-fill, minmax(min(9.5rem, 100%), 1fr))',
   gap: '0.25rem 1rem',
   maxWidth: '44rem',
 });
