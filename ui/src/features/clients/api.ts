@@ -32,12 +32,29 @@ export type NewContact = Omit<Contact, 'id'>;
 
 type Command = { commandId: string };
 
-export type ClientsQuery = { includeInactive: boolean; tutor?: string; cursor?: string };
+/** The columns the clients list sorts by (GET /api/clients `sort`). */
+export const CLIENT_SORTS = ['name', 'email', 'students'] as const;
+export type ClientSort = (typeof CLIENT_SORTS)[number];
 
-/** One page of the list (`cursor`: the previous page's `nextCursor`), with the whole list's count. */
+export type ClientsQuery = {
+  includeInactive: boolean;
+  tutor?: string;
+  q?: string;
+  sort?: ClientSort;
+  order?: 'asc' | 'desc';
+  cursor?: string;
+};
+
+/**
+ * One page of the list (`cursor`: the previous page's `nextCursor`), with the whole list's count.
+ * The first page with no filter is the address the page's early script asks for (ui/route-preload.ts).
+ */
 export function fetchClients(query: ClientsQuery, signal?: AbortSignal) {
   const params = new URLSearchParams({ includeInactive: query.includeInactive ? 'Y' : 'N', limit: String(PAGE_SIZE) });
   if (query.tutor) params.set('tutor', query.tutor);
+  if (query.q) params.set('q', query.q);
+  if (query.sort) params.set('sort', query.sort);
+  if (query.order) params.set('order', query.order);
   if (query.cursor) params.set('cursor', query.cursor);
   return getJson<ClientListAnswer>(`/api/clients?${params}`, signal);
 }

@@ -29,8 +29,23 @@ export type ConsultationInput = {
 /** The saved consultation: a save without its id is a failure (spec §4). */
 export type SavedConsultation = { id?: string; invoiceReference: string | null };
 
-export const fetchConsultations = (signal?: AbortSignal) =>
-  getJson<ConsultationListAnswer>('/api/consultations', signal).then((answer) => answer.consultations);
+/** The columns the consultations list sorts by (GET /api/consultations `sort`); newest first otherwise. */
+export const CONSULTATION_SORTS = ['date', 'name', 'child', 'amount'] as const;
+export type ConsultationSort = (typeof CONSULTATION_SORTS)[number];
+
+export type ConsultationsQuery = {
+  year?: string;
+  month?: string;
+  q?: string;
+  sort?: ConsultationSort;
+  order?: 'asc' | 'desc';
+};
+
+export function fetchConsultations(query: ConsultationsQuery, signal?: AbortSignal) {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value) params.set(name, value);
+  return getJson<ConsultationListAnswer>(`/api/consultations?${params}`, signal).then((answer) => answer.consultations);
+}
 
 /** Every active family for the typeahead, not the list's first page. */
 export const fetchClientOptions = (signal?: AbortSignal): Promise<ClientOption[]> => fetchFamilyOptions(false, signal);

@@ -26,10 +26,19 @@ export type NewTutor = {
 
 type Command = { commandId: string };
 
-export const fetchTutors = (includeInactive: boolean, signal?: AbortSignal) =>
-  getJson<TutorListAnswer>(`/api/tutors?includeInactive=${includeInactive ? 'Y' : 'N'}`, signal).then(
-    (answer) => answer.tutors,
-  );
+/** The columns the tutors list sorts by (GET /api/tutors `sort`). */
+export const TUTOR_SORTS = ['name', 'email', 'startDate'] as const;
+export type TutorSort = (typeof TUTOR_SORTS)[number];
+
+export type TutorsQuery = { includeInactive: boolean; q?: string; sort?: TutorSort; order?: 'asc' | 'desc' };
+
+export function fetchTutors(query: TutorsQuery, signal?: AbortSignal) {
+  const params = new URLSearchParams({ includeInactive: query.includeInactive ? 'Y' : 'N' });
+  if (query.q) params.set('q', query.q);
+  if (query.sort) params.set('sort', query.sort);
+  if (query.order) params.set('order', query.order);
+  return getJson<TutorListAnswer>(`/api/tutors?${params}`, signal).then((answer) => answer.tutors);
+}
 
 export const fetchTutor = (id: string, signal?: AbortSignal) =>
   getJson<TutorAnswer>(`/api/tutors/${encodeURIComponent(id)}`, signal).then((answer) => answer.tutor);

@@ -1,7 +1,8 @@
 import { memo } from 'react';
 import { Link } from 'react-router-dom';
+import { SortHeader, type SortOrder } from '../../../components/list-controls';
 import { EmptyRow, Table, TableWrap, Td, Th, Tr } from '../../../components/table';
-import type { ClientListItem } from '../api';
+import type { ClientListItem, ClientSort } from '../api';
 
 /**
  * A page of the clients list; rows open the client when `onOpen` is given. Drawn again
@@ -10,28 +11,42 @@ import type { ClientListItem } from '../api';
 export const ClientsTable = memo(function ClientsTable({
   clients,
   onOpen,
+  sort,
+  order,
+  onSort,
+  searched,
 }: {
   clients: ClientListItem[];
   onOpen?: (id: string) => void;
+  /** The order the list is in (Name, Email and Students sort it), and the choice of another. */
+  sort: ClientSort;
+  order: SortOrder;
+  onSort: (column: ClientSort) => void;
+  searched: boolean;
 }) {
+  const sorted = { sort, order };
   return (
     <TableWrap>
       <Table>
         <thead>
           <tr>
-            <Th scope="col">Name</Th>
+            <SortHeader column="name" label="Name" sorted={sorted} onSort={onSort} />
             <Th scope="col">Address</Th>
             <Th scope="col">Phone</Th>
-            <Th scope="col">Email</Th>
-            <Th scope="col" style={{ textAlign: 'right' }}>
-              Students
-            </Th>
+            <SortHeader column="email" label="Email" sorted={sorted} onSort={onSort} />
+            <SortHeader
+              column="students"
+              label="Students"
+              sorted={sorted}
+              onSort={onSort}
+              style={{ textAlign: 'right' }}
+            />
           </tr>
         </thead>
         <tbody>
           {clients.length === 0 ? (
             <tr>
-              <EmptyRow colSpan={5}>No clients to show.</EmptyRow>
+              <EmptyRow colSpan={5}>{searched ? 'No clients of that name.' : 'No clients to show.'}</EmptyRow>
             </tr>
           ) : (
             clients.map((client) => (

@@ -3,13 +3,14 @@ import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button } from '../../../components/button';
 import { Checkbox } from '../../../components/checkbox';
+import { SearchField, useListQuery } from '../../../components/list-controls';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
 import { Pager, useCursorPages } from '../../../components/pager';
 import { Select } from '../../../components/select';
 import { isOffice, useCurrentUser } from '../../../lib/current-user';
 import { useLoader } from '../../../lib/use-loader';
-import { type ClientsQuery, fetchClients, fetchTutors } from '../api';
+import { CLIENT_SORTS, type ClientsQuery, fetchClients, fetchTutors } from '../api';
 import { ClientsTable } from '../components/clients-table';
 
 const Filters = styled.div({
@@ -32,8 +33,16 @@ export function ClientsPage() {
   const staff = isOffice(user);
   const [includeInactive, setIncludeInactive] = useState(false);
   const [tutor, setTutor] = useState('');
+  const list = useListQuery(CLIENT_SORTS, { sort: 'name', order: 'asc' });
+  const { q, sort, order } = list.query;
 
-  const filters = { includeInactive, tutor: staff ? tutor || undefined : user.tutorId };
+  const filters = {
+    includeInactive,
+    tutor: staff ? tutor || undefined : user.tutorId,
+    q: q || undefined,
+    sort,
+    order: sort ? order : undefined,
+  };
   const pages = useCursorPages(filters);
   const clients = useLoader(loadClients, { ...filters, cursor: pages.cursor });
   const tutors = useLoader(loadTutors, staff);
@@ -74,11 +83,21 @@ export function ClientsPage() {
           </SelectWrap>
         ) : null}
         {showInactive}
+        <SelectWrap>
+          <SearchField id="client-search" label="Search by name" value={q} onSearch={list.search} />
+        </SelectWrap>
       </Filters>
       <LoadState state={clients.state} onRetry={clients.retry}>
         {(answer) => (
           <>
-            <ClientsTable clients={answer.clients} onOpen={staff ? openClient : undefined} />
+            <ClientsTable
+              clients={answer.clients}
+              onOpen={staff ? openClient : undefined}
+              sort={list.sorted.sort}
+              order={list.sorted.order}
+              onSort={list.sortBy}
+              searched={q !== ''}
+            />
             <Pager paging={pages.paging(answer, answer.clients.length)} label="Clients" />
           </>
         )}

@@ -4,12 +4,19 @@ import type { ReactNode } from 'react';
 import { fromPromise } from 'xstate';
 import { ErrorAlert } from '../../../components/alert';
 import { Button, ButtonRow } from '../../../components/button';
+import { SortHeader, type SortOrder } from '../../../components/list-controls';
 import { RecordPaymentForm } from '../../../components/record-payment-form';
 import { EmptyRow, Table, TableWrap, Td, Th, Tr } from '../../../components/table';
 import { useCommandIds } from '../../../lib/command-id';
 import { formatDate, formatMoney } from '../../../lib/format';
 import { errorMessage } from '../../../lib/http';
-import { type ConsultationRow, cancelConsultation, familyDocumentUrl, recordFamilyPayment } from '../api';
+import {
+  type ConsultationRow,
+  type ConsultationSort,
+  cancelConsultation,
+  familyDocumentUrl,
+  recordFamilyPayment,
+} from '../api';
 import { creditNoteParts, invoicingNote, owedNote } from '../invoice-status';
 import { consultationActionsMachine } from '../machines/consultation-actions-machine';
 
@@ -32,8 +39,13 @@ export function ConsultationsTable({
   consultations,
   admin,
   onChanged,
+  sorted,
+  onSort,
 }: {
   consultations: ConsultationRow[];
+  /** The order the list is in (Date, Name, Child and Amount sort it), and the choice of another. */
+  sorted: { sort: ConsultationSort; order: SortOrder };
+  onSort: (column: ConsultationSort) => void;
   /** Only an admin records payments and cancels; an auditor reads the list. */
   admin: boolean;
   /** The list is out of date: a payment or a cancellation was recorded. */
@@ -66,10 +78,10 @@ export function ConsultationsTable({
         <caption className="visually-hidden">Consultations</caption>
         <thead>
           <tr>
-            <Th scope="col">Date</Th>
-            <Th scope="col">Name</Th>
-            <Th scope="col">Child</Th>
-            <Th scope="col">Amount</Th>
+            <SortHeader column="date" label="Date" sorted={sorted} onSort={onSort} />
+            <SortHeader column="name" label="Name" sorted={sorted} onSort={onSort} />
+            <SortHeader column="child" label="Child" sorted={sorted} onSort={onSort} />
+            <SortHeader column="amount" label="Amount" sorted={sorted} onSort={onSort} />
             <Th scope="col">Invoice Ref</Th>
             <Th scope="col">Paid</Th>
             {admin ? (
@@ -97,7 +109,7 @@ export function ConsultationsTable({
                   key={row.id}
                   row={row}
                   actions={
-                    <Td nowrap>
+                    <Td>
                       {payable ? (
                         <RowButton
                           type="button"

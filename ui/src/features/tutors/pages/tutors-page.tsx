@@ -3,24 +3,35 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { Button } from '../../../components/button';
 import { Checkbox } from '../../../components/checkbox';
+import { SearchField, SortHeader, useListQuery } from '../../../components/list-controls';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
 import { EmptyRow, Table, TableWrap, Td, Th, Tr } from '../../../components/table';
 import { useCurrentUser } from '../../../lib/current-user';
 import { useLoader } from '../../../lib/use-loader';
-import { fetchTutors } from '../api';
+import { fetchTutors, TUTOR_SORTS, type TutorsQuery } from '../api';
 
-const Filters = styled.div({ marginBottom: '1rem' });
+const Filters = styled.div({
+  display: 'flex',
+  flexWrap: 'wrap',
+  alignItems: 'flex-end',
+  gap: '1.5rem',
+  marginBottom: '1rem',
+  '& > div': { marginBottom: 0 },
+});
+const SearchWrap = styled.div({ minWidth: '16rem' });
 const Inactive = styled.span(({ theme }) => ({ marginLeft: '0.5rem', color: theme.colors.muted, fontSize: '0.85rem' }));
 
-const loadTutors = (includeInactive: boolean, signal: AbortSignal) => fetchTutors(includeInactive, signal);
+const loadTutors = (query: TutorsQuery, signal: AbortSignal) => fetchTutors(query, signal);
 
-/** tutors: admins and partners. */
+/** tutors: admins and partners; searched by name and sorted by Name or Email (the address keeps both). */
 export function TutorsPage() {
   const user = useCurrentUser();
   const navigate = useNavigate();
   const [includeInactive, setIncludeInactive] = useState(false);
-  const { state, retry } = useLoader(loadTutors, includeInactive);
+  const list = useListQuery(TUTOR_SORTS, { sort: 'name', order: 'asc' });
+  const { q, sort, order } = list.query;
+  const { state, retry } = useLoader(loadTutors, { includeInactive, q: q || undefined, sort, order });
   return (
     <>
       <PageHeading title="Tutors">
@@ -37,6 +48,9 @@ export function TutorsPage() {
           checked={includeInactive}
           onChange={(event) => setIncludeInactive(event.target.checked)}
         />
+        <SearchWrap>
+          <SearchField id="tutor-search" label="Search by name" value={q} onSearch={list.search} />
+        </SearchWrap>
       </Filters>
       <LoadState state={state} onRetry={retry}>
         {(tutors) => (
@@ -44,16 +58,16 @@ export function TutorsPage() {
             <Table>
               <thead>
                 <tr>
-                  <Th scope="col">Name</Th>
+                  <SortHeader column="name" label="Name" sorted={list.sorted} onSort={list.sortBy} />
                   <Th scope="col">Address</Th>
                   <Th scope="col">Phone</Th>
-                  <Th scope="col">Email</Th>
+                  <SortHeader column="email" label="Email" sorted={list.sorted} onSort={list.sortBy} />
                 </tr>
               </thead>
               <tbody>
                 {tutors.length === 0 ? (
                   <tr>
-                    <EmptyRow colSpan={4}>No tutors to show.</EmptyRow>
+                    <EmptyRow colSpan={4}>{q ? 'No tutors of that name.' : 'No tutors to show.'}</EmptyRow>
                   </tr>
                 ) : (
                   tutors.map((tutor) => (
