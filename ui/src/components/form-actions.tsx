@@ -1,21 +1,30 @@
+import styled from '@emotion/styled';
 import { ErrorAlert } from './alert';
 import { Button, ButtonRow } from './button';
 
-/** The foot of every form: the server's refusal, if any, then the submit button and Cancel. */
+const Saved = styled.p(({ theme }) => ({ margin: '1rem 0 0', fontWeight: 600, color: theme.colors.text }));
+
+/**
+ * The foot of every form: the server's refusal, if any, then the submit button and Cancel; on a
+ * page that stays after its save, `saved` says so ("Saved") until the values change.
+ */
 export function FormActions({
   failure,
   submitting,
   submitLabel = 'Save',
+  saved = false,
   onCancel,
 }: {
   failure: string | null;
   submitting: boolean;
   submitLabel?: string;
+  saved?: boolean;
   onCancel: () => void;
 }) {
   return (
     <>
       {failure ? <ErrorAlert>{failure}</ErrorAlert> : null}
+      <div role="status">{saved && !failure ? <Saved>Saved</Saved> : null}</div>
       <ButtonRow>
         <Button type="submit" disabled={submitting}>
           {submitting ? 'Saving…' : submitLabel}

@@ -1,10 +1,12 @@
-import { useState } from 'react';
+import { managesAgency } from '@agency/contracts/role-rules';
+import styled from '@emotion/styled';
 import { Checkbox } from '../../../components/checkbox';
 import { FormActions } from '../../../components/form-actions';
 import { FieldRow, Fieldset, FormPanel } from '../../../components/form-layout';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
 import { TextField } from '../../../components/text-field';
+import { useCurrentUser } from '../../../lib/current-user';
 import { useCommandForm } from '../../../lib/use-command-form';
 import { useLoader } from '../../../lib/use-loader';
 import { required } from '../../../lib/validation';
@@ -32,9 +34,13 @@ const bank: [name: keyof Values & string, label: string, message: string][] = [
   ['accountNumber', 'Account Number', 'Account number is required'],
 ];
 
+/** Holds every field: disabled as one for a role that reads the details and changes nothing. */
+const Fields = styled.fieldset({ border: 'none', margin: 0, padding: 0, minWidth: 0 });
+
 function SettingsForm({ details }: { details: AgencyDetails }) {
-  const [saved, setSaved] = useState(false);
-  const { form, onSubmit, failure } = useCommandForm<Values>({
+  // An auditor reads the details: the fields are shown disabled, with no Save.
+  const readOnly = !managesAgency(useCurrentUser().role);
+  const { form, onSubmit, failure, saved } = useCommandForm<Values>({
     defaultValues: {
       ...details,
       address: [0, 1, 2, 3].map((index) => details.address[index] ?? ''),
@@ -42,9 +48,7 @@ function SettingsForm({ details }: { details: AgencyDetails }) {
       defaultConsultationAmount: String(details.defaultConsultationAmount),
     },
     save: async (values, commandId) => {
-      setSaved(false);
       await saveAgencyDetails({ ...values, commandId });
-      setSaved(true);
     },
     fieldName: (field) => (field.startsWith('address') ? 'address.0' : (field as keyof Values)),
   });
@@ -64,46 +68,52 @@ function SettingsForm({ details }: { details: AgencyDetails }) {
   );
   return (
     <FormPanel noValidate onSubmit={onSubmit} aria-label="Agency details">
-      <Fieldset>
-        <legend>The agency</legend>
-        {input(text[0]!)}
-        {[0, 1, 2, 3].map((index) => (
+      <Fields disabled={readOnly}>
+        <Fieldset>
+          <legend>The agency</legend>
+          {input(text[0]!)}
+          {[0, 1, 2, 3].map((index) => (
+            <TextField
+              key={index}
+              id={`address-${index}`}
+              label={`Address line ${index + 1}`}
+              required={index === 0}
+              error={index === 0 ? errors.address?.[0]?.message : undefined}
+              {...register(
+                `address.${index}` as const,
+                index === 0 ? { validate: required('Address is required') } : {},
+              )}
+            />
+          ))}
+          <FieldRow>{text.slice(1).map(input)}</FieldRow>
+        </Fieldset>
+        <Fieldset>
+          <legend>Bank account</legend>
+          <FieldRow>{bank.map(input)}</FieldRow>
+          <Checkbox id="showBankNotice" label="Show the new bank account notice" {...register('showBankNotice')} />
           <TextField
-            key={index}
-            id={`address-${index}`}
-            label={`Address line ${index + 1}`}
-            required={index === 0}
-            error={index === 0 ? errors.address?.[0]?.message : undefined}
-            {...register(`address.${index}` as const, index === 0 ? { validate: required('Address is required') } : {})}
+            id="bankNoticeText"
+            label="Notice text"
+            error={errors.bankNoticeText?.message}
+            {...register('bankNoticeText')}
           />
-        ))}
-        <FieldRow>{text.slice(1).map(input)}</FieldRow>
-      </Fieldset>
-      <Fieldset>
-        <legend>Bank account</legend>
-        <FieldRow>{bank.map(input)}</FieldRow>
-        <Checkbox id="showBankNotice" label="Show the new bank account notice" {...register('showBankNotice')} />
-        <TextField
-          id="bankNoticeText"
-          label="Notice text"
-          error={errors.bankNoticeText?.message}
-          {...register('bankNoticeText')}
-        />
-      </Fieldset>
-      <Fieldset>
-        <legend>Family invoices</legend>
-        <FieldRow>
-          {input(['familyInvoicePrefix', 'Invoice Prefix', 'Invoice prefix is required'])}
-          {input(['paymentTermsDays', 'Payment Terms (days)', 'Payment terms are required'])}
-          {input([
-            'defaultConsultationAmount',
-            'Default Consultation Amount',
-            'Default consultation amount is required',
-          ])}
-        </FieldRow>
-      </Fieldset>
-      {saved ? <p role="status">The agency’s details were saved.</p> : null}
-      <FormActions failure={failure} submitting={isSubmitting} onCancel={() => form.reset()} />
+        </Fieldset>
+        <Fieldset>
+          <legend>Family invoices</legend>
+          <FieldRow>
+            {input(['familyInvoicePrefix', 'Invoice Prefix', 'Invoice prefix is required'])}
+            {input(['paymentTermsDays', 'Payment Terms (days)', 'Payment terms are required'])}
+            {input([
+              'defaultConsultationAmount',
+              'Default Consultation Amount',
+              'Default consultation amount is required',
+            ])}
+          </FieldRow>
+        </Fieldset>
+      </Fields>
+      {readOnly ? null : (
+        <FormActions failure={failure} submitting={isSubmitting} saved={saved} onCancel={() => form.reset()} />
+      )}
     </FormPanel>
   );
 }
