@@ -1,3 +1,4 @@
+import { maySee } from '@agency/contracts/visibility';
 import styled from '@emotion/styled';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
@@ -83,6 +84,12 @@ function ClientDetail({ client: loaded }: { client: Client }) {
   const user = useCurrentUser();
   const navigate = useNavigate();
   const admin = user.role === 'admin';
+  // An erased family has nothing left to change (erased before, or just now): no edit control, even for an admin.
+  const [erasedNow, setErasedNow] = useState(false);
+  const edits = admin && !loaded.erased && !erasedNow;
+  // A column the role may not see (a partner's or a tutor's answer has no dates of birth) is not drawn.
+  const showsDob = maySee(user.role, 'dob');
+  const childColumns = 1 + (showsDob ? 1 : 0) + (edits ? 1 : 0);
   const [active, setActive] = useState(loaded.active);
   const client = { ...loaded, active };
 
@@ -93,7 +100,7 @@ function ClientDetail({ client: loaded }: { client: Client }) {
           <Fact>
             <strong>Start date:</strong> {formatDate(client.startDate)}
           </Fact>
-          {admin ? (
+          {edits ? (
             <ActiveToggle client={client} onSaved={setActive} />
           ) : (
             <Fact>
@@ -106,7 +113,7 @@ function ClientDetail({ client: loaded }: { client: Client }) {
       <Panel aria-labelledby="contacts-heading">
         <SectionTop>
           <SectionHeading id="contacts-heading">Contacts</SectionHeading>
-          {admin ? (
+          {edits ? (
             <Button type="button" onClick={() => navigate(`/contact/new/${client.id}`)}>
               Add Contact
             </Button>
@@ -117,7 +124,7 @@ function ClientDetail({ client: loaded }: { client: Client }) {
         ) : (
           <Cards>
             {client.contacts.map((contact) => (
-              <ContactCard key={contact.id} contact={contact} editable={admin} />
+              <ContactCard key={contact.id} contact={contact} editable={edits} />
             ))}
           </Cards>
         )}
@@ -126,7 +133,7 @@ function ClientDetail({ client: loaded }: { client: Client }) {
       <Panel aria-labelledby="children-heading">
         <SectionTop>
           <SectionHeading id="children-heading">Children</SectionHeading>
-          {admin ? (
+          {edits ? (
             <Button type="button" onClick={() => navigate(`/child/new/${client.id}`)}>
               Add Child
             </Button>
@@ -137,8 +144,8 @@ function ClientDetail({ client: loaded }: { client: Client }) {
             <thead>
               <tr>
                 <Th scope="col">Name</Th>
-                <Th scope="col">Date of Birth</Th>
-                {admin ? (
+                {showsDob ? <Th scope="col">Date of Birth</Th> : null}
+                {edits ? (
                   <Th scope="col">
                     <span className="visually-hidden">Edit</span>
                   </Th>
@@ -148,7 +155,7 @@ function ClientDetail({ client: loaded }: { client: Client }) {
             <tbody>
               {client.children.length === 0 ? (
                 <tr>
-                  <EmptyRow colSpan={admin ? 3 : 2}>No children yet.</EmptyRow>
+                  <EmptyRow colSpan={childColumns}>No children yet.</EmptyRow>
                 </tr>
               ) : (
                 client.children.map((child) => {
@@ -156,8 +163,8 @@ function ClientDetail({ client: loaded }: { client: Client }) {
                   return (
                     <Tr key={child.id}>
                       <Td>{name}</Td>
-                      <Td nowrap>{formatDate(child.dob)}</Td>
-                      {admin ? (
+                      {showsDob ? <Td nowrap>{formatDate(child.dob)}</Td> : null}
+                      {edits ? (
                         <Td numeric>
                           <PencilLink to={`/child/edit/${child.id}`} label={`Edit child ${name}`} />
                         </Td>
@@ -172,13 +179,21 @@ function ClientDetail({ client: loaded }: { client: Client }) {
       </Panel>
       {/* Its invoices, balance, lessons and tutors: the office's (a tutor reads no family's money). */}
       {isOffice(user) ? <FamilyOverview clientId={client.id} /> : null}
-      {admin ? <PersonalData clientId={client.id} /> : null}
+      {admin ? <PersonalData clientId={client.id} erased={client.erased} onErased={() => setErasedNow(true)} /> : null}
     </>
   );
 }
 
 /** An admin's subject-access export and erasure of the family's personal data. */
-function PersonalData({ clientId }: { clientId: string }) {
+function PersonalData({
+  clientId,
+  erased: wasErased,
+  onErased,
+}: {
+  clientId: string;
+  erased: boolean;
+  onErased: () => void;
+}) {
   const [erased, setErased] = useState<Erased | null>(null);
   const until = erased?.kept?.billingDetailsUntil;
   const retention = useRetentionPeriod();
@@ -191,7 +206,11 @@ function PersonalData({ clientId }: { clientId: string }) {
         </a>{' '}
         everything held about this family (a zip of export.json and a readable summary.pdf).
       </Fact>
-      {erased ? (
+      {wasErased && !erased ? (
+        <Fact>
+          <strong>Erased.</strong> This family's personal data was erased: nothing of it is left to change.
+        </Fact>
+      ) : erased ? (
         <Fact role="status">
           <strong>Erased.</strong>{' '}
           {until
@@ -204,7 +223,10 @@ function PersonalData({ clientId }: { clientId: string }) {
           subject="family"
           kept={`Kept: lessons, invoices, payments, totals and references, without personal data; and the billing name and address on the family's issued invoices, for accounting, for ${retention} from each invoice's date, then destroyed.`}
           erase={(body) => eraseClient(clientId, body)}
-          onErased={setErased}
+          onErased={(answer) => {
+            setErased(answer);
+            onErased();
+          }}
         />
       )}
     </Panel>
