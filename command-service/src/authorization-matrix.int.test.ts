@@ -97,6 +97,7 @@ const RULES: Record<string, Rule> = {
     expect: { ...signedIn, none: 'open', ended: 'open' },
   },
   'POST /auth/local/activate': { call: () => ({ url: '/auth/local/activate', body: {} }), expect: open },
+  'GET /auth/local/activation': { call: () => ({ url: '/auth/local/activation?code=none' }), expect: open },
   'POST /auth/local/reset': { call: () => ({ url: '/auth/local/reset', body: {} }), expect: open },
   'POST /auth/local/password': { call: () => ({ url: '/auth/local/password', body: {} }), expect: open },
   // ── command service: admin commands (an empty body: an admin gets 400, anyone else is stopped first) ──

@@ -1,10 +1,11 @@
-import { activationBody } from '@agency/contracts';
+import { activationBody, activationLookupAnswer, activationLookupQuery } from '@agency/contracts';
 import { tutor, user } from '@agency/domain';
 import { comparePositions, describedBody, HttpError, invalidInput } from '@agency/platform';
 import { Sessions } from '@agency/platform/sessions';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { type CommandDependencies, createCommandContext, derivedId, domainToHttp } from '../pipeline/command-pipeline';
+import { foldStream } from '../pipeline/stream-states';
 import { racePoint } from '../race-points';
 import { sha256 } from '../tutors/tutor-routes';
 import type { Accounts } from './accounts';
@@ -67,6 +68,26 @@ export async function activationRoutes(
     const token = await startSession(app, sessions, request, reply, sessionUser);
     return { token, user: { ...sessionUser, name: recordedName ?? login.name } };
   }
+
+  // The activation page fills in the username its e-mail named, from the code in its link. A code
+  // that cannot activate is answered as any other (null): a guess learns nothing, and a code is 32
+  // random bytes, never guessed. The code travels in the query, which the logs blank (front-door.ts).
+  app.get(
+    '/auth/local/activation',
+    { schema: { querystring: activationLookupQuery, response: { 200: activationLookupAnswer } } },
+    async (request) => {
+      const { code } = request.query as { code: string };
+      const found = await db.query(
+        'select tutor_id from auth.activation_codes where code_hash = $1 and used_at is null and expires_at > now()',
+        [sha256(code)],
+      );
+      const tutorId: string | undefined = found.rows[0]?.tutor_id;
+      if (!tutorId) return { username: null };
+      const { state } = foldStream(tutorDecider, await deps.store.readStream(tutorStream(tutorId)));
+      const waiting = state.status === 'active' && state.account.status !== 'activated';
+      return { username: waiting ? state.username : null };
+    },
+  );
 
   app.post('/auth/local/activate', describedBody(activationBody), async (request, reply) => {
     const parsed = activationBody.safeParse(request.body ?? {});

@@ -123,6 +123,17 @@ describe('a tutor login follows from the activation (real PostgreSQL)', () => {
 
   it('a clean activation answers with its login recorded and shown, and the link is used', async () => {
     const { tutorId, username, name, code } = await tutorWithCode();
+    // Its page fills in the username the link was sent for; any other code is answered alike.
+    const lookup = async (asked: string) => {
+      const response = await product.command.app.inject({
+        method: 'GET',
+        url: `/auth/local/activation?code=${encodeURIComponent(asked)}`,
+      });
+      expect(response.statusCode).toBe(200);
+      return response.json();
+    };
+    expect(await lookup(code)).toEqual({ username });
+    expect(await lookup(`${code}x`)).toEqual({ username: null });
     const activated = await activate(code, username);
     expect(activated.statusCode, activated.body).toBe(200);
     // Answered once the login's stream followed and the read side shows it.
@@ -138,5 +149,7 @@ describe('a tutor login follows from the activation (real PostgreSQL)', () => {
     );
     expect(login.rows[0].cause).toBe(activation.rows[0].id);
     expect((await activate(code, username)).statusCode).toBe(410);
+    // A used link names nobody.
+    expect(await lookup(code)).toEqual({ username: null });
   });
 });

@@ -31,6 +31,13 @@ export const activationBody = z.object({
   password: newPassword,
 });
 
+/**
+ * `GET /auth/local/activation?code`: the username an activation link was sent for, to fill in on
+ * its page; null for any code that cannot activate (unknown, used, expired): nothing tells them apart.
+ */
+export const activationLookupQuery = z.object({ code: code('The activation code is missing') });
+export const activationLookupAnswer = z.object({ username: z.string().nullable() });
+
 export const resetRequestBody = z.object({
   username: z
     .string({ error: 'Username is required' })

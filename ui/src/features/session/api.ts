@@ -43,6 +43,12 @@ export async function logout(): Promise<void> {
   }
 }
 
+/** The username an activation link was sent for (null for a code that cannot activate). */
+export const activationUsername = (code: string, signal?: AbortSignal) =>
+  getJson<{ username: string | null }>(`/auth/local/activation?${new URLSearchParams({ code })}`, signal).then(
+    (answer) => answer.username,
+  );
+
 export async function activate(body: { activationCode: string; username: string; password: string }): Promise<User> {
   const answer = await postJson<{ token?: string; user: User }>('/auth/local/activate', body);
   return answer.user;

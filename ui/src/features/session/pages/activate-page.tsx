@@ -5,7 +5,7 @@ import { ErrorAlert } from '../../../components/alert';
 import { Button, ButtonRow } from '../../../components/button';
 import { TextField } from '../../../components/text-field';
 import { errorMessage, HttpError } from '../../../lib/http';
-import { activate } from '../api';
+import { activate, activationUsername } from '../api';
 import { CentredPanel } from '../components/centred-panel';
 import { NewPasswordFields, type NewPasswordValues } from '../components/new-password-fields';
 
@@ -20,6 +20,8 @@ export function ActivatePage() {
     register,
     handleSubmit,
     setError,
+    getValues,
+    setValue,
     formState: { errors, isSubmitting },
   } = useForm<ActivationValues>({
     mode: 'onTouched',
@@ -29,6 +31,18 @@ export function ActivatePage() {
   useEffect(() => {
     document.title = 'Activation · Tutoring Agency';
   }, []);
+
+  // The username the e-mail named, filled in unless the tutor has begun typing one; a link that
+  // cannot activate fills in nothing (its failure shows when the form is sent).
+  useEffect(() => {
+    const asked = new AbortController();
+    activationUsername(code, asked.signal)
+      .then((username) => {
+        if (username && getValues('username') === '') setValue('username', username);
+      })
+      .catch(() => undefined);
+    return () => asked.abort();
+  }, [code, getValues, setValue]);
 
   const onSubmit = handleSubmit(async (values) => {
     setFailure(null);
