@@ -366,6 +366,21 @@ const SCENARIOS: Record<string, Scenario | Scenario[]> = {
         };
       },
     },
+    {
+      // A backdated change of rates: the lesson-repricing reactor reprices March's and April's lessons.
+      setup: async (s) => {
+        const { tutorId, engagementId } = await s.engagement();
+        await s.ok(lessonUrl(tutorId), { tutorId, lesson: { engagementId, date: '2025-03-12', duration: 1 } });
+        await s.ok(`/api/lessons/lesson?tutorId=${tutorId}`, {
+          tutorId,
+          lesson: { engagementId, date: '2025-04-09', duration: 1.5 },
+        });
+        return {
+          url: '/api/tutors/engagement',
+          body: { id: engagementId, tutorId, ...s.terms, rate: 32, startDate: '2025-03-01', change: 'rates' },
+        };
+      },
+    },
   ],
   'POST /api/lessons/lesson': {
     setup: async (s) => {

@@ -229,23 +229,27 @@ export async function engagementRoutes(
   }
 
   async function change(id: string, body: EngagementBody, context: CommandContext) {
-    const { run, load, settle, now } = context;
+    const { run, load, settle, now, commandId } = context;
     if (body.change === 'start') throw missing('id', 'An engagement with an id has already started');
     const stream = engagementStream(id);
     let state = await load(stream, engagementDecider);
     engagement.checkChangeOf(state, body);
     const commands = changesOf(body, state).flatMap((next) => (next === 'start' ? [] : [commandFor(next, body)]));
-    // Decided whole before the first write (pure), so no part of it is refused after another was
-    // recorded; a change of terms is checked against the invoiced months it would reprice.
-    const decided: EngagementEvent[] = [];
-    let after: engagement.EngagementState = state;
-    for (const command of commands) {
-      const events = engagementDecider.decide(command, after, now);
-      decided.push(...events);
-      after = events.reduce(engagementDecider.evolve, after);
+    // A retry of a change that was recorded goes on to complete it, never decides it again.
+    const recorded = (await deps.store.readStream(stream)).some((event) => event.metadata.commandId === commandId);
+    if (!recorded) {
+      // Decided whole before the first write (pure), so no part of it is refused after another was
+      // recorded; a change of terms is checked against the invoiced months it would reprice.
+      const decided: EngagementEvent[] = [];
+      let after: engagement.EngagementState = state;
+      for (const command of commands) {
+        const events = engagementDecider.decide(command, after, now);
+        decided.push(...events);
+        after = events.reduce(engagementDecider.evolve, after);
+      }
+      const from = engagement.termsChangedFrom(decided);
+      if (from) await refuseRepricingInvoiced(after, from, context);
     }
-    const from = engagement.termsChangedFrom(decided);
-    if (from) await refuseRepricingInvoiced(after, from, context);
     for (const command of commands) state = await run(stream, engagementDecider, command);
     // The engagement-end reactor takes it off the roster: waited for (boundedly) so that, once
     // answered, the student may start afresh. When it is late, the next start or termination

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { commissionOf, engagement, lessonAmount, partnerCommissionOf, timesheet } from '@agency/domain';
+import { commissionOf, engagement, lessonAmount, partnerCommissionOf, timesheet, todayIn } from '@agency/domain';
 import { pdfText } from '@agency/scripts/testing/pdf-text';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
 import { contact } from '@agency/scripts/testing/test-requests';
@@ -186,6 +186,34 @@ describe('invoices: generation with the month lock, references, confirmation, pa
     expect((await get('/api/invoices/?year=20x')).status).toBe(400);
     expect((await get('/api/reports/invoiceStatus?year=2024&month=0')).status).toBe(400);
     expect(await countEvents()).toBe(before);
+  });
+
+  it('invoices the current month only when asked to invoice it early, which locks the rest of it', async () => {
+    const today = todayIn('Europe/London', new Date());
+    const [year, month] = [Number(today.slice(0, 4)), Number(today.slice(5, 7))];
+    const before = await countEvents();
+    const refused = await save(cleo.id, year, month, admin);
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json().error).toMatchObject({
+      code: 'conflict',
+      message: expect.stringMatching(
+        /has not ended yet: invoicing it now locks its lessons up to the end of the month/,
+      ),
+      fields: { month: 'Not ended yet' },
+    });
+    expect(await countEvents()).toBe(before);
+    const early = await post('/api/invoices/save', {
+      commandId: randomUUID(),
+      tutorId: cleo.id,
+      year,
+      month,
+      early: true,
+    });
+    expect(early.statusCode, early.body).toBe(200);
+    expect(early.json().invoice.month).toBe(today.slice(0, 7));
+    // Invoiced: asking again, early or not, answers with that invoice.
+    const again = await save(cleo.id, year, month, admin);
+    expect(again.json().invoice.reference).toBe(early.json().invoice.reference);
   });
 
   it('the invoice total equals the sum of its month’s lessons, for random lessons in random months', async () => {

@@ -176,7 +176,7 @@ describe('what follows in a month from a change of an engagement', () => {
   });
 
   it('nothing in a month with no lesson to reprice, nor in one invoiced after the change was decided', () => {
-    expect(repricingAfter(rateChange, after, '2025-09', sheet(other))).toBeUndefined();
+    expect(repricingAfter(rateChange, after, '2025-09', sheet(recorded(other)))).toBeUndefined();
     expect(repricingAfter(rateChange, after, '2025-09', sheet(...lessons, locked))).toBeUndefined();
     expect(repricingAfter(rateChange, undefined, '2025-09', sheet(...lessons))).toBeUndefined();
   });
