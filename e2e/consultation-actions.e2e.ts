@@ -45,6 +45,8 @@ describe('paying and cancelling a consultation in the browser', () => {
     await form.getByRole('button', { name: 'Save' }).click();
     await form.waitFor({ state: 'detached' });
     await expect.poll(() => row().getByRole('img', { name: 'Paid £100.00' }).count()).toBe(1);
+    // Part-paid: beside the tick, what is still owed.
+    expect(await row().innerText()).toContain('£75.00 owed');
 
     await row()
       .getByRole('button', { name: /^Record Payment for / })
@@ -59,6 +61,7 @@ describe('paying and cancelling a consultation in the browser', () => {
     await form.getByRole('button', { name: 'Save' }).click();
     await form.waitFor({ state: 'detached' });
     await expect.poll(() => row().getByRole('img', { name: 'Paid £175.00' }).count()).toBe(1);
+    expect(await row().innerText()).not.toContain('owed');
     expect(
       await row()
         .getByRole('button', { name: /^Record Payment/ })
