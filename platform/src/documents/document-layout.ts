@@ -98,6 +98,19 @@ export function drawLines(
   return y + 8;
 }
 
+/** Small notes under the lines (how an amount was worked out), one paragraph each. Answers the y below them. */
+export function drawNotes(doc: Doc, top: number, notes: string[]): number {
+  if (notes.length === 0) return top;
+  doc.font('Helvetica').fontSize(8.5);
+  let y = top;
+  for (const note of notes) {
+    doc.text(note, LEFT + 35, y, { width: RIGHT - LEFT - 35 });
+    y = doc.y + 4;
+  }
+  doc.fontSize(10);
+  return y + 6;
+}
+
 /** Totals right-aligned under the lines; `bold` ones stand out. Answers the y below them. */
 export function drawTotals(doc: Doc, top: number, totals: { label: string; pence: Pence; bold?: boolean }[]): number {
   let y = top;

@@ -1,9 +1,11 @@
 import type { AgencyDetails, InvoiceItem } from '@agency/contracts';
 import { addDays, displayDate, invoice, type Pence, timesheet } from '@agency/domain';
+import { commissionNote } from '@agency/domain/invoice/commission-note';
 import {
   drawFactsAndAddressee,
   drawLetterhead,
   drawLines,
+  drawNotes,
   drawPaymentDetails,
   drawRemark,
   drawTotals,
@@ -55,6 +57,8 @@ export function renderInvoiceDocument(data: InvoiceDocumentData, agency: AgencyD
     data.items.map((item) => ({ description: invoice.itemDescription(item), amountPence: item.commissionPence })),
     'No lessons this month',
   );
+  // Each item's commission is the sum of its lessons', each rounded to the penny: said under the lines.
+  y = drawNotes(doc, y, data.items.map(commissionNote));
   const totals = [
     { label: 'Total earnings', pence: data.earningsPence },
     { label: 'Total Commission', pence: data.commissionPence, bold: true },

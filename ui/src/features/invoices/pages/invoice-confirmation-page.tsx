@@ -1,3 +1,5 @@
+import { commissionNote } from '@agency/domain/invoice/commission-note';
+import { fractionToBasisPoints, toPence } from '@agency/domain/shared/money';
 import styled from '@emotion/styled';
 import { useState } from 'react';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router-dom';
@@ -20,6 +22,12 @@ import { confirmInvoice, fetchInvoicePreview, type InvoicePreview, saveInvoice, 
 const Lead = styled.p(({ theme }) => ({ color: theme.colors.muted, marginTop: 0 }));
 const NoLessons = styled.p({ fontSize: '1.1rem', margin: '0.5rem 0 0' });
 const Void = styled.s(({ theme }) => ({ color: theme.colors.muted }));
+const Notes = styled.ul(({ theme }) => ({
+  color: theme.colors.muted,
+  fontSize: '0.9rem',
+  margin: '0.75rem 0 0',
+  paddingLeft: '1.25rem',
+}));
 
 type Month = CalendarMonth & { tutorId: string };
 
@@ -178,6 +186,26 @@ function Confirmation({
 }
 
 function Items({ preview }: { preview: InvoicePreview }) {
+  return (
+    <>
+      <ItemsTable preview={preview} />
+      {/* Each item's commission is the sum of its lessons', each rounded to the penny: said under the table. */}
+      <Notes aria-label="How the commission is worked out">
+        {preview.items.map((item) => (
+          <li key={item.commissionRate}>
+            {commissionNote({
+              commissionBp: fractionToBasisPoints(item.commissionRate),
+              earningsPence: toPence(item.earnings),
+              commissionPence: toPence(item.commission),
+            })}
+          </li>
+        ))}
+      </Notes>
+    </>
+  );
+}
+
+function ItemsTable({ preview }: { preview: InvoicePreview }) {
   return (
     <TableWrap>
       <Table>
