@@ -85,6 +85,18 @@ describe('engagements in the browser', () => {
   });
 
   it('change rates → the history shows two periods; a subjects change on that day keeps the new rate', async () => {
+    // Two lessons already recorded at £30 after the change's date: the change reprices them, and says so.
+    const engagementId = page.url().split('/').at(-1)!;
+    const { post } = await adminApi();
+    for (const [date, duration] of [
+      ['2024-03-05', 1],
+      ['2024-04-02', 1.5],
+    ] as const) {
+      await post(`/api/lessons/lesson?month=${date.slice(0, 7)}`, {
+        tutorId,
+        lesson: { engagementId, date, duration },
+      });
+    }
     await page.getByRole('link', { name: 'Change Rates' }).click();
     await page.getByRole('heading', { name: 'Change Rates' }).waitFor();
     expect(await page.getByLabel('Rate').inputValue()).toBe('30.00');
@@ -94,6 +106,14 @@ describe('engagements in the browser', () => {
     await screenshot(page, 'engagement-rates');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('heading', { name: `${tutorName} — ${studentName}` }).waitFor();
+    const repriced = page.getByTestId('repriced');
+    await repriced.getByText('Repriced 2 lessons from 01 Mar 2024:').waitFor();
+    expect(await repriced.getByRole('listitem').allInnerTexts()).toEqual([
+      '05 Mar 2024 (1 hour): £30.00 → £35.00',
+      '02 Apr 2024 (1.5 hours): £45.00 → £52.50',
+    ]);
+    await expectAccessible(page);
+    await screenshot(page, 'engagement-repriced');
     await expect.poll(() => historyRows(page).count()).toBe(2);
     expect(await historyRows(page).nth(0).innerText()).toMatch(/01 Mar 2024\s*latest\s+£35\.00\s+20%\s+10%\s+Maths/);
     expect(await historyRows(page).nth(1).innerText()).toMatch(/01 Jan 2024\s+29 Feb 2024\s+£30\.00/);

@@ -12,6 +12,15 @@ const MONTH = when.month() + 1;
 const KEY = when.format('YYYY-MM');
 const PERIOD = when.format('MMMM YYYY');
 
+/** The month under way: it can be invoiced only early, once the user has confirmed it. */
+const now = dayjs();
+const CURRENT = {
+  year: now.year(),
+  month: now.month() + 1,
+  key: now.format('YYYY-MM'),
+  period: now.format('MMMM YYYY'),
+};
+
 const tokenOf = async (page: Page) => (await page.context().cookies()).find((c) => c.name === 'token')!.value;
 
 describe('generating is not confirming', () => {
@@ -111,6 +120,55 @@ describe('generating is not confirming', () => {
     await tutor.getByText('(void)').waitFor();
     expect(await tutor.getByRole('link', { name: first }).count()).toBe(0);
     await expectAccessible(tutor);
+  });
+
+  it('invoices the month under way only once told it locks the rest of it; a month with an invoice offers View Invoice', async () => {
+    await apiAs(await tokenOf(tutor)).post(`/api/lessons/lesson?month=${CURRENT.key}`, {
+      tutorId: seeded.tutorId,
+      lesson: { engagementId: seeded.engagementId, date: `${CURRENT.key}-01`, duration: 1 },
+    });
+    const lessons = `/lessons?year=${CURRENT.year}&month=${CURRENT.month}`;
+    await tutor.goto(lessons);
+    await tutor.getByRole('button', { name: 'Generate Invoice' }).click();
+    await tutor.waitForURL(`**/invoice/generate?year=${CURRENT.year}&month=${CURRENT.month}`);
+    const preview = tutor.getByText(`invoice for ${CURRENT.period}: nothing is saved until you generate it.`);
+    await preview.waitFor();
+
+    // On a phone (the page drawn at that width, its menu closed) the question fits the screen.
+    await tutor.setViewportSize({ width: 375, height: 740 });
+    await tutor.reload();
+    await preview.waitFor();
+    await tutor.getByRole('button', { name: 'Generate Invoice' }).click();
+    const question = tutor.getByRole('alertdialog', { name: `Invoice ${CURRENT.period} before it has ended?` });
+    await question
+      .getByText(`${CURRENT.period} has not ended yet: invoicing it now locks its lessons up to the end of the month`)
+      .waitFor();
+    const early = question.getByRole('button', { name: 'Invoice early, lock the rest of the month' });
+    const box = await early.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= 375).toBe(true);
+    await expectAccessible(tutor);
+    await screenshot(tutor, 'invoice-early-question');
+    // Not yet: nothing is sent, the preview stays.
+    await question.getByRole('button', { name: 'Not yet' }).click();
+    await expect.poll(() => question.isVisible()).toBe(false);
+    await preview.waitFor();
+    expect(await tutor.getByText(/^Invoice \S+ for /).count()).toBe(0);
+    await tutor.setViewportSize({ width: 1280, height: 800 });
+    await tutor.reload();
+    await preview.waitFor();
+
+    await tutor.getByRole('button', { name: 'Generate Invoice' }).click();
+    await early.click();
+    const lead = tutor.getByText(new RegExp(`^Invoice \\S+ for ${CURRENT.period}$`));
+    await lead.waitFor();
+
+    // The month's lessons offer its invoice, never another one.
+    await tutor.goto(lessons);
+    await tutor.getByRole('button', { name: 'View Invoice' }).click();
+    await lead.waitFor();
+    await tutor.goto(lessons);
+    await tutor.getByRole('button', { name: 'View Invoice' }).waitFor();
+    expect(await tutor.getByRole('button', { name: 'Generate Invoice' }).count()).toBe(0);
   });
 
   it('offers Generate Invoice only for a tutor the user may invoice for', async () => {

@@ -45,6 +45,8 @@ export const lessonListAnswer = z.object({
   totals: z.object({ amount: z.number(), commission: z.number(), partnerCommission: z.number().optional() }),
   /** Whether the caller may add lessons here: someone to add for, and the month still open. */
   canAddLessons: z.boolean(),
+  /** One tutor's month invoiced (its lessons locked by this invoice): View Invoice, not Generate Invoice. */
+  invoiceId: z.string().nullable(),
 });
 export type LessonListAnswer = z.infer<typeof lessonListAnswer>;
 

@@ -181,15 +181,15 @@ describe('paged lists', () => {
     expect((await get(`/api/clients?cursor=${foreign}`)).status).toBe(409);
   });
 
-  it('offers to add lessons to one tutor’s open month only: an invoiced (locked) month does not, on any page', async () => {
+  it('offers to add lessons to one tutor’s open month only: an invoiced (locked) month does not, on any page, and names its invoice', async () => {
     const url = `/api/lessons?year=2024&month=3&tutorId=${tutors[0]}`;
-    expect((await admin.get(url)).canAddLessons).toBe(true);
-    await admin.post('/api/invoices/save', { tutorId: tutors[0], year: 2024, month: 3 });
-    expect((await admin.get(url)).canAddLessons).toBe(false);
-    expect((await admin.get(`${url}&limit=2`)).canAddLessons).toBe(false);
-    // The other tutor's month stays open; the whole agency's list never offers it.
+    expect(await admin.get(url)).toMatchObject({ canAddLessons: true, invoiceId: null });
+    const { invoice } = await admin.post('/api/invoices/save', { tutorId: tutors[0], year: 2024, month: 3 });
+    expect(await admin.get(url)).toMatchObject({ canAddLessons: false, invoiceId: invoice.id });
+    expect(await admin.get(`${url}&limit=2`)).toMatchObject({ canAddLessons: false, invoiceId: invoice.id });
+    // The other tutor's month stays open; the whole agency's list never offers it, nor names an invoice.
     expect((await admin.get(`/api/lessons?year=2024&month=3&tutorId=${tutors[1]}`)).canAddLessons).toBe(true);
-    expect((await admin.get('/api/lessons?year=2024&month=3')).canAddLessons).toBe(false);
+    expect(await admin.get('/api/lessons?year=2024&month=3')).toMatchObject({ canAddLessons: false, invoiceId: null });
   });
 
   it('searches the clients list by a contact’s or a child’s name, a page at a time, and sorts it by its columns', async () => {

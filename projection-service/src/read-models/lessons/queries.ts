@@ -111,7 +111,7 @@ export async function lessonQueries(fastify: FastifyInstance, { db }: { db: pg.P
         `select count(*)::int as total, coalesce(sum(amount_pence), 0) as amount_pence,
                 coalesce(sum(commission_pence), 0) as commission_pence,
                 coalesce(sum(partner_commission_pence), 0) as partner_commission_pence,
-                $2::text is not null and exists (select 1 from locked_months where tutor_id = $2 and month = $1) as locked
+                (select invoice_id from locked_months where tutor_id = $2 and month = $1) as invoice_id
            from lessons where month = $1 and ($2::text is null or tutor_id = $2)`,
         [month, tutorId],
       ),
@@ -127,7 +127,7 @@ export async function lessonQueries(fastify: FastifyInstance, { db }: { db: pg.P
     const canAddLessons =
       tutorId !== null &&
       timesheet.mayRecordFor({ role: user.role, tutorId: user.tutorId ?? null }, tutorId) &&
-      !totals.locked;
+      totals.invoice_id === null;
     // The Partner Share column is for staff: the one visibility rule drops it from a tutor's answer.
     return redactForRole(user.role, {
       month,
@@ -158,6 +158,7 @@ export async function lessonQueries(fastify: FastifyInstance, { db }: { db: pg.P
         partnerCommission: toPounds(penceFrom(totals.partner_commission_pence)),
       },
       canAddLessons,
+      invoiceId: totals.invoice_id,
     });
   });
 

@@ -3,6 +3,7 @@ import type {
   EngagementAnswer,
   EngagementView,
   HistoryRowView,
+  RepricedLessons,
   StudentView,
   TutorAnswer,
 } from '@agency/contracts';
@@ -46,5 +47,6 @@ export const fetchStudents = (signal?: AbortSignal) =>
 export const fetchTutorName = (tutorId: string, signal?: AbortSignal) =>
   getJson<TutorAnswer>(`/api/tutors/${encodeURIComponent(tutorId)}`, signal).then((answer) => answer.tutor);
 
+/** `repriced`: after a change of rates (or a corrected period), the lessons it repriced. */
 export const saveEngagement = (body: EngagementCommand) =>
-  postJson<{ engagement: Engagement }>('/api/tutors/engagement', body);
+  postJson<{ engagement: Engagement; repriced?: RepricedLessons }>('/api/tutors/engagement', body);

@@ -45,8 +45,11 @@ export function fetchInvoicePreview(query: Required<InvoicesQuery>, signal?: Abo
 /** Takes back an unconfirmed invoice: its reference is void and the month's lessons open again. */
 export const withdrawInvoice = (body: { id: string } & Command) => postJson('/api/invoices/withdraw', body);
 
-/** Generates the month's invoice, or answers the one already generated (as GET /api/invoices/:id shows it). */
-export const saveInvoice = (body: { tutorId: string; year: number; month: number } & Command) =>
+/**
+ * Generates the month's invoice, or answers the one already generated (as GET /api/invoices/:id
+ * shows it). `early`: the current month, once the user confirmed that it locks the rest of it.
+ */
+export const saveInvoice = (body: { tutorId: string; year: number; month: number; early?: boolean } & Command) =>
   postJson<InvoiceAnswer>('/api/invoices/save', body).then((answer) => answer.invoice);
 
 export const confirmInvoice = (body: { id: string } & Command) =>

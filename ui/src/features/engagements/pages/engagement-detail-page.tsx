@@ -1,6 +1,7 @@
+import type { RepricedLessons } from '@agency/contracts';
 import { maySee } from '@agency/contracts/visibility';
 import styled from '@emotion/styled';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { AsOfControl } from '../../../components/as-of';
 import { ButtonLink, ButtonRow } from '../../../components/button';
 import { HistoryPanel } from '../../../components/history-panel';
@@ -13,6 +14,7 @@ import { useCurrentUser } from '../../../lib/current-user';
 import { formatDate, formatMoney, formatPercent } from '../../../lib/format';
 import { useLoader } from '../../../lib/use-loader';
 import { type Engagement, fetchEngagement, type HistoryRow } from '../api';
+import { RepricedNotice } from '../components/repriced-notice';
 
 const Ended = styled.p(({ theme }) => ({ color: theme.colors.muted, margin: '0.75rem 0 0' }));
 const Latest = styled.span(({ theme }) => ({
@@ -160,17 +162,22 @@ function EngagementDetail({ engagement, past }: { engagement: Engagement; past: 
   );
 }
 
-/** engagement/detail/{tutorId}/{engagementId}. */
+/**
+ * engagement/detail/{tutorId}/{engagementId}; after a change of rates its form passes what the
+ * change repriced (`repriced` in the location's state), shown above the terms.
+ */
 export function EngagementDetailPage() {
   const { tutorId = '', engagementId = '' } = useParams();
   const { asOf } = useAsOf();
   const { state, retry } = useLoader(loadEngagement, { tutorId, engagementId, asOf });
   const user = useCurrentUser();
+  const repriced = (useLocation().state as { repriced?: RepricedLessons } | null)?.repriced;
   return (
     <>
       <PageHeading title={state.status === 'loaded' ? engagementTitle(state.data) : 'Engagement'}>
         {user.role === 'tutor' ? null : <Link to={`/tutor/${tutorId}`}>Back to tutor</Link>}
       </PageHeading>
+      {repriced && !asOf ? <RepricedNotice repriced={repriced} /> : null}
       <AsOfControl id="engagement" />
       <LoadState state={state} onRetry={retry}>
         {(engagement) => <EngagementDetail engagement={engagement} past={Boolean(asOf)} />}

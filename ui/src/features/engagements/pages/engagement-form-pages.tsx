@@ -123,7 +123,7 @@ function EngagementChangePage({ screen }: { screen: ChangeScreen }) {
                     screen.change === 'termination'
                       ? { startDate: latest?.startDate ?? engagement.startDate, endDate: values.date }
                       : { startDate: values.date };
-                  await saveEngagement({
+                  const { repriced } = await saveEngagement({
                     commandId,
                     id: engagement.id,
                     tutorId,
@@ -135,7 +135,8 @@ function EngagementChangePage({ screen }: { screen: ChangeScreen }) {
                     ...dated,
                     ...(screen.change === 'correction' ? { periodStart: period.startDate } : {}),
                   });
-                  navigate(detail);
+                  // The engagement's page says which lessons the change repriced.
+                  navigate(detail, { state: repriced ? { repriced } : undefined });
                 }}
                 onCancel={() => navigate(detail)}
               />

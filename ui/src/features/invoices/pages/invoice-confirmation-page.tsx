@@ -10,14 +10,15 @@ import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
 import { Panel } from '../../../components/panel';
 import { Table, TableWrap, Td, Th, TotalRow, Tr } from '../../../components/table';
-import { type CalendarMonth, monthFromSearch } from '../../../lib/calendar-month';
+import { type CalendarMonth, monthFromSearch, monthKey } from '../../../lib/calendar-month';
 import { useCommandIds } from '../../../lib/command-id';
-import { useCurrentUser } from '../../../lib/current-user';
+import { useAgencyToday, useCurrentUser } from '../../../lib/current-user';
 import { formatMoney } from '../../../lib/format';
 import { errorMessage } from '../../../lib/http';
 import { mayInvoiceFor } from '../../../lib/may-invoice';
 import { useLoader } from '../../../lib/use-loader';
 import { confirmInvoice, fetchInvoicePreview, type InvoicePreview, saveInvoice, withdrawInvoice } from '../api';
+import { daysLeftInWords } from '../early-invoice';
 
 const Lead = styled.p(({ theme }) => ({ color: theme.colors.muted, marginTop: 0 }));
 const NoLessons = styled.p({ fontSize: '1.1rem', margin: '0.5rem 0 0' });
@@ -121,6 +122,10 @@ function Confirmation({
     setBusy(false);
   };
   const generate = act('generate', (id) => saveInvoice({ ...month, commandId: id }), onChanged);
+  // The current month is invoiced only early, once the user has confirmed that it locks the rest of it.
+  const today = useAgencyToday();
+  const notEnded = monthKey(month) === today.slice(0, 7);
+  const generateEarly = act('generate-early', (id) => saveInvoice({ ...month, commandId: id, early: true }), onChanged);
   const confirm = act(
     `confirm:${invoice?.id}`,
     (id) => confirmInvoice({ id: invoice?.id ?? '', commandId: id }),
@@ -172,6 +177,21 @@ function Confirmation({
               </p>
             </ConfirmAction>
           </>
+        ) : notEnded ? (
+          <ConfirmAction
+            label="Generate Invoice"
+            title={`Invoice ${preview.period} before it has ended?`}
+            confirmLabel="Invoice early, lock the rest of the month"
+            keepLabel="Not yet"
+            variant="primary"
+            disabled={busy}
+            onConfirm={generateEarly}
+          >
+            <p>
+              {preview.period} has not ended yet: invoicing it now locks its lessons up to the end of the month (
+              {daysLeftInWords(today)}), so none can be added for those days unless the invoice is withdrawn.
+            </p>
+          </ConfirmAction>
         ) : (
           <Button type="button" onClick={generate} disabled={busy}>
             Generate Invoice

@@ -66,9 +66,10 @@ export function LessonsPage() {
                     Add Lessons
                   </Button>
                 ) : null}
+                {/* A month with an invoice is never offered another: its invoice is shown instead. */}
                 {mayInvoiceFor(user, tutorId) ? (
                   <Button type="button" variant="secondary" onClick={generateInvoice}>
-                    {data.total > 0 ? 'Generate Invoice' : 'No lessons this month'}
+                    {data.invoiceId ? 'View Invoice' : data.total > 0 ? 'Generate Invoice' : 'No lessons this month'}
                   </Button>
                 ) : null}
               </Actions>
