@@ -310,6 +310,9 @@ describe('an engagement start is one command on the roster; reactors record it a
       // each commission: 75p + 25p + £1.13. At £28 it would have been £79.24 and £19.81.
       const { invoice } = await ok('/api/invoices/save', { tutorId, year: 2025, month: 11 });
       expect(invoice).toMatchObject({ earnings: 84.9, commission: 21.23, partnerCommission: 2.13 });
+      // Traced to its sources, the invoice is its lessons as repriced, each by the period that now prices it.
+      const trace = await get(`/api/invoices/trace/${invoice.id}`);
+      expect(trace.body).toMatchObject({ matches: true, differences: [] });
 
       const before = await countEvents();
       const refused = await post('/api/tutors/engagement', rates(32, '2025-09-01'));
