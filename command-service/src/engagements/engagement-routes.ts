@@ -143,14 +143,14 @@ export async function engagementRoutes(
     stream: string,
     { commandId, settle }: CommandContext,
   ): Promise<RepricedLessons | undefined> {
-    const own = (await deps.store.readStream(stream)).filter(
+    const history = await deps.store.readStream(stream);
+    const own = history.filter(
       (event) => event.metadata.commandId === commandId && (TERMS_CHANGES as readonly string[]).includes(event.type),
     );
     const from = engagement.termsChangedFrom(own as unknown as EngagementEvent[]);
     const first = own[0];
     if (!from || !first) return undefined;
     const complete = await settle([LESSON_REPRICING]);
-    const history = await deps.store.readStream(stream);
     const summary = engagement.summaryOf(
       fold(
         engagementDecider,
