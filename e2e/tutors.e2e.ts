@@ -79,6 +79,9 @@ describe('tutors, activation and password reset in the browser', () => {
     const tutor = await openAnonymous(browser);
     await tutor.goto(link);
     await tutor.getByRole('heading', { name: 'Activation' }).waitFor();
+    // The username the e-mail named is filled in from the link; cleared here to see the messages.
+    await expect.poll(() => tutor.getByLabel('Username').inputValue()).toBe(username);
+    await tutor.getByLabel('Username').fill('');
     await tutor.getByRole('button', { name: 'Activate' }).click();
     for (const message of ['Please enter your username', 'Please enter a password', 'Please confirm your password']) {
       await expect.poll(() => tutor.getByText(message).count()).toBe(1);

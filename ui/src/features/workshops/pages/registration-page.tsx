@@ -28,7 +28,14 @@ import {
 import { PaymentForm } from '../components/payment-form';
 import { useAction } from '../use-action';
 
-const Facts = styled.dl({ display: 'grid', gridTemplateColumns: 'max-content 1fr', gap: '0.35rem 1rem', margin: 0 });
+// Both columns may narrow on a phone (a long label or address wraps) rather than widen the page.
+const Facts = styled.dl({
+  display: 'grid',
+  gridTemplateColumns: 'minmax(0, max-content) minmax(0, 1fr)',
+  gap: '0.35rem 1rem',
+  margin: 0,
+  overflowWrap: 'anywhere',
+});
 const Allergy = styled.strong(({ theme }) => ({ color: theme.colors.danger }));
 
 const loadRegistration = (ids: { eventId: string; registrationId: string }, signal: AbortSignal) =>
