@@ -54,7 +54,7 @@ describe('on a 375 px phone', () => {
   });
   afterAll(() => browser?.close());
 
-  it('no main screen scrolls sideways; wide tables scroll inside their own box', async () => {
+  it('no main screen scrolls sideways; a list too wide for the phone is cards', async () => {
     const selection = `year=${month.year()}&month=${month.month() + 1}&tutorId=${ids.tutor}`;
     const screens: [path: string, heading: string][] = [
       ['/dashboard', 'Dashboard'],

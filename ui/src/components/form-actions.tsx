@@ -12,19 +12,20 @@ export function FormActions({
   failure,
   submitting,
   submitLabel = 'Save',
-  saved = false,
+  saved,
   onCancel,
 }: {
   failure: string | null;
   submitting: boolean;
   submitLabel?: string;
+  /** Given by a form whose page stays after its save: its status line is there from the start, so the word is announced. */
   saved?: boolean;
   onCancel: () => void;
 }) {
   return (
     <>
       {failure ? <ErrorAlert>{failure}</ErrorAlert> : null}
-      <div role="status">{saved && !failure ? <Saved>Saved</Saved> : null}</div>
+      {saved === undefined ? null : <div role="status">{saved && !failure ? <Saved>Saved</Saved> : null}</div>}
       <ButtonRow>
         <Button type="submit" disabled={submitting}>
           {submitting ? 'Saving…' : submitLabel}
