@@ -36,7 +36,7 @@ async function open(page: Page, pending: Set<Request>, path: string) {
             !/Loading…/.test(main.textContent ?? '')
           );
         })),
-      { timeout: 20_000, intervals: [50] },
+      { timeout: 20_000, interval: 50 },
     )
     .toBe(true);
 }

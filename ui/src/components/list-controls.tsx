@@ -158,3 +158,21 @@ export function SortHeader<C extends string>({
     </Th>
   );
 }
+
+/** The head cells of a list of people (families, tutors): Name, Address, Phone and Email, the first and last sorting it. */
+export function PersonHeaders<C extends string>({
+  sorted,
+  onSort,
+}: {
+  sorted: Pick<ListQuery<C | 'name' | 'email'>, 'sort' | 'order'>;
+  onSort: (column: C | 'name' | 'email') => void;
+}) {
+  return (
+    <>
+      <SortHeader column="name" label="Name" sorted={sorted} onSort={onSort} />
+      <Th scope="col">Address</Th>
+      <Th scope="col">Phone</Th>
+      <SortHeader column="email" label="Email" sorted={sorted} onSort={onSort} />
+    </>
+  );
+}

@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import { Link } from 'react-router-dom';
-import { SortHeader, type SortOrder } from '../../../components/list-controls';
-import { EmptyRow, Table, TableWrap, Td, Th, Tr } from '../../../components/table';
+import { PersonHeaders, SortHeader, type SortOrder } from '../../../components/list-controls';
+import { EmptyRow, Table, TableWrap, Td, Tr } from '../../../components/table';
 import type { ClientListItem, ClientSort } from '../api';
 
 /**
@@ -30,10 +30,7 @@ export const ClientsTable = memo(function ClientsTable({
       <Table>
         <thead>
           <tr>
-            <SortHeader column="name" label="Name" sorted={sorted} onSort={onSort} />
-            <Th scope="col">Address</Th>
-            <Th scope="col">Phone</Th>
-            <SortHeader column="email" label="Email" sorted={sorted} onSort={onSort} />
+            <PersonHeaders sorted={sorted} onSort={onSort} />
             <SortHeader
               column="students"
               label="Students"

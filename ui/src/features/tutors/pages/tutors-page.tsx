@@ -3,10 +3,10 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { Button } from '../../../components/button';
 import { Checkbox } from '../../../components/checkbox';
-import { SearchField, SortHeader, useListQuery } from '../../../components/list-controls';
+import { PersonHeaders, SearchField, useListQuery } from '../../../components/list-controls';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
-import { EmptyRow, Table, TableWrap, Td, Th, Tr } from '../../../components/table';
+import { EmptyRow, Table, TableWrap, Td, Tr } from '../../../components/table';
 import { useCurrentUser } from '../../../lib/current-user';
 import { useLoader } from '../../../lib/use-loader';
 import { fetchTutors, TUTOR_SORTS, type TutorsQuery } from '../api';
@@ -58,10 +58,7 @@ export function TutorsPage() {
             <Table>
               <thead>
                 <tr>
-                  <SortHeader column="name" label="Name" sorted={list.sorted} onSort={list.sortBy} />
-                  <Th scope="col">Address</Th>
-                  <Th scope="col">Phone</Th>
-                  <SortHeader column="email" label="Email" sorted={list.sorted} onSort={list.sortBy} />
+                  <PersonHeaders sorted={list.sorted} onSort={list.sortBy} />
                 </tr>
               </thead>
               <tbody>
