@@ -1,4 +1,10 @@
-import { type ClientEvent, ERASED, type WorkshopEvent, type WorkshopEventDetails } from '@agency/contracts';
+import {
+  type ClientEvent,
+  ERASED,
+  type RegistrationDetails,
+  type WorkshopEvent,
+  type WorkshopEventDetails,
+} from '@agency/contracts';
 import type pg from 'pg';
 import { defineProjection } from '../projection';
 
@@ -47,6 +53,37 @@ const eraseRegistrations = (sql: pg.ClientBase, column: 'client_id' | 'id', valu
     ],
   );
 
+/** A registration's row, numbered after the last (its place in its event's list); `onConflict` says what a second time does. */
+const insertRegistration = (
+  sql: pg.ClientBase,
+  r: Pick<
+    RegistrationDetails,
+    'eventId' | 'registrationId' | 'clientId' | 'contact' | 'children' | 'places' | 'comments' | 'movedFrom'
+  > & {
+    status: string;
+  },
+  onConflict: string,
+) =>
+  sql.query(
+    `insert into workshop_registrations (event_id, id, seq, client_id, contact, email, children, places, comments,
+                                         status, moved_from)
+     values ($1, $2, (select coalesce(max(seq), 0) + 1 from workshop_registrations), $3, $4, lower($5), $6, $7, $8, $9,
+             $10)
+     ${onConflict}`,
+    [
+      r.eventId,
+      r.registrationId,
+      r.clientId,
+      JSON.stringify(r.contact),
+      r.contact.email.trim(),
+      JSON.stringify(r.children),
+      r.places,
+      r.comments,
+      r.status,
+      r.movedFrom,
+    ],
+  );
+
 /** The row was a public booking awaiting confirmation until this event. */
 const REQUESTED = `workshop_registrations.status in ('requested', 'requested_waitlist')`;
 
@@ -77,12 +114,10 @@ export const workshopsProjection = defineProjection<WorkshopEvent | ClientEvent>
       );
     },
     WorkshopRegistrationMade: async (sql, { data: r }) => {
-      await sql.query(
-        `insert into workshop_registrations (event_id, id, seq, client_id, contact, email, children, places, comments,
-                                             status, moved_from)
-         values ($1, $2, (select coalesce(max(seq), 0) + 1 from workshop_registrations), $3, $4, lower($5), $6, $7, $8,
-                 $9, $10)
-         on conflict (event_id, id) do update set status = excluded.status, moved_from = excluded.moved_from,
+      await insertRegistration(
+        sql,
+        r,
+        `on conflict (event_id, id) do update set status = excluded.status, moved_from = excluded.moved_from,
            moved_to = null,
            -- A confirmed public booking: the family it is now linked to, its details as sealed for it.
            client_id = case when ${REQUESTED} then excluded.client_id else workshop_registrations.client_id end,
@@ -90,18 +125,6 @@ export const workshopsProjection = defineProjection<WorkshopEvent | ClientEvent>
            email = case when ${REQUESTED} then excluded.email else workshop_registrations.email end,
            children = case when ${REQUESTED} then excluded.children else workshop_registrations.children end,
            comments = case when ${REQUESTED} then excluded.comments else workshop_registrations.comments end`,
-        [
-          r.eventId,
-          r.registrationId,
-          r.clientId,
-          JSON.stringify(r.contact),
-          r.contact.email.trim(),
-          JSON.stringify(r.children),
-          r.places,
-          r.comments,
-          r.status,
-          r.movedFrom,
-        ],
       );
       if (r.movedFrom === null) return;
       // On the old event until the workflow moves it out; unless it is not there any more (deleted
@@ -117,22 +140,10 @@ export const workshopsProjection = defineProjection<WorkshopEvent | ClientEvent>
     // A public booking awaiting its address's confirmation: `requested` holds its places,
     // `requested_waitlist` will join the waiting list (docs/limits.md, "Public bookings").
     WorkshopBookingRequested: (sql, { data: r }) =>
-      sql.query(
-        `insert into workshop_registrations (event_id, id, seq, client_id, contact, email, children, places, comments,
-                                             status, moved_from)
-         values ($1, $2, (select coalesce(max(seq), 0) + 1 from workshop_registrations), null, $3, lower($4), $5, $6, $7,
-                 $8, null)
-         on conflict (event_id, id) do nothing`,
-        [
-          r.eventId,
-          r.registrationId,
-          JSON.stringify(r.contact),
-          r.contact.email.trim(),
-          JSON.stringify(r.children),
-          r.places,
-          r.comments,
-          r.held ? 'requested' : 'requested_waitlist',
-        ],
+      insertRegistration(
+        sql,
+        { ...r, clientId: null, status: r.held ? 'requested' : 'requested_waitlist', movedFrom: null },
+        'on conflict (event_id, id) do nothing',
       ),
     // Its personal data is destroyed with the lapse, so the row reads as its shredded events do.
     WorkshopBookingLapsed: async (sql, { data }) => {
