@@ -1,3 +1,4 @@
+import { inTransaction } from '@agency/platform/transaction';
 import type pg from 'pg';
 
 export type ResetLimits = { perAccount: number; perAddress: number; windowMs: number };
@@ -35,10 +36,7 @@ export class ResetThrottle {
     // Every caller locks its keys in the same order, so two callers never wait on each other in a circle.
     const keys = [...limitOf.keys()].sort();
     const since = new Date(Date.now() - this.limits.windowMs);
-    const client = await this.db.connect();
-    let admitted = false;
-    try {
-      await client.query('begin');
+    const admitted = await inTransaction(this.db, async (client) => {
       // Under a first key of their own (the table's), apart from the event store's and the projections' locks.
       await client.query(
         "select pg_advisory_xact_lock(hashtext('auth.reset_requests'), hashtext(key)) from unnest($1::text[]) as key",
@@ -49,15 +47,10 @@ export class ResetThrottle {
         'select key, count(*)::int as n from auth.reset_requests where key = any($1) and requested_at > $2 group by key',
         [keys, since],
       );
-      admitted = counts.rows.every((row) => row.n < (limitOf.get(row.key) ?? 0));
-      if (admitted) await client.query('insert into auth.reset_requests (key) select unnest($1::text[])', [keys]);
-      await client.query('commit');
-    } catch (error) {
-      await client.query('rollback').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+      const within = counts.rows.every((row) => row.n < (limitOf.get(row.key) ?? 0));
+      if (within) await client.query('insert into auth.reset_requests (key) select unnest($1::text[])', [keys]);
+      return within;
+    });
     if (admitted) {
       await this.db.query('delete from auth.reset_requests where requested_at < $1', [
         new Date(Date.now() - 24 * this.limits.windowMs),

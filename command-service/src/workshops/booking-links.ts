@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { LIMITS } from '@agency/contracts';
+import { inTransaction } from '@agency/platform/transaction';
 import type pg from 'pg';
 import { sha256 } from '../tutors/tutor-routes';
 
@@ -21,9 +22,7 @@ export function bookingLinks(db: pg.Pool) {
     async prepare(eventId: string, registrationId: string, linkId: string, now: Date) {
       const secret = randomBytes(32).toString('base64url');
       const expiresAt = holdUntil(now);
-      const client = await db.connect();
-      try {
-        await client.query('begin');
+      await inTransaction(db, async (client) => {
         const made = await client.query(
           `insert into command.booking_links (token_hash, event_id, registration_id, link_id, expires_at)
            values ($1, $2, $3, $4, $5) on conflict (registration_id) do nothing`,
@@ -35,13 +34,7 @@ export function bookingLinks(db: pg.Pool) {
             [linkId, secret, expiresAt],
           );
         }
-        await client.query('commit');
-      } catch (error) {
-        await client.query('rollback').catch(() => {});
-        throw error;
-      } finally {
-        client.release();
-      }
+      });
       return { linkId };
     },
 
