@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EventStore, PostgresEventStore } from '@agency/platform';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyStore, verifyCopy } from './copy-store';
 import { startProduct } from './product';
 import { reactorsSettled } from './testing/reactors-settled';
@@ -13,8 +13,16 @@ import { createTestDatabase } from './testing/test-database';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from './testing/test-product';
 import { contact } from './testing/test-requests';
 
-// One master key for the products started here and the scripts they spawn (personal fields are sealed with it).
-process.env.PERSONAL_DATA_KEY = randomBytes(32).toString('base64');
+// One master key for the products started here and the scripts they spawn (personal fields are
+// sealed with it), for this file only: the test files after it in the same worker share process.env.
+const keyBefore = process.env.PERSONAL_DATA_KEY;
+beforeAll(() => {
+  process.env.PERSONAL_DATA_KEY = randomBytes(32).toString('base64');
+});
+afterAll(() => {
+  if (keyBefore === undefined) delete process.env.PERSONAL_DATA_KEY;
+  else process.env.PERSONAL_DATA_KEY = keyBefore;
+});
 
 /** Every row of every read model table (not the bookkeeping of where projections are). */
 async function readModels(url: string) {

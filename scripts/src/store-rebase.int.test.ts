@@ -18,7 +18,7 @@ import type { ProductConfig } from './config';
 import { type RunningDatabase, startEmbeddedDatabase } from './embedded-database';
 import { startProduct } from './product';
 import { rebaseStore } from './store-positions';
-import { createTestDatabase } from './testing/test-database';
+import { createTestDatabase, endPool } from './testing/test-database';
 
 const metadata = () => ({
   userId: 'user-1',
@@ -70,7 +70,7 @@ describe('a store restored into another cluster', () => {
       const fresh: RunningDatabase = await startEmbeddedDatabase({ dataDir, database: 'agency' });
       cleanups.push(() => fresh.stop());
       const target = new pg.Pool({ connectionString: fresh.url, max: 4 });
-      cleanups.push(() => target.end());
+      cleanups.push(() => endPool(target));
       // A session left idle in a transaction is ended by the embedded server.
       expect((await target.query('show idle_in_transaction_session_timeout')).rows[0]).toEqual({
         idle_in_transaction_session_timeout: '1min',

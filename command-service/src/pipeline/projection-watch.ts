@@ -132,11 +132,19 @@ export class ProjectionWatch {
     }
     if (now !== undefined) return now;
     return new Promise((resolve) => {
-      const waiter: Waiter = { position, types, resolve };
-      this.waiters.add(waiter);
-      setTimeout(() => {
+      const timer = setTimeout(() => {
         if (this.waiters.delete(waiter)) resolve(false);
       }, timeoutMs);
+      // A wait answered before its time is up takes its timer with it.
+      const waiter: Waiter = {
+        position,
+        types,
+        resolve: (reached) => {
+          clearTimeout(timer);
+          resolve(reached);
+        },
+      };
+      this.waiters.add(waiter);
     });
   }
 
