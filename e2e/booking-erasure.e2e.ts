@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminApi } from './support/api';
-import { expectAccessible, launchChromium, screenshot } from './support/chromium';
+import { downloaded, expectAccessible, launchChromium, screenshot } from './support/chromium';
 import { logInAsAdmin } from './support/session';
 
 /**
@@ -61,7 +60,7 @@ describe('a booking of no known family: export and erasure in the browser', () =
       page.getByRole('link', { name: 'Export' }).click(),
     ]);
     expect(download.suggestedFilename()).toBe(`booking-${registrationId}-export.zip`);
-    const zip = readFileSync((await download.path()) as string);
+    const zip = await downloaded(download);
     expect(zip.subarray(0, 2).toString('latin1')).toBe('PK');
 
     await page.getByLabel('Reason for erasure').fill('Asked by the parent');

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminApi, contactFor } from './support/api';
-import { expectAccessible, launchChromium, screenshot } from './support/chromium';
+import { downloaded, expectAccessible, launchChromium, screenshot } from './support/chromium';
 import { logInAsAdmin } from './support/session';
 
 /**
@@ -44,7 +43,7 @@ describe('a family’s personal data in the browser', () => {
       page.getByRole('link', { name: 'Export' }).click(),
     ]);
     expect(download.suggestedFilename()).toBe(`family-${clientId}-export.zip`);
-    const zip = readFileSync((await download.path()) as string);
+    const zip = await downloaded(download);
     expect(zip.subarray(0, 2).toString('latin1')).toBe('PK');
     expect(zip.toString('latin1')).toContain('export.json');
 

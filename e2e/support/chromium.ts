@@ -1,8 +1,14 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { type Browser, type BrowserServer, chromium, type Download, type Page } from 'playwright-core';
+import { expect, inject } from 'vitest';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    chromiumEndpoint: string;
+  }
+}
 
 export function chromiumPath(): string {
   const path = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -15,11 +21,11 @@ export function chromiumPath(): string {
 }
 
 /**
- * Debian's Chromium, with the flags this closed network needs (no background networking).
- * Playwright gives every launch a fresh, empty profile of its own.
+ * Debian's Chromium, with the flags this closed network needs (no background networking), as a
+ * server the test files connect to: started once for the run by the e2e global setup.
  */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
+export function launchChromiumServer(): Promise<BrowserServer> {
+  return chromium.launchServer({
     executablePath: chromiumPath(),
     headless: true,
     args: [
@@ -34,6 +40,22 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
+/**
+ * A connection to the run's Chromium: each test file has its own, and each context it opens is
+ * a fresh, empty profile of its own. `close()` ends the connection and the contexts opened
+ * through it, not the browser the other files share.
+ */
+export function launchChromium(): Promise<Browser> {
+  return chromium.connect(inject('chromiumEndpoint'));
+}
+
+/** A download's bytes, read through the connection: the browser's side keeps the file, so there is no local path. */
+export async function downloaded(download: Download): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
 const SCREENSHOTS = join(import.meta.dirname, '..', 'screenshots');
 
 export async function screenshot(page: Page, name: string) {
@@ -41,9 +63,18 @@ export async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
-/** No serious or critical accessibility violations on the page as it is now. */
+/**
+ * No serious or critical accessibility violations on the page as it is now. Every rule runs; axe
+ * runs them in the page itself (legacy mode) instead of opening a blank page on each run to put
+ * the results of the page's frames together, which took most of a run's time. What legacy mode
+ * leaves out is only the inside of frames from another origin, and the UI has no frames. Only
+ * the violations are collected in full, as only they are read.
+ */
 export async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await new AxeBuilder({ page })
+    .setLegacyMode(true)
+    .options({ resultTypes: ['violations'] })
+    .analyze();
   const bad = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
