@@ -15,9 +15,11 @@ type Outcome = { code: number; output: string };
 
 /** The boundary step of the `check` script, run as written there, in `cwd`. */
 async function checkBoundaries(cwd: string): Promise<Outcome> {
-  const check: string = JSON.parse(await readFile(path.join(repo, 'package.json'), 'utf8')).scripts.check;
-  const step = check.split(' && ').find((command) => command.startsWith('depcruise '));
-  if (step === undefined) throw new Error(`npm run check has no depcruise step: ${check}`);
+  // `check` runs its parts as `check:*` scripts, so the step is looked for in each of them.
+  const scripts: Record<string, string> = JSON.parse(await readFile(path.join(repo, 'package.json'), 'utf8')).scripts;
+  const checks = Object.entries(scripts).filter(([name]) => name === 'check' || name.startsWith('check:'));
+  const step = checks.flatMap(([, script]) => script.split(' && ')).find((command) => command.startsWith('depcruise '));
+  if (step === undefined) throw new Error(`npm run check has no depcruise step: ${JSON.stringify(checks)}`);
   const [bin, ...args] = step.split(' ');
   try {
     const { stdout, stderr } = await run(path.join('node_modules', '.bin', bin), args, { cwd });
