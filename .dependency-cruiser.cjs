@@ -3,7 +3,7 @@
 // relative path. Run by `npm run check`; scripts/src/boundaries.unit.test.ts plants one violation per rule.
 const test = '\\.test\\.tsx?$|/testing/';
 // Unanchored: a package may resolve through a symlinked node_modules (as in the test's copy of the tree).
-const testSupport = '(^|/)node_modules/(vitest|fast-check)/';
+const testSupport = '(^|/)node_modules/(vitest|fast-check|happy-dom|@testing-library/[^/]+)/';
 
 const rule = (name, comment, from, to) => ({ name, comment, severity: 'error', from, to });
 

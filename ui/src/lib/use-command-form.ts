@@ -1,5 +1,5 @@
 import { type BaseSyntheticEvent, useEffect, useRef, useState } from 'react';
-import { type DefaultValues, type FieldErrors, type FieldValues, type Path, useForm } from 'react-hook-form';
+import { type DefaultValues, type FieldErrors, type FieldValues, type Path, set, useForm } from 'react-hook-form';
 import { useCommandIds } from './command-id';
 import { errorMessage, HttpError } from './http';
 
@@ -69,11 +69,15 @@ export function useCommandForm<V extends FieldValues>(options: {
         commandIds.done(action, error);
         setFailure(errorMessage(error));
         if (error instanceof HttpError && error.fields) {
+          const refused: FieldErrors = {};
           for (const [field, message] of Object.entries(error.fields)) {
             const name = options.fieldName ? options.fieldName(field) : (field as Path<V>);
-            if (name) form.setError(name, { type: 'server', message });
+            if (!name) continue;
+            form.setError(name, { type: 'server', message });
+            set(refused, name, { type: 'server', message });
           }
-          focusFirstInvalid(formElement.current, form.formState.errors);
+          // Not form.formState.errors: that is the last drawn state, which the errors just set are not in yet.
+          focusFirstInvalid(formElement.current, refused);
         }
       }
     },
