@@ -59,6 +59,17 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'component',
+          include: ['ui/src/**/*.component.test.tsx'],
+          // happy-dom rather than jsdom: jsdom's current major needs Node 22, and the house runs 20.
+          environment: 'happy-dom',
+          setupFiles: ['ui/src/testing/component-setup.ts'],
+          // A file's stubbed fetch is put back after each test.
+          unstubGlobals: true,
+        },
+      },
+      {
+        test: {
           name: 'int',
           include: ['*/src/**/*.int.test.ts'],
           globalSetup: ['scripts/src/testing/database.global.ts'],
