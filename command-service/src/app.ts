@@ -47,6 +47,7 @@ import { erasureReactor } from './erasure/erasure-reactor';
 import { erasureRoutes } from './erasure/erasure-routes';
 import { familyInvoiceRoutes } from './family-invoices/family-invoice-routes';
 import { familyInvoicing } from './family-invoices/family-invoicing';
+import { importRoutes } from './import/import-routes';
 import { invoiceReactor } from './invoices/invoice-reactor';
 import { invoiceRoutes } from './invoices/invoice-routes';
 import { INVOICE_SCHEMA } from './invoices/invoice-schema';
@@ -223,6 +224,7 @@ export async function buildCommandApp(options: CommandAppOptions) {
   await app.register(clientRoutes, { deps, db, timeZone });
   await app.register(tutorRoutes, { deps, db, names: new TutorNames(db), timeZone });
   await app.register(engagementRoutes, { deps, db, timeZone });
+  await app.register(importRoutes, { deps, db, names: new TutorNames(db), timeZone });
   await app.register(lessonRoutes, { deps });
   // A change of an engagement's terms is followed by its lessons repriced, month by month.
   reactorList.push(lessonRepricingReactor({ db, timeZone }));

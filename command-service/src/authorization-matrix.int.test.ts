@@ -154,6 +154,8 @@ const RULES: Record<string, Rule> = {
     expect: adminOnly,
   },
   'POST /api/tutors/engagement': { call: () => ({ url: '/api/tutors/engagement', body: {} }), expect: adminOnly },
+  'POST /api/import': { call: () => ({ url: '/api/import', body: {} }), expect: adminOnly },
+  'GET /api/import/templates/:file': { call: () => ({ url: '/api/import/templates/families.csv' }), expect: adminOnly },
   'POST /api/invoices/payment': { call: () => ({ url: '/api/invoices/payment', body: {} }), expect: adminOnly },
   'POST /api/consultations': { call: () => ({ url: '/api/consultations', body: {} }), expect: adminOnly },
   'POST /api/consultations/cancel': { call: () => ({ url: '/api/consultations/cancel', body: {} }), expect: adminOnly },

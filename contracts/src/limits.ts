@@ -68,6 +68,13 @@ export const LIMITS = {
   maxBookingsPerAddressAnHour: 20,
   /** A request body, in bytes: bigger is 413. */
   maxBodyBytes: 65_536,
+  /**
+   * A CSV file brought in by `POST /api/import` (docs/import.md): its text in characters, and its
+   * rows under the header. That route alone takes a body up to `maxImportBodyBytes`.
+   */
+  maxImportCharacters: 4_000_000,
+  maxImportRows: 10_000,
+  maxImportBodyBytes: 10_485_760,
   /** Request and connection time-outs of both services, in milliseconds. */
   requestTimeoutMs: 30_000,
   connectionTimeoutMs: 60_000,

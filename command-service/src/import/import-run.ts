@@ -1,0 +1,178 @@
+import {
+  CsvSyntaxError,
+  columnName,
+  type ImportAnswer,
+  type ImportBody,
+  type ImportKind,
+  type ImportRowAnswer,
+  importSummaryOf,
+  LIMITS,
+  readCsv,
+  type SessionUser,
+} from '@agency/contracts';
+import { comparePositions, HttpError, type Position } from '@agency/platform';
+import type pg from 'pg';
+import { ENGAGEMENT_START } from '../engagements/engagement-start-reactor';
+import { settledTutor } from '../engagements/roster';
+import { type CommandDependencies, createCommandContext, derivedId } from '../pipeline/command-pipeline';
+import type { TutorNames } from '../tutors/tutor-names';
+import { type EngagementReads, planEngagement } from './engagement-rows';
+import { planFamily } from './family-rows';
+import { type ImportRow, type RowPlan, refusalOf, rowsOf } from './import-rows';
+import { namesInUse, planTutor } from './tutor-rows';
+
+export type ImportOptions = { deps: CommandDependencies; db: pg.Pool; names: TutorNames; timeZone: string };
+
+/** The columns a kind's rows cannot do without: a file that lacks one is refused whole, before any row. */
+const REQUIRED_COLUMNS: Record<ImportKind, string[]> = {
+  families: ['first_name', 'last_name', 'email', 'phone', 'address_1', 'postcode'],
+  tutors: ['first_name', 'last_name', 'email', 'postcode'],
+  engagements: ['tutor_reference', 'family_reference', 'child', 'rate', 'start_date'],
+};
+
+/**
+ * Families are independent of each other (one stream each): this many rows are run at once.
+ * Tutors (whose suggested names depend on the rows before) and engagements (several per tutor's
+ * roster) run one after another.
+ */
+const FAMILIES_AT_ONCE = 8;
+
+/** How long the answer waits for the lists (and, for engagements, their own streams) to show the rows. */
+const SETTLE_MS = 30_000;
+
+const invalid = (field: string, message: string) => new HttpError(400, 'invalid_input', message, { [field]: message });
+
+/** The file's rows, read and checked as a whole: a file the import cannot read is a 400, and nothing is written. */
+function fileRows(body: ImportBody) {
+  let document: ReturnType<typeof readCsv>;
+  try {
+    document = readCsv(body.csv);
+  } catch (error) {
+    if (error instanceof CsvSyntaxError) throw invalid('csv', error.message);
+    throw error;
+  }
+  if (document.records.length > LIMITS.maxImportRows) {
+    throw new HttpError(
+      400,
+      'too_many_rows',
+      `The file has ${document.records.length.toLocaleString('en-GB')} rows: ${LIMITS.maxImportRows.toLocaleString('en-GB')} at most. Split it into smaller files.`,
+      { csv: `At most ${LIMITS.maxImportRows.toLocaleString('en-GB')} rows` },
+    );
+  }
+  const columns = new Set(document.header.map(columnName));
+  const key = columnName(body.key);
+  if (!columns.has(key)) throw invalid('key', `The file has no column ${body.key} to key its rows by.`);
+  const lacking = REQUIRED_COLUMNS[body.kind].filter((column) => !columns.has(column));
+  if (lacking.length > 0) throw invalid('csv', `The file lacks the columns ${lacking.join(', ')} (see the template).`);
+  return { key, rows: rowsOf(document.header, document.records) };
+}
+
+/** Runs `work` over `items`, `atOnce` at a time, answers in their order. */
+async function inBatches<T, A>(items: T[], atOnce: number, work: (item: T) => Promise<A>): Promise<A[]> {
+  const answers: A[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (let at = next++; at < items.length; at = next++) answers[at] = await work(items[at] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(atOnce, items.length) }, worker));
+  return answers;
+}
+
+/**
+ * `POST /api/import`: each row of the slice asked for is planned on what the store holds (the
+ * route's own contract and deciders refuse what they would refuse), then, unless this is a dry
+ * run, written through the command pipeline. A row's write has a command id derived from the
+ * kind, its key and its content (and the revision it was decided at), so a file run again, or a
+ * run cut short and retried, writes each row once; a refused row is answered and the others go on.
+ */
+export async function runImport(body: ImportBody, user: SessionUser, options: ImportOptions): Promise<ImportAnswer> {
+  const { deps, db, names, timeZone } = options;
+  const { key, rows } = fileRows(body);
+  const now = deps.clock();
+  const firstRowOf = new Map<string, number>();
+  for (const row of rows) {
+    const value = row.cell(key).toLowerCase();
+    if (value && !firstRowOf.has(value)) firstRowOf.set(value, row.row);
+  }
+  const slice = rows.slice(body.offset, body.offset + body.limit);
+  const inUse = body.kind === 'tutors' ? await namesInUse(db) : undefined;
+  const reads: EngagementReads = { families: new Map(), rosters: new Map() };
+  let furthest: Position | undefined;
+
+  const plan = (row: ImportRow, value: string): Promise<RowPlan> => {
+    const common = { store: deps.store, now };
+    switch (body.kind) {
+      case 'families':
+        return planFamily(row, value, { ...common, timeZone });
+      case 'tutors':
+        return planTutor(row, value, { ...common, timeZone, names, inUse: inUse! });
+      case 'engagements':
+        return planEngagement(row, value, {
+          ...common,
+          reads,
+          dryRun: body.dryRun,
+          settleRoster: (tutorId, context) => settledTutor(deps, tutorId, context),
+        });
+      default: {
+        const _never: never = body.kind;
+        return _never;
+      }
+    }
+  };
+
+  const write = async (row: ImportRow, value: string, { write: planned }: RowPlan) => {
+    if (!planned) return;
+    const rowCommandId = derivedId('import', body.kind, value.toLowerCase(), row.content);
+    const commandId = derivedId(rowCommandId, planned.stream, planned.revision);
+    const { context, appendedUpTo } = createCommandContext(deps, user, commandId, rowCommandId, now);
+    await planned.before?.(context);
+    try {
+      await context.run(planned.stream, planned.decider, planned.commands);
+    } catch (error) {
+      if (!appendedUpTo()) await planned.undo?.();
+      throw error;
+    }
+    const position = appendedUpTo();
+    if (position && (!furthest || comparePositions(position, furthest) > 0)) furthest = position;
+  };
+
+  const importRow = async (row: ImportRow): Promise<ImportRowAnswer> => {
+    const value = row.cell(key);
+    const answer = { row: row.row, key: value };
+    try {
+      if (!value) throw refusalOf(invalid(key, `The ${key} column is blank`));
+      const first = firstRowOf.get(value.toLowerCase());
+      if (first !== row.row) throw refusalOf(invalid(key, `Row ${first} has the same ${key}`));
+      const planned = await plan(row, value);
+      if (!body.dryRun) await write(row, value, planned);
+      return { ...answer, outcome: planned.outcome, id: planned.id };
+    } catch (error) {
+      const refusal = refusalOf(error);
+      return {
+        ...answer,
+        outcome: 'refused',
+        reason: refusal.message,
+        ...(refusal.fields ? { fields: refusal.fields } : {}),
+      };
+    }
+  };
+
+  const answers = await inBatches(slice, body.kind === 'families' ? FAMILIES_AT_ONCE : 1, importRow);
+  if (furthest) {
+    // An engagement is recorded in its own stream by a reactor: the answer waits for it (boundedly),
+    // then for the lists to show everything written.
+    const upTo =
+      body.kind === 'engagements' &&
+      (await deps.reactions?.waitFor([ENGAGEMENT_START], furthest, SETTLE_MS, ['TutorEngagementStarted']))
+        ? await deps.store.head()
+        : furthest;
+    await deps.projections.waitFor(upTo, SETTLE_MS);
+  }
+  return {
+    kind: body.kind,
+    dryRun: body.dryRun,
+    totalRows: rows.length,
+    rows: answers,
+    summary: importSummaryOf(answers),
+  };
+}

@@ -1,0 +1,140 @@
+import { type ContactDetails, type TutorEvent, tutorBody } from '@agency/contracts';
+import { contactDetails, todayIn, tutor } from '@agency/domain';
+import type { EventStore } from '@agency/platform';
+import type pg from 'pg';
+import { derivedId } from '../pipeline/command-pipeline';
+import { foldStream } from '../pipeline/stream-states';
+import type { TutorNames } from '../tutors/tutor-names';
+import {
+  addressCells,
+  CONTACT_COLUMNS,
+  dateCell,
+  type ImportRow,
+  idForKey,
+  parsedWith,
+  phoneCells,
+  planWrite,
+  type RowPlan,
+  RowRefused,
+  sameAs,
+} from './import-rows';
+
+/** The names in use, and whom each is reserved for: read once per import, added to as rows plan theirs. */
+export type NamesInUse = {
+  usernames: Map<string, string | null>;
+  prefixes: Map<string, string | null>;
+};
+
+/** Every reserved username and invoice prefix, with the tutor each is reserved for (none: a login's). */
+export async function namesInUse(db: pg.Pool): Promise<NamesInUse> {
+  const rows = await db.query<{ kind: string; name: string; tutor_id: string | null }>(
+    `select 'prefix' as kind, name, tutor_id from command.tutor_names where kind = 'prefix'
+     union all select 'username', name, tutor_id from command.usernames`,
+  );
+  const names: NamesInUse = { usernames: new Map(), prefixes: new Map() };
+  for (const { kind, name, tutor_id } of rows.rows) {
+    (kind === 'username' ? names.usernames : names.prefixes).set(name, tutor_id);
+  }
+  return names;
+}
+
+const COLUMNS = {
+  ...Object.fromEntries(Object.entries(CONTACT_COLUMNS).map(([path, column]) => [`contact.${path}`, column])),
+  'tutor.username': 'username',
+  'tutor.invoicePrefix': 'invoice_prefix',
+  'tutor.startDate': 'start_date',
+};
+
+async function readTutor(store: EventStore, tutorId: string) {
+  const events = await store.readStream(tutor.tutorStream(tutorId));
+  let contact: ContactDetails | undefined;
+  for (const recorded of events) {
+    const event = { type: recorded.type, data: recorded.data } as TutorEvent;
+    if (event.type === 'TutorRegistered' || event.type === 'TutorDetailsChanged') contact = event.data.contact;
+  }
+  return { folded: foldStream(tutor.tutorDecider, events), contact };
+}
+
+/**
+ * A tutor row: a new tutor is registered with the row's username and invoice prefix (suggested
+ * from the name when left blank, as the form does) once both are reserved; a known tutor gets the
+ * changes of their contact details, and keeps the names and start date first given.
+ */
+export async function planTutor(
+  row: ImportRow,
+  key: string,
+  {
+    store,
+    now,
+    timeZone,
+    names,
+    inUse,
+  }: { store: EventStore; now: Date; timeZone: string; names: TutorNames; inUse: NamesInUse },
+): Promise<RowPlan> {
+  const tutorId = idForKey('tutors', key);
+  const known = await readTutor(store, tutorId);
+  const state = known.folded.state;
+  const suggested =
+    state.status === 'none'
+      ? tutor.suggestTutorNames(row.cell('first_name'), row.cell('last_name'), {
+          usernames: new Set(inUse.usernames.keys()),
+          prefixes: new Set(inUse.prefixes.keys()),
+        })
+      : { username: state.username, prefix: state.invoicePrefix };
+  const body = parsedWith(
+    tutorBody,
+    {
+      contact: {
+        firstName: row.cell('first_name'),
+        lastName: row.cell('last_name'),
+        email: row.cell('email'),
+        phone: phoneCells(row, 'Mobile'),
+        address: addressCells(row),
+        postcode: row.cell('postcode'),
+      },
+      tutor: {
+        username: row.cell('username') || suggested.username,
+        invoicePrefix: row.cell('invoice_prefix') || suggested.prefix,
+        startDate: dateCell(row, 'start_date'),
+      },
+    },
+    COLUMNS,
+  );
+  const { username, invoicePrefix } = body.tutor;
+  const stream = tutor.tutorStream(tutorId);
+  if (state.status === 'none') {
+    const fields: Record<string, string> = {};
+    const holder = (map: Map<string, string | null>, name: string) => (map.has(name) ? map.get(name) : tutorId);
+    if (holder(inUse.usernames, username) !== tutorId) fields.username = 'That username is already taken';
+    if (holder(inUse.prefixes, invoicePrefix) !== tutorId)
+      fields.invoice_prefix = 'That invoice prefix is already taken';
+    if (Object.keys(fields).length > 0) throw new RowRefused(Object.values(fields).join('; '), fields);
+    // Held for this row from now on, so a later row of the file is not given the same.
+    inUse.usernames.set(username, tutorId);
+    inUse.prefixes.set(invoicePrefix, tutorId);
+    const contact = contactDetails(derivedId(tutorId, 'contact'), body.contact);
+    const startDate = body.tutor.startDate ?? todayIn(timeZone, now);
+    const command: tutor.TutorCommand = { type: 'RegisterTutor', tutorId, startDate, username, invoicePrefix, contact };
+    return {
+      outcome: 'create',
+      id: tutorId,
+      write: {
+        ...planWrite(tutor.tutorDecider, known.folded, [command], stream, now),
+        before: () => names.reserve(tutorId, username, invoicePrefix),
+        undo: () => names.release(tutorId),
+      },
+    };
+  }
+  const fields: Record<string, string> = {};
+  if (username !== state.username) fields.username = 'The username cannot be changed';
+  if (invoicePrefix !== state.invoicePrefix) fields.invoice_prefix = 'The invoice prefix cannot be changed';
+  if (Object.keys(fields).length > 0)
+    throw new RowRefused('A tutor keeps the username and invoice prefix first given.', fields);
+  const { id: _id, ...contact } = contactDetails(state.contactId, body.contact);
+  if (known.contact && sameAs({ ...known.contact, id: state.contactId }, { ...contact, id: state.contactId })) {
+    if (state.erased) throw new RowRefused("This tutor's personal data was erased.");
+    return { outcome: 'unchanged', id: tutorId };
+  }
+  const command: tutor.TutorCommand = { type: 'ChangeTutorDetails', contact };
+  return { outcome: 'update', id: tutorId, write: planWrite(tutor.tutorDecider, known.folded, [command], stream, now) };
+}
