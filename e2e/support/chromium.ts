@@ -58,7 +58,13 @@ export async function downloaded(download: Download): Promise<Buffer> {
 
 const SCREENSHOTS = join(import.meta.dirname, '..', 'screenshots');
 
+/**
+ * A picture of the page for a person to look at, never compared by a test: taken only when
+ * E2E_SCREENSHOTS=1 (`npm run test:screens`), as the full-page captures cost the browser tier
+ * a sizeable part of its time and every run would otherwise pay for them.
+ */
 export async function screenshot(page: Page, name: string) {
+  if (process.env.E2E_SCREENSHOTS !== '1') return;
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
