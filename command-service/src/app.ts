@@ -14,8 +14,9 @@ import {
   sessionToken,
 } from '@agency/platform';
 import { type Metrics, metricsRoute } from '@agency/platform/metrics';
+import { migrate } from '@agency/platform/migrations';
 import type { PersonalDataVault } from '@agency/platform/personal-data';
-import { SESSIONS_SCHEMA, Sessions } from '@agency/platform/sessions';
+import { Sessions } from '@agency/platform/sessions';
 import fastifyHttpProxy from '@fastify/http-proxy';
 import fastifyStatic from '@fastify/static';
 import Fastify, {
@@ -31,7 +32,7 @@ import { Accounts } from './auth/accounts';
 import { tutorLoginReactor } from './auth/activation-reactor';
 import { activationRoutes } from './auth/activation-routes';
 import { authRoutes } from './auth/auth-routes';
-import { LOGIN_THROTTLE_SCHEMA, type LoginLimits, LoginThrottle } from './auth/login-throttle';
+import { type LoginLimits, LoginThrottle } from './auth/login-throttle';
 import { passwordResetRoutes } from './auth/password-reset-routes';
 import { type ResetLimits, ResetThrottle } from './auth/reset-throttle';
 import { sessionRoutes } from './auth/session-routes';
@@ -42,7 +43,6 @@ import { consultationRoutes } from './consultations/consultation-routes';
 import { engagementEndReactor } from './engagements/engagement-end-reactor';
 import { engagementRoutes } from './engagements/engagement-routes';
 import { engagementStartReactor } from './engagements/engagement-start-reactor';
-import { putEarlierEngagementsOnRosters } from './engagements/roster';
 import { erasureReactor } from './erasure/erasure-reactor';
 import { erasureRoutes } from './erasure/erasure-routes';
 import { familyInvoiceRoutes } from './family-invoices/family-invoice-routes';
@@ -50,7 +50,6 @@ import { familyInvoicing } from './family-invoices/family-invoicing';
 import { importRoutes } from './import/import-routes';
 import { invoiceReactor } from './invoices/invoice-reactor';
 import { invoiceRoutes } from './invoices/invoice-routes';
-import { INVOICE_SCHEMA } from './invoices/invoice-schema';
 import { lessonRepricingReactor } from './lessons/lesson-repricing-reactor';
 import { lessonRoutes } from './lessons/lesson-routes';
 import { ErasedMail, refuseErasedRecipients } from './mail/erased-recipients';
@@ -61,14 +60,13 @@ import { ProcessedCommands } from './pipeline/idempotency';
 import { ProjectionWatch } from './pipeline/projection-watch';
 import { StreamStates } from './pipeline/stream-states';
 import type { Reactor } from './reactors/reactor';
-import { REACTOR_SCHEMA, type ReactorBackoff, ReactorRunner } from './reactors/reactor-runner';
+import { type ReactorBackoff, ReactorRunner } from './reactors/reactor-runner';
 import { ReactorWatch } from './reactors/reactor-watch';
-import { BOOKING_SCHEMA, COMMAND_SERVICE_SCHEMA, TUTOR_SCHEMA } from './schema';
+import { commandDataMigrations, migrateCommandSide } from './schema';
 import { TutorNames } from './tutors/tutor-names';
 import { tutorRoutes } from './tutors/tutor-routes';
 import { bookingLapses } from './workshops/booking-lapses';
 import { bookingLinks } from './workshops/booking-links';
-import { WORKSHOP_ACCOUNTS_SCHEMA } from './workshops/workshop-accounts';
 import { workshopLookups } from './workshops/workshop-lookups';
 import { workshopReactor } from './workshops/workshop-reactor';
 import { workshopRoutes } from './workshops/workshop-routes';
@@ -136,14 +134,8 @@ export async function buildCommandApp(options: CommandAppOptions) {
   options.metrics?.observe(app);
   const db = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
   db.on('error', (error) => app.log.warn({ err: error }, 'idle database connection lost'));
-  await db.query(COMMAND_SERVICE_SCHEMA);
-  await db.query(TUTOR_SCHEMA);
-  await db.query(BOOKING_SCHEMA);
-  await db.query(WORKSHOP_ACCOUNTS_SCHEMA);
-  await db.query(INVOICE_SCHEMA);
-  await db.query(SESSIONS_SCHEMA);
-  await db.query(LOGIN_THROTTLE_SCHEMA);
-  await db.query(REACTOR_SCHEMA);
+  // Its tables, by their numbered migrations (docs/migrations.md).
+  await migrateCommandSide(db);
   const sessions = new Sessions(db);
   const projections = new ProjectionWatch(db);
   await projections.start();
@@ -170,8 +162,8 @@ export async function buildCommandApp(options: CommandAppOptions) {
     log: (message, error) => app.log.warn({ err: error }, message),
     backoff: options.reactorBackoff,
   });
-  // Tutors keep a roster of their ongoing engagements; those started before it are added once.
-  await putEarlierEngagementsOnRosters(deps, db);
+  // Data migrations, once per store (e.g. engagements started before tutors kept a roster put on it).
+  await migrate(db, commandDataMigrations(deps));
   // The agency's own details are events: the first start of a store records them as they shipped.
   await seedAgencyDetails(deps);
   const accounts = new Accounts(db);

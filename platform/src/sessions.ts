@@ -1,30 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
+import { migrate, SESSIONS_MIGRATIONS } from './migrations';
 
 /** A session with no keepalive for this long is over (the UI's idle time-out). */
 export const SESSION_IDLE_SECONDS = 3600;
 /** A session is over this long after its login, active or not. */
 export const SESSION_LIFETIME_SECONDS = 12 * 60 * 60;
-
-/**
- * Server-side sessions, in the command side's `auth` schema (the command service creates the
- * table; both services read it on every authenticated request). The id is 256 random bits and
- * travels only inside the signed token (`sid`).
- */
-export const SESSIONS_SCHEMA = `
-create schema if not exists auth;
-create table if not exists auth.sessions (
-  id text primary key,
-  user_id text not null,
-  created_at timestamptz not null default now(),
-  last_seen_at timestamptz not null default now(),
-  ended_at timestamptz,
-  ended_reason text,
-  user_agent text,
-  address text
-);
-create index if not exists sessions_user_live on auth.sessions (user_id) where ended_at is null;
-`;
 
 export type SessionEndReason =
   | 'logout'
@@ -63,11 +44,17 @@ const CHECK = `select user_id, ended_reason, ended_at is not null as ended,
         created_at <= now() - make_interval(secs => ${SESSION_LIFETIME_SECONDS}) as expired
    from auth.sessions where id = $1`;
 
+/**
+ * Server-side sessions, in the command side's `auth` schema (tables: migrations/sessions); both
+ * services read them on every authenticated request. The id is 256 random bits and travels only
+ * inside the signed token (`sid`).
+ */
 export class Sessions implements SessionCheck {
   constructor(private readonly db: pg.Pool) {}
 
+  /** Its table, for a process that runs no other migrations (docs/migrations.md). */
   async ensureSchema() {
-    await this.db.query(SESSIONS_SCHEMA);
+    await migrate(this.db, SESSIONS_MIGRATIONS);
   }
 
   /** A new live session for this user; answers its id. */

@@ -1,7 +1,7 @@
 /**
  * Every PostgreSQL advisory lock the projection side takes, in one place so no two share a key
  * (a leader lock that shared the rebuild's key made every rebuild beside a running product wait
- * forever). The event store's DDL lock, 7412001, is platform's.
+ * forever). The migrations lock, 7412001, is platform's (docs/migrations.md).
  */
 export const ADVISORY_LOCKS = {
   /** Held by whoever writes read models, so a rebuild's swap never interleaves with a live batch. */

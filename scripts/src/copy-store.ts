@@ -1,14 +1,8 @@
 import { createHash } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
-import { LOGIN_THROTTLE_SCHEMA } from '@agency/command-service/auth/login-throttle';
-import { INVOICE_SCHEMA } from '@agency/command-service/invoices/invoice-schema';
-import { ERASED_MAIL_SCHEMA } from '@agency/command-service/mail/erased-recipients';
-import { REACTOR_SCHEMA } from '@agency/command-service/reactors/reactor-runner';
-import { BOOKING_SCHEMA, COMMAND_SERVICE_SCHEMA, TUTOR_SCHEMA } from '@agency/command-service/schema';
-import { WORKSHOP_ACCOUNTS_SCHEMA } from '@agency/command-service/workshops/workshop-accounts';
+import { COMMAND_DATA, COMMAND_MIGRATIONS } from '@agency/command-service/schema';
 import type { EventStore, Position, RecordedEvent } from '@agency/platform';
-import { PERSONAL_DATA_SCHEMA } from '@agency/platform/personal-data';
-import { SESSIONS_SCHEMA } from '@agency/platform/sessions';
+import { migrate, PERSONAL_DATA_MIGRATIONS, SESSIONS_MIGRATIONS } from '@agency/platform/migrations';
 import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 
@@ -166,22 +160,35 @@ export async function verifyCopy(source: EventStore, target: EventStore): Promis
 export const COMMAND_SIDE_SCHEMAS = ['auth', 'command', 'invoice', 'pii'] as const;
 export const LEFT_BEHIND = new Set(['auth.sessions', 'auth.login_failures', 'auth.reset_requests']);
 
-/** The DDL the product runs at start, in its order: the copy makes the target's tables with it. */
-export const COMMAND_SIDE_DDL = [
-  COMMAND_SERVICE_SCHEMA,
-  TUTOR_SCHEMA,
-  // Public bookings awaiting confirmation keep their links (and lapse on the copy as they would have).
-  BOOKING_SCHEMA,
-  WORKSHOP_ACCOUNTS_SCHEMA,
-  ERASED_MAIL_SCHEMA,
-  INVOICE_SCHEMA,
-  SESSIONS_SCHEMA,
-  LOGIN_THROTTLE_SCHEMA,
-  REACTOR_SCHEMA,
-  // The store's own once-only upkeep (engagements/roster.ts): done in the source, done in the copy.
-  'create table if not exists command.migrations (name text primary key, done_at timestamptz not null default now())',
-  PERSONAL_DATA_SCHEMA,
-];
+/**
+ * Tables of older releases that this code's migrations retire: a source that was not started on
+ * this code since still has them, and they stay behind. (command.migrations held the one data
+ * migration's record; without it the target runs that migration again, which adds nothing twice.)
+ */
+const RETIRED = new Set(['command.migrations']);
+
+/** Made in the target by the product's own migrations, as its start would (docs/migrations.md). */
+const makeTargetTables = (to: pg.Client) =>
+  migrate(to, PERSONAL_DATA_MIGRATIONS, SESSIONS_MIGRATIONS, COMMAND_MIGRATIONS);
+
+/**
+ * The source's data migrations that were done go with the copy: they worked on the events, which
+ * the target now has. (Its schema migrations are the target's own, made by this code.)
+ */
+async function copyDataMigrationRecords(from: pg.Client, to: pg.Client) {
+  const ready = await from.query("select to_regclass('migrations.applied') is not null as ready");
+  if (!ready.rows[0].ready) return;
+  const done = await from.query<{ name: string; applied_at: Date }>(
+    'select name, applied_at from migrations.applied where owner = $1',
+    [COMMAND_DATA],
+  );
+  for (const { name, applied_at } of done.rows) {
+    await to.query(
+      'insert into migrations.applied (owner, name, applied_at) values ($1, $2, $3) on conflict do nothing',
+      [COMMAND_DATA, name, applied_at],
+    );
+  }
+}
 
 export type CopiedTable = { table: string; rows: number };
 
@@ -230,7 +237,7 @@ async function stagePositionMap(from: pg.Client, to: pg.Client) {
 }
 
 /** What a copied table's rows need in the target: positions of the source made positions of the target. */
-const AFTER_LOAD: Record<string, string> = {
+export const AFTER_LOAD: Record<string, string> = {
   'command.reactor_checkpoints': `
     update command.reactor_checkpoints r
        set commit_position = coalesce(e.transaction_id::text::bigint, 0), prepare_position = coalesce(e.global_position, 0)
@@ -246,7 +253,7 @@ const AFTER_LOAD: Record<string, string> = {
 
 /**
  * Copies the command side and the keys (see COMMAND_SIDE_SCHEMAS) into a PostgreSQL target whose
- * events were copied already: the target's tables are made by the product's own DDL, then each is
+ * events were copied already: the target's tables are made by the product's own migrations, then each is
  * replaced, in one transaction, by the source's rows (so a copy run again takes the source as it
  * is then), positions mapped as the events' positions were.
  */
@@ -258,7 +265,8 @@ export async function copyCommandSide(fromUrl: string, toUrl: string): Promise<C
     await to.connect();
     // One snapshot of the source for every table, so the tables agree with each other.
     await from.query('begin isolation level repeatable read read only');
-    for (const ddl of COMMAND_SIDE_DDL) await to.query(ddl);
+    await makeTargetTables(to);
+    await copyDataMigrationRecords(from, to);
     await stagePositionMap(from, to);
     const tables = await from.query<{ table: string }>(
       `select table_schema || '.' || table_name as table from information_schema.tables
@@ -275,7 +283,7 @@ export async function copyCommandSide(fromUrl: string, toUrl: string): Promise<C
       ).rows.map((row) => row.name);
     const copied: CopiedTable[] = [];
     for (const { table } of tables.rows) {
-      if (LEFT_BEHIND.has(table)) continue;
+      if (LEFT_BEHIND.has(table) || RETIRED.has(table)) continue;
       const theirs = new Set(await columnsOf(to, table));
       if (theirs.size === 0) {
         throw new Error(`The source has a table ${table} that this copy does not know how to make in the target`);

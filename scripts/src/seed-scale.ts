@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
+import { migrateCommandSide } from '@agency/command-service/schema';
 import { eventCatalogue, personalDataRules, seedAgencyDetails } from '@agency/contracts';
 import {
   addDays,
@@ -482,24 +483,19 @@ export async function seedScale(
     },
     timings,
   );
-  // The command side's own tables: names taken, and each tutor's last invoice number.
-  await db.query(`create schema if not exists command`);
+  // The command side's own tables (made as the product's start makes them): names taken, and each
+  // tutor's last invoice number.
+  await migrateCommandSide(db);
   for (const [t, tutorId] of tutorIds.entries()) {
-    await db
-      .query(`insert into command.usernames (name, tutor_id) values ($1, $2) on conflict do nothing`, [
-        `tutor${t}`,
-        tutorId,
-      ])
-      .catch(() => {});
-    await db
-      .query(
-        `insert into command.tutor_names (kind, name, tutor_id) values ('prefix', $1, $2) on conflict do nothing`,
-        [prefixes.get(tutorId), tutorId],
-      )
-      .catch(() => {});
+    await db.query(`insert into command.usernames (name, tutor_id) values ($1, $2) on conflict do nothing`, [
+      `tutor${t}`,
+      tutorId,
+    ]);
+    await db.query(
+      `insert into command.tutor_names (kind, name, tutor_id) values ('prefix', $1, $2) on conflict do nothing`,
+      [prefixes.get(tutorId), tutorId],
+    );
   }
-  await db.query(`create schema if not exists invoice;
-    create table if not exists invoice.reference_counters (tutor_id text primary key, last_number int not null check (last_number > 0))`);
   await db.query(
     `insert into invoice.reference_counters (tutor_id, last_number) select * from unnest($1::text[], $2::int[])
      on conflict (tutor_id) do update set last_number = excluded.last_number`,

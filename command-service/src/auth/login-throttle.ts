@@ -18,16 +18,6 @@ export const DEFAULT_LOGIN_LIMITS: LoginLimits = {
   forgetAfterSeconds: 24 * 60 * 60,
 };
 
-export const LOGIN_THROTTLE_SCHEMA = `
-create schema if not exists auth;
--- Login attempts not (yet) known to have succeeded, per username (u:) and per address (a:).
-create table if not exists auth.login_failures (
-  key text primary key,
-  failures int not null,
-  last_at timestamptz not null
-);
-`;
-
 export type Admission = { admitted: true } | { admitted: false; retryAfterSeconds: number };
 
 /**

@@ -1,7 +1,7 @@
 import { createTestDatabase } from '@agency/scripts/testing/test-database';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMMAND_SERVICE_SCHEMA, TUTOR_SCHEMA } from '../schema';
+import { migrateCommandSide } from '../schema';
 import { ResetThrottle } from './reset-throttle';
 
 const HOUR = 60 * 60 * 1000;
@@ -14,8 +14,7 @@ describe('the reset and booking throttle (real PostgreSQL)', () => {
     drop = database.drop;
     // One connection per caller of the bursts below, so all of them are in flight at once.
     pool = new pg.Pool({ connectionString: database.url, max: 16 });
-    await pool.query(COMMAND_SERVICE_SCHEMA);
-    await pool.query(TUTOR_SCHEMA);
+    await migrateCommandSide(pool);
   });
   afterAll(async () => {
     await pool?.end();

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { SessionUser } from '@agency/contracts';
 import { engagement, tutor } from '@agency/domain';
 import type { Position } from '@agency/platform';
-import type pg from 'pg';
 import { type CommandContext, type CommandDependencies, createCommandContext } from '../pipeline/command-pipeline';
 
 /**
@@ -54,57 +53,46 @@ export async function settledTutor(deps: CommandDependencies, tutorId: string, c
 const SYSTEM: SessionUser = { id: 'system', username: 'system', role: 'admin' };
 
 /**
- * Once per store: engagements started before tutors kept a roster are put on their tutor's
- * roster (and, when they have ended, taken off it again), so the rules and invoicing count them too. Read from the event store itself; an advisory lock keeps
- * two instances starting together from doing it twice.
+ * Engagements started before tutors kept a roster are put on their tutor's roster (and, when they
+ * have ended, taken off it again), so the rules and invoicing count them too. Read from the event
+ * store itself. Once per store: the command side's data migration 001_tutor_rosters
+ * (docs/migrations.md), which may run again after a crash and then adds nothing twice. Answers
+ * how many it put on.
  */
-export async function putEarlierEngagementsOnRosters(deps: CommandDependencies, db: pg.Pool) {
-  await db.query(
-    'create table if not exists command.migrations (name text primary key, done_at timestamptz not null default now())',
-  );
-  const client = await db.connect();
-  try {
-    await client.query("select pg_advisory_lock(hashtext('command.tutor-rosters'))");
-    const done = await client.query("select 1 from command.migrations where name = 'tutor-rosters'");
-    if (done.rowCount) return 0;
-    // Every engagement ever started, ended or not: the roster's history is what invoicing reads
-    // to know which months a tutor taught in, so ended ones go on (and come off) it too.
-    const earlier = new Map<string, { tutorId: string; studentId: string; ended: boolean }>();
-    let from: Position | undefined;
-    for (;;) {
-      const page = await deps.store.readAll({ from, limit: 1000 });
-      if (page.length === 0) break;
-      for (const event of page) {
-        const data = event.data as { engagementId?: string; tutorId?: string; studentId?: string };
-        if (event.type === 'EngagementStarted' && data.engagementId && data.tutorId && data.studentId) {
-          earlier.set(data.engagementId, { tutorId: data.tutorId, studentId: data.studentId, ended: false });
-        } else if (event.type === 'EngagementEnded' && data.engagementId) {
-          const known = earlier.get(data.engagementId);
-          if (known) known.ended = true;
-        }
+export async function putEarlierEngagementsOnRosters(deps: CommandDependencies) {
+  // Every engagement ever started, ended or not: the roster's history is what invoicing reads
+  // to know which months a tutor taught in, so ended ones go on (and come off) it too.
+  const earlier = new Map<string, { tutorId: string; studentId: string; ended: boolean }>();
+  let from: Position | undefined;
+  for (;;) {
+    const page = await deps.store.readAll({ from, limit: 1000 });
+    if (page.length === 0) break;
+    for (const event of page) {
+      const data = event.data as { engagementId?: string; tutorId?: string; studentId?: string };
+      if (event.type === 'EngagementStarted' && data.engagementId && data.tutorId && data.studentId) {
+        earlier.set(data.engagementId, { tutorId: data.tutorId, studentId: data.studentId, ended: false });
+      } else if (event.type === 'EngagementEnded' && data.engagementId) {
+        const known = earlier.get(data.engagementId);
+        if (known) known.ended = true;
       }
-      from = page.at(-1)!.position;
     }
-    let added = 0;
-    for (const [engagementId, { tutorId, studentId, ended }] of earlier) {
-      const commandId = randomUUID();
-      const { context } = createCommandContext(deps, SYSTEM, commandId, commandId);
-      const stream = tutor.tutorStream(tutorId);
-      const before = await context.load(stream, tutor.tutorDecider);
-      if (before.status === 'none' || tutor.engagementsEverOf(before).includes(engagementId)) continue;
-      // Decided by the tutor (once only), appended at the stream's revision (a concurrent change is decided again).
-      await context.run(stream, tutor.tutorDecider, {
-        type: 'PutEarlierEngagementOnRoster',
-        engagementId,
-        studentId,
-        ended,
-      });
-      added += 1;
-    }
-    await client.query("insert into command.migrations (name) values ('tutor-rosters') on conflict do nothing");
-    return added;
-  } finally {
-    await client.query("select pg_advisory_unlock(hashtext('command.tutor-rosters'))").catch(() => {});
-    client.release();
+    from = page.at(-1)!.position;
   }
+  let added = 0;
+  for (const [engagementId, { tutorId, studentId, ended }] of earlier) {
+    const commandId = randomUUID();
+    const { context } = createCommandContext(deps, SYSTEM, commandId, commandId);
+    const stream = tutor.tutorStream(tutorId);
+    const before = await context.load(stream, tutor.tutorDecider);
+    if (before.status === 'none' || tutor.engagementsEverOf(before).includes(engagementId)) continue;
+    // Decided by the tutor (once only), appended at the stream's revision (a concurrent change is decided again).
+    await context.run(stream, tutor.tutorDecider, {
+      type: 'PutEarlierEngagementOnRoster',
+      engagementId,
+      studentId,
+      ended,
+    });
+    added += 1;
+  }
+  return added;
 }

@@ -6,6 +6,7 @@ import { SHREDDED_CHANNEL } from '@agency/platform/personal-data';
 import { createTestDatabase } from '@agency/scripts/testing/test-database';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { migrateCommandSide } from '../schema';
 import { ErasedMail } from './erased-recipients';
 import { createMailer } from './mailer';
 
@@ -27,6 +28,7 @@ describe('outbox mail of erased recipients, on every instance (real PostgreSQL)'
     const database = await createTestDatabase();
     ({ url: databaseUrl, drop } = database);
     pool = new pg.Pool({ connectionString: databaseUrl });
+    await migrateCommandSide(pool);
   });
   afterAll(async () => {
     for (const stop of stops) await stop();

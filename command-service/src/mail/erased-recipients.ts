@@ -23,18 +23,6 @@ export function refuseErasedRecipients(mailer: Mailer): Mailer {
   };
 }
 
-/**
- * The addresses whose outbox mail every instance deletes, as keyed digests (docs/personal-data.md,
- * "Erasure"): a copy of the database names nobody, and the table stays small (one row an address).
- */
-export const ERASED_MAIL_SCHEMA = `
-create schema if not exists command;
-create table if not exists command.erased_mail_recipients (
-  digest text primary key,
-  erased_at timestamptz not null default now()
-);
-`;
-
 /** The head of a stored .eml file (a message's headers are far shorter than this). */
 function headOf(file: string): string {
   const fd = openSync(file, 'r');
@@ -80,8 +68,8 @@ export class ErasedMail {
 
   private constructor(private readonly options: ErasedMailOptions) {}
 
+  /** Its table, command.erased_mail_recipients, is the command side's (migrateCommandSide). */
   static async open(options: ErasedMailOptions): Promise<ErasedMail> {
-    await options.db.query(ERASED_MAIL_SCHEMA);
     return new ErasedMail(options);
   }
 

@@ -14,23 +14,6 @@ import { type Reactor, reactionContext } from './reactor';
 /** Notified whenever a reactor's checkpoint or failure changes (commands waiting on it listen). */
 export const REACTOR_CHANNEL = 'reactor_checkpoint';
 
-export const REACTOR_SCHEMA = `
--- Each reactor's place in $all: every event at or before it has been reacted to. A reactor that
--- cannot react to an event stops just before it: failure says which event and why, retry_at when
--- it tries again (backing off); it never skips the event.
-create table if not exists command.reactor_checkpoints (
-  name text primary key,
-  handles text[] not null,
-  commit_position bigint not null default 0,
-  prepare_position bigint not null default 0,
-  failed_at timestamptz,
-  failure jsonb,
-  attempts int not null default 0,
-  retry_at timestamptz,
-  updated_at timestamptz not null default now()
-);
-`;
-
 export type ReactorFailure = {
   position: string;
   streamId: string;

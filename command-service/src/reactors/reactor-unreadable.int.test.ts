@@ -6,8 +6,9 @@ import { createTestDatabase } from '@agency/scripts/testing/test-database';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CommandDependencies } from '../pipeline/command-pipeline';
+import { migrateCommandSide } from '../schema';
 import type { Reactor } from './reactor';
-import { REACTOR_SCHEMA, ReactorRunner } from './reactor-runner';
+import { ReactorRunner } from './reactor-runner';
 
 const meta = { userId: 'u', role: 'admin', commandId: 'c', correlationId: 'c', causationId: 'c' };
 const rules: Record<string, PersonalDataRule> = {
@@ -44,7 +45,7 @@ describe('a reactor meets an event that cannot be read', () => {
     pool = new pg.Pool({ connectionString: database.url });
     raw = await PostgresEventStore.connect(database.url, { pollIntervalMs: 50 });
     vault = await PersonalDataVault.open(pool, { masterKey: randomBytes(32) });
-    await pool.query(`create schema if not exists command; ${REACTOR_SCHEMA}`);
+    await migrateCommandSide(pool);
     const store = new PersonalDataEventStore(raw, vault, rules);
     // Its reactors issue no commands: no command dependencies are used.
     runner = new ReactorRunner(

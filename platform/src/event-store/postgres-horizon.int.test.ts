@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createTestDatabase } from '@agency/scripts/testing/test-database';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { comparePositions, type EventToAppend, type Position, type RecordedEvent, START } from './port';
 import { migrateEventStore, PostgresEventStore, type SubscriptionStep } from './postgres/postgres-event-store';
-import { EVENT_STORE_SCHEMA } from './postgres/schema';
 
 /**
  * How far `$all` readers go: every running appender holds them back, and nothing else does
@@ -319,7 +319,8 @@ describe('PostgreSQL $all horizon: only appenders hold readers back', () => {
     const pool = new pg.Pool({ connectionString: db.url });
     closers.push(() => pool.end());
     // A store of the previous release: its append function announced nothing.
-    await pool.query(EVENT_STORE_SCHEMA.replace('perform es.announce_append();', ''));
+    const baseline = readFileSync(new URL('../migrations/event-store/001_event_store.sql', import.meta.url), 'utf8');
+    await pool.query(baseline.replace('perform es.announce_append();', ''));
     await pool.query('drop function es.announce_append()');
     // An append already inside the old function, waiting for its stream's lock (held by `blocker`):
     // it has written nothing yet, so nothing of it stops the schema from being replaced.

@@ -1,45 +1,6 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
-
-/**
- * The data keys, one per data subject, outside the event log. Each key is stored wrapped
- * (AES-256-GCM) by the master key kept in DATA_DIR, so a copy of the database alone decrypts
- * nothing. Erasing a subject deletes its key bytes and keeps the row (`shredded_at`): the
- * subject's personal fields can never be read again, from any copy of the log.
- *
- * Accounting keys (`kind = 'accounting'`) hold what the law makes the agency keep after an
- * erasure (billing details of issued invoices) until `retain_until`, when the daily job shreds them.
- *
- * A key id found in a sealed value but in neither table is an error, never "Erased": a key table
- * from another database or a partial copy must stop the readers that need it (and be reported),
- * not pass the subject off as erased, which folds would then record again for good.
- */
-export const PERSONAL_DATA_SCHEMA = `
-create schema if not exists pii;
-create table if not exists pii.subject_keys (
-  subject_id text primary key,
-  key_id text not null unique,
-  key bytea,
-  kind text not null default 'subject' check (kind in ('subject', 'accounting')),
-  retain_until date,
-  created_at timestamptz not null default now(),
-  shredded_at timestamptz,
-  check ((key is null) = (shredded_at is not null))
-);
--- An accounting key's owner: the subject (a family, a booking) whose erasure is what lets the key
--- go once its retention has run; a key whose owner was never erased is kept. Keys made before the
--- owner was recorded name it in their subject id (family-invoice-billing:{owner}).
-alter table pii.subject_keys add column if not exists owner text;
-update pii.subject_keys set owner = substr(subject_id, length('family-invoice-billing:') + 1)
- where kind = 'accounting' and owner is null and subject_id like 'family-invoice-billing:%';
--- Key ids a subject no longer has: a shredded key replaced by a new one keeps its old id here, so
--- what was sealed under it still reads "Erased" (shredded), not as a key id nobody knows.
-create table if not exists pii.retired_keys (
-  key_id text primary key,
-  subject_id text not null,
-  retired_at timestamptz not null default now()
-);
-`;
+import { migrate, PERSONAL_DATA_MIGRATIONS } from '../migrations';
 
 /** One encrypted field, in place of its clear value in an event's payload. */
 export type Sealed = { $enc: 'v1'; kid: string; iv: string; ct: string; tag: string };
@@ -128,9 +89,22 @@ export class PersonalDataVault {
     this.masterKey = options.masterKey;
     this.retentionYears = options.retentionYears ?? 6;
   }
+/**
+ * The data keys, one per data subject, outside the event log (their tables: migrations/personal-data).
+ * Each key is stored wrapped (AES-256-GCM) by the master key kept in DATA_DIR, so a copy of the
+ * database alone decrypts nothing. Erasing a subject deletes its key bytes and keeps the row (`shredded_at`): the
+ * subject's personal fields can never be read again, from any copy of the log.
+ *
+ * Accounting keys (`kind = 'accounting'`) hold what the law makes the agency keep after an
+ * erasure (billing details of issued invoices) until `retain_until`, when the daily job shreds them.
+ *
+ * A key id found in a sealed value but in neither table is an error, never "Erased": a key table
+ * from another database or a partial copy must stop the readers that need it (and be reported),
+ * not pass the subject off as erased, which folds would then record again for good.
+ */
 
   static async open(pool: pg.Pool, options: PersonalDataVaultOptions) {
-    await pool.query(PERSONAL_DATA_SCHEMA);
+    await migrate(pool, PERSONAL_DATA_MIGRATIONS);
     return new PersonalDataVault(pool, options);
   }
 

@@ -1,19 +1,15 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { sqlMigrations } from '@agency/platform/migrations';
 import type { Projection } from './projection';
 
 /**
  * The read-model DDL: every `NNN_*.sql` under this folder (the runner's own here, each read
  * model's in its folder), in one global order by file name, so a folder never decides the order.
+ * Read by the same loader as every other schema's migrations; applied whole to each new read
+ * schema rather than recorded one by one, since a read model is rebuilt, not migrated
+ * (docs/migrations.md, "Read models").
  */
-export const migrations = readdirSync(import.meta.dirname, { recursive: true, encoding: 'utf8' })
-  .filter((path) => path.endsWith('.sql'))
-  .map((path) => ({ name: basename(path), sql: readFileSync(join(import.meta.dirname, path), 'utf8') }))
-  .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-
-const duplicate = migrations.find((m, i) => i > 0 && migrations[i - 1].name === m.name);
-if (duplicate) throw new Error(`Two read-model migrations are named ${duplicate.name}.`);
+export const migrations = sqlMigrations(new URL('./', import.meta.url), { recursive: true });
 
 /** The runner's own tables (checkpoints and failures), in every read-model schema. */
 export const RUNNER_MIGRATION = '001_checkpoint.sql';

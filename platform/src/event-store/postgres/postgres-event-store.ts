@@ -15,7 +15,9 @@ import {
   WrongExpectedRevision,
 } from '../port';
 import { HORIZON_CTES } from './all-horizon';
-import { installEventStoreSchema } from './schema';
+import { migrateEventStore } from './schema';
+
+export { migrateEventStore };
 
 export const EVENTS_CHANNEL = 'es_events';
 
@@ -71,18 +73,6 @@ function expectedCode(expected: ExpectedRevision): number {
   if (expected === 'stream_exists') return -3;
   if (!Number.isInteger(expected) || expected < 0) throw new Error(`Bad expected revision ${expected}`);
   return expected;
-}
-
-export async function migrateEventStore(pool: pg.Pool, options: { log?: (message: string) => void } = {}) {
-  // Two processes may start at once against one database: serialise the DDL.
-  const client = await pool.connect();
-  try {
-    await client.query('select pg_advisory_lock(7412001)');
-    await installEventStoreSchema(client, options.log);
-  } finally {
-    await client.query('select pg_advisory_unlock(7412001)');
-    client.release();
-  }
 }
 
 /** One step of a subscription's loop, told to `onSubscriptionStep` (tests count them). */

@@ -1,0 +1,10 @@
+-- The migrations runner's own record (docs/migrations.md): each numbered migration applied to
+-- this database, by the owner whose folder (or list) it came from. Made by the runner, under its
+-- lock, the first time it runs on a database.
+create schema if not exists migrations;
+create table if not exists migrations.applied (
+  owner text not null,
+  name text not null,
+  applied_at timestamptz not null default now(),
+  primary key (owner, name)
+);

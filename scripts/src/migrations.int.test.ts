@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_LOGIN_LIMITS } from '@agency/command-service';
+import { COMMAND_MIGRATIONS, migrateCommandSide } from '@agency/command-service/schema';
+import { migrateEventStore } from '@agency/platform';
+import {
+  EVENT_STORE_MIGRATIONS,
+  type MigrationSet,
+  migrate,
+  PERSONAL_DATA_MIGRATIONS,
+  SESSIONS_MIGRATIONS,
+} from '@agency/platform/migrations';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startProduct } from './product';
+import { createTestDatabase, endPool } from './testing/test-database';
+
+const ADMIN = { username: 'admin', password: 'admin-password-1' };
+
+/** What every schema start of the product applies, by owner (the command side's data migrations aside). */
+const SCHEMA_SETS: MigrationSet[] = [
+  EVENT_STORE_MIGRATIONS,
+  PERSONAL_DATA_MIGRATIONS,
+  SESSIONS_MIGRATIONS,
+  COMMAND_MIGRATIONS,
+];
+const everySchemaMigration = SCHEMA_SETS.flatMap((set) => set.migrations.map((m) => `${set.owner}/${m.name}`)).sort();
+
+/** The product as `npm start` runs it, on `databaseUrl`. */
+function start(databaseUrl: string, dataDir: string) {
+  return startProduct(
+    {
+      port: 0,
+      host: '127.0.0.1',
+      dataDir,
+      databaseUrl,
+      adminUsername: ADMIN.username,
+      adminPassword: ADMIN.password,
+      jwtSecret: 'test-secret-test-secret-test-secret',
+      timeZone: 'Europe/London',
+      publicUrl: 'http://localhost',
+      mailFrom: 'Tutoring Agency <no-reply@localhost>',
+      demoData: false,
+    },
+    { log: () => {}, logLevel: 'silent', loginLimits: { ...DEFAULT_LOGIN_LIMITS, freePerAddress: 1000 } },
+  );
+}
+
+/** The migrations recorded, as `owner/name`, with when each was applied. */
+async function recorded(db: pg.Pool) {
+  const rows = await db.query<{ migration: string; at: Date }>(
+    "select owner || '/' || name as migration, applied_at as at from migrations.applied order by 1",
+  );
+  return rows.rows;
+}
+
+/** Appends one event through the store's own append function (the old one, before the start). */
+async function appendProbe(db: pg.Pool, expected: number, label: string) {
+  const metadata = { userId: 'test', role: 'admin', commandId: randomUUID(), correlationId: 't', causationId: 't' };
+  await db.query(
+    `select * from es.append_to_stream('migration-probe', $1, array[$2::uuid], array['MigrationProbeRecorded'],
+       array[$3::jsonb], array[$4::jsonb])`,
+    [expected, randomUUID(), JSON.stringify({ label }), JSON.stringify(metadata)],
+  );
+}
+
+describe('numbered migrations (docs/migrations.md)', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'agency-migrations-'));
+  const cleanups: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('a store made by the code before them starts on this code with its data, and a second start applies nothing', async () => {
+    const database = await createTestDatabase();
+    cleanups.push(database.drop);
+    const db = new pg.Pool({ connectionString: database.url });
+    cleanups.push(() => endPool(db));
+    // The store as that code left it: its DDL (kept as it was), then rows in its tables.
+    await db.query(
+      readFileSync(new URL('./testing/fixtures/schema-before-numbered-migrations.sql', import.meta.url), 'utf8'),
+    );
+    await appendProbe(db, -1, 'before');
+    await db.query(`insert into invoice.reference_counters values ('tutor-1', 41);
+      insert into command.tutor_names values ('username', 'ann', 'tutor-1'), ('prefix', 'AN', 'tutor-1');
+      insert into command.usernames (name, tutor_id) values ('ann', 'tutor-1');
+      insert into command.processed_commands (command_id, user_id, status_code) values ('c-1', 'u-1', 200);
+      insert into auth.sessions (id, user_id) values ('s-1', 'u-1');
+      insert into pii.subject_keys (subject_id, key_id, key, shredded_at) values ('family-1', 'k-1', null, now());
+      insert into command.migrations (name, done_at) values ('tutor-rosters', '2025-01-02T03:04:05Z')`);
+    const before = {
+      counters: (await db.query('select * from invoice.reference_counters')).rows,
+      names: (await db.query('select * from command.tutor_names order by kind')).rows,
+      usernames: (await db.query('select * from command.usernames')).rows,
+      answers: (await db.query('select command_id, user_id, status_code from command.processed_commands')).rows,
+      keys: (await db.query('select subject_id, key_id, shredded_at from pii.subject_keys')).rows,
+    };
+
+    const first = await start(database.url, dataDir);
+    try {
+      // It serves: the admin made at this first start signs in.
+      const signIn = await fetch(`${first.url}/auth/local`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(ADMIN),
+      });
+      expect(signIn.status).toBe(200);
+    } finally {
+      await first.stop();
+    }
+    // Every row is still there, as it was.
+    expect((await db.query('select * from invoice.reference_counters')).rows).toEqual(before.counters);
+    expect((await db.query('select * from command.tutor_names order by kind')).rows).toEqual(before.names);
+    expect((await db.query("select * from command.usernames where name = 'ann'")).rows).toEqual(before.usernames);
+    expect((await db.query('select command_id, user_id, status_code from command.processed_commands')).rows).toEqual(
+      before.answers,
+    );
+    expect(
+      (await db.query("select subject_id, key_id, shredded_at from pii.subject_keys where subject_id = 'family-1'"))
+        .rows,
+    ).toEqual(before.keys);
+    expect((await db.query("select user_id from auth.sessions where id = 's-1'")).rows).toEqual([{ user_id: 'u-1' }]);
+    // The event is there, and the store appends after it with this code's function.
+    await appendProbe(db, 0, 'after');
+    const probes = await db.query(
+      "select stream_revision::int as revision, data->>'label' as label from es.events where stream_id = 'migration-probe' order by 1",
+    );
+    expect(probes.rows).toEqual([
+      { revision: 0, label: 'before' },
+      { revision: 1, label: 'after' },
+    ]);
+    // Each migration is recorded; the data migration that store had done counts as done (from its old record).
+    const adopted = await recorded(db);
+    expect(adopted.map((row) => row.migration)).toEqual(
+      [...everySchemaMigration, 'command-data/001_tutor_rosters'].sort(),
+    );
+    expect(adopted.find((row) => row.migration === 'command-data/001_tutor_rosters')?.at).toEqual(
+      new Date('2025-01-02T03:04:05Z'),
+    );
+    expect((await db.query("select to_regclass('command.migrations') as old")).rows[0].old).toBeNull();
+
+    // A second start applies nothing: each migration's record is the first start's.
+    const second = await start(database.url, dataDir);
+    await second.stop();
+    expect(await recorded(db)).toEqual(adopted);
+  });
+
+  it('instances starting at once apply each migration once, and a later start applies none', async () => {
+    const database = await createTestDatabase();
+    cleanups.push(database.drop);
+    const pools = [0, 1].map(() => new pg.Pool({ connectionString: database.url, max: 2 }));
+    for (const pool of pools) cleanups.push(() => endPool(pool));
+    // Each instance's migrations in a start's order: the keys, the event store, the command side.
+    const startOf = async (pool: pg.Pool) => [
+      ...(await migrate(pool, PERSONAL_DATA_MIGRATIONS)),
+      ...(await migrateEventStore(pool)).map((name) => `event-store/${name}`),
+      ...(await migrateCommandSide(pool)),
+    ];
+    const [one, other] = await Promise.all(pools.map(startOf));
+    expect([...(one ?? []), ...(other ?? [])].sort()).toEqual(everySchemaMigration);
+    expect((await recorded(pools[0]!)).map((row) => row.migration)).toEqual(everySchemaMigration);
+    expect(await startOf(pools[1]!)).toEqual([]);
+  });
+});
