@@ -13,6 +13,8 @@ export const migrations = sqlMigrations(new URL('./', import.meta.url), { recurs
 
 /** The runner's own tables (checkpoints and failures), in every read-model schema. */
 export const RUNNER_MIGRATION = '001_checkpoint.sql';
+/** The fingerprint's table, in a full build's schema only. */
+export const FINGERPRINT_MIGRATION = '001_read_model_info.sql';
 
 /**
  * Read models are disposable: when the DDL or a projection's handlers change, the service

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { LessonEvent } from '@agency/contracts';
 import { describe, expect, it } from 'vitest';
 import { projections } from './index';
-import { migrations, RUNNER_MIGRATION } from './migrations';
+import { FINGERPRINT_MIGRATION, migrations, RUNNER_MIGRATION } from './migrations';
 import { defineProjection } from './projection';
 
 describe('read-model folders', () => {
@@ -17,7 +17,10 @@ describe('read-model folders', () => {
         owners.set(migration, projection.name);
       }
     }
-    expect(migrations.map((m) => m.name).filter((name) => !owners.has(name))).toEqual([RUNNER_MIGRATION]);
+    expect(migrations.map((m) => m.name).filter((name) => !owners.has(name))).toEqual([
+      RUNNER_MIGRATION,
+      FINGERPRINT_MIGRATION,
+    ]);
   });
 
   it('run their migrations in one global order, by number', () => {

@@ -34,10 +34,8 @@ async function createSchema(pool: pg.Pool, schema: string, projections: Projecti
     for (const migration of migrations) {
       if (fingerprint || wanted.has(migration.name)) await sql.query(migration.sql);
     }
-    if (fingerprint) {
-      await sql.query('create table read_model_info (version text not null)');
-      await sql.query('insert into read_model_info values ($1)', [fingerprint]);
-    }
+    // Its table is FINGERPRINT_MIGRATION's, applied with every other in a full build.
+    if (fingerprint) await sql.query('insert into read_model_info values ($1)', [fingerprint]);
     for (const projection of projections) {
       await sql.query('insert into projection_checkpoints (name, version, handles) values ($1, $2, $3)', [
         projection.name,
