@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { EventStore } from '@agency/platform';
 import { PersonalDataEventStore, PersonalDataVault } from '@agency/platform/personal-data';
 import pg from 'pg';
+import { erasedSubjectsFile, recordErasedSubjects } from './erased-subjects';
 import { secretFile } from './private-files';
 
 /**
@@ -36,7 +37,12 @@ export async function openPersonalData(
   // One connection of these listens for erasures made by other instances sharing the database.
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
   pool.on('error', () => {});
-  const vault = await PersonalDataVault.open(pool, { masterKey: personalDataKeyFor(dataDir, env), retentionYears });
+  const journal = erasedSubjectsFile(dataDir, env);
+  const vault = await PersonalDataVault.open(pool, {
+    masterKey: personalDataKeyFor(dataDir, env),
+    retentionYears,
+    onShredded: (subjects, at) => recordErasedSubjects(journal, subjects, at),
+  });
   const stopFollowing = await vault.followErasures();
   return {
     vault,

@@ -63,7 +63,24 @@ export type PersonalDataVaultOptions = {
   masterKey: Buffer;
   /** How long accounting copies are kept from their date (RETENTION_YEARS; 6 by default). */
   retentionYears?: number;
+  /**
+   * Told of each subject whose key is shredded, before its key goes (an erasure) or just after (the
+   * retention job): a record kept outside the database, which a restored backup applies again
+   * (docs/backups.md). A failure stops the shredding, which its caller retries.
+   */
+  onShredded?: (subjects: string[], at: Date) => Promise<void> | void;
 };
+
+/** A data key as `pii.subject_keys` stores it: wrapped by the master key (iv | tag | ciphertext), bound to its id. */
+export function wrapDataKey(masterKey: Buffer, key: Buffer, kid: string): Buffer {
+  const { iv, ct, tag } = seal(masterKey, key, `key:${kid}`);
+  return Buffer.concat([iv, tag, ct]);
+}
+
+/** The data key `wrapDataKey` wrapped; throws when this master key did not wrap it. */
+export function unwrapDataKey(masterKey: Buffer, wrapped: Buffer, kid: string): Buffer {
+  return open(masterKey, wrapped.subarray(0, 12), wrapped.subarray(28), wrapped.subarray(12, 28), `key:${kid}`);
+}
 
 /** `date` (YYYY-MM-DD) plus whole years; 29 February becomes 28 February in a common year. */
 export function addYears(date: string, years: number): string {
@@ -92,6 +109,7 @@ export class PersonalDataVault {
 /**
  * The data keys, one per data subject, outside the event log (their tables: migrations/personal-data).
  * Each key is stored wrapped (AES-256-GCM) by the master key kept in DATA_DIR, so a copy of the
+  private readonly onShredded: PersonalDataVaultOptions['onShredded'];
  * database alone decrypts nothing. Erasing a subject deletes its key bytes and keeps the row (`shredded_at`): the
  * subject's personal fields can never be read again, from any copy of the log.
  *
@@ -101,6 +119,7 @@ export class PersonalDataVault {
  * A key id found in a sealed value but in neither table is an error, never "Erased": a key table
  * from another database or a partial copy must stop the readers that need it (and be reported),
  * not pass the subject off as erased, which folds would then record again for good.
+    this.onShredded = options.onShredded;
  */
 
   static async open(pool: pg.Pool, options: PersonalDataVaultOptions) {
@@ -132,12 +151,11 @@ export class PersonalDataVault {
   }
 
   private wrap(key: Buffer, kid: string): Buffer {
-    const { iv, ct, tag } = seal(this.masterKey, key, `key:${kid}`);
-    return Buffer.concat([iv, tag, ct]);
+    return wrapDataKey(this.masterKey, key, kid);
   }
 
   private unwrap(wrapped: Buffer, kid: string): Buffer {
-    return open(this.masterKey, wrapped.subarray(0, 12), wrapped.subarray(28), wrapped.subarray(12, 28), `key:${kid}`);
+    return unwrapDataKey(this.masterKey, wrapped, kid);
   }
 
   /**
@@ -230,6 +248,7 @@ export class PersonalDataVault {
    * no key yet gets a shredded row, so nothing personal can be recorded for it afterwards.
    */
   async shred(subject: string, at: Date = new Date()): Promise<void> {
+    await this.onShredded?.([subject], at);
     await this.pool.query(
       `insert into pii.subject_keys (subject_id, key_id, key, shredded_at) values ($1, $2, null, $3)
        on conflict (subject_id) do update set key = null, shredded_at = coalesce(pii.subject_keys.shredded_at, $3)`,
@@ -341,6 +360,12 @@ export class PersonalDataVault {
       [now],
     );
     for (const row of rows) this.forget(row.subject_id);
+    // After the fact: a lost record costs nothing lasting, a restore's first retention run shreds it again.
+    if (rows.length > 0)
+      await this.onShredded?.(
+        rows.map((row) => row.subject_id),
+        now,
+      );
     await this.announce(rows.map((row) => row.subject_id));
     return rows.map((row) => row.subject_id);
   }

@@ -1,0 +1,151 @@
+import type pg from 'pg';
+
+type Sql = Pick<pg.ClientBase, 'query'>;
+
+/**
+ * Schemas a backup leaves out: PostgreSQL's own, and the read models (live, and a rebuild's
+ * unfinished or retired copies), which are built from the events at the first start after a
+ * restore (their checkpoints and versions hold positions of the source cluster).
+ */
+export const OUTSIDE_BACKUP = `n.nspname not in ('pg_catalog', 'information_schema', 'pg_toast')
+   and n.nspname not like 'pg\\_temp\\_%' and n.nspname not like 'pg\\_toast\\_temp\\_%'
+   and n.nspname <> 'read' and n.nspname not like 'read\\_build\\_%' and n.nspname not like 'read\\_retired\\_%'`;
+
+/**
+ * The product's schema as SQL, read from the catalog in the backup's snapshot (the embedded
+ * PostgreSQL ships no pg_dump): extensions, schemas, functions, sequences, tables with their
+ * columns, defaults and constraints, indexes, triggers and views, in an order that creates each
+ * before what depends on it. Restored, it is the source's schema exactly, the record of the
+ * migrations applied included, so the first start applies only what a newer release adds.
+ * Whatever else the schemas hold (types, domains, partitioned tables…) stops the backup with its
+ * name, rather than a restore failing later without it.
+ */
+export async function schemaDdl(sql: Sql): Promise<string[]> {
+  const rows = async <T extends pg.QueryResultRow>(text: string) => (await sql.query<T>(text)).rows;
+  const unsupported = await rows<{ what: string }>(
+    `select format('%s %I.%I', case t.typtype when 'e' then 'enum' when 'd' then 'domain' when 'r' then 'range'
+              else 'type' end, n.nspname, t.typname) as what
+       from pg_type t join pg_namespace n on n.oid = t.typnamespace
+      where ${OUTSIDE_BACKUP} and t.typtype in ('e', 'd', 'r', 'm')
+     union all
+     select format('%s %I.%I', case c.relkind when 'p' then 'partitioned table' when 'm' then 'materialized view'
+              when 'f' then 'foreign table' else 'composite type' end, n.nspname, c.relname)
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where ${OUTSIDE_BACKUP} and c.relkind in ('p', 'm', 'f', 'c')`,
+  );
+  if (unsupported.length > 0) {
+    throw new Error(
+      `The database holds what a backup does not know how to write: ${unsupported.map((u) => u.what).join(', ')}`,
+    );
+  }
+  const ddl: string[] = [];
+  for (const { extname } of await rows<{ extname: string }>(
+    `select extname from pg_extension where extname <> 'plpgsql' order by 1`,
+  )) {
+    ddl.push(`create extension if not exists "${extname}"`);
+  }
+  for (const { name } of await rows<{ name: string }>(
+    `select quote_ident(n.nspname) as name from pg_namespace n where ${OUTSIDE_BACKUP} order by 1`,
+  )) {
+    ddl.push(`create schema if not exists ${name}`);
+  }
+  // Function bodies are checked when called, not here (check_function_bodies is off while restoring).
+  for (const { def } of await rows<{ def: string }>(
+    `select pg_get_functiondef(p.oid) as def from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+      where ${OUTSIDE_BACKUP} and p.prokind in ('f', 'p')
+        and not exists (select 1 from pg_depend d where d.objid = p.oid and d.deptype = 'e') order by p.oid`,
+  )) {
+    ddl.push(def);
+  }
+  // Sequences but those of identity columns (made with their column).
+  const sequences = await rows<{
+    oid: number;
+    name: string;
+    type: string;
+    start: string;
+    inc: string;
+    min: string;
+    max: string;
+    cache: string;
+    cycle: boolean;
+  }>(
+    `select c.oid, format('%I.%I', n.nspname, c.relname) as name, format_type(s.seqtypid, null) as type,
+            s.seqstart as start, s.seqincrement as inc, s.seqmin as min, s.seqmax as max, s.seqcache as cache,
+            s.seqcycle as cycle
+       from pg_sequence s join pg_class c on c.oid = s.seqrelid join pg_namespace n on n.oid = c.relnamespace
+      where ${OUTSIDE_BACKUP}
+        and not exists (select 1 from pg_depend d where d.objid = c.oid and d.deptype = 'i') order by 2`,
+  );
+  for (const s of sequences) {
+    ddl.push(
+      `create sequence ${s.name} as ${s.type} increment ${s.inc} minvalue ${s.min} maxvalue ${s.max} start ${s.start} cache ${s.cache}${s.cycle ? ' cycle' : ''}`,
+    );
+  }
+  const tables = await rows<{ oid: number; name: string }>(
+    `select c.oid, format('%I.%I', n.nspname, c.relname) as name from pg_class c
+       join pg_namespace n on n.oid = c.relnamespace where ${OUTSIDE_BACKUP} and c.relkind = 'r' order by 2`,
+  );
+  const columns = await rows<{ table: number; def: string }>(
+    `select a.attrelid as table,
+            format('%I %s', a.attname, format_type(a.atttypid, a.atttypmod))
+            || case when a.attcollation <> t.typcollation then ' collate ' || a.attcollation::regcollation::text else '' end
+            || case a.attidentity when 'a' then ' generated always as identity' when 'd' then ' generated by default as identity' else '' end
+            || case when a.attgenerated = 's' then ' generated always as (' || pg_get_expr(d.adbin, d.adrelid) || ') stored'
+                    when d.adbin is not null then ' default ' || pg_get_expr(d.adbin, d.adrelid) else '' end
+            || case when a.attnotnull then ' not null' else '' end as def
+       from pg_attribute a join pg_type t on t.oid = a.atttypid
+       left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
+      where a.attrelid = any($1) and a.attnum > 0 and not a.attisdropped order by a.attrelid, a.attnum`.replace(
+      '$1',
+      `array[${tables.map((t) => t.oid).join(',') || 'null'}]::oid[]`,
+    ),
+  );
+  for (const table of tables) {
+    const defs = columns.filter((column) => column.table === table.oid).map((column) => column.def);
+    ddl.push(`create table ${table.name} (${defs.join(', ')})`);
+  }
+  for (const { name, owner } of await rows<{ name: string; owner: string }>(
+    `select format('%I.%I', n.nspname, c.relname) as name,
+            format('%I.%I.%I', tn.nspname, t.relname, a.attname) as owner
+       from pg_depend d join pg_class c on c.oid = d.objid join pg_namespace n on n.oid = c.relnamespace
+       join pg_class t on t.oid = d.refobjid join pg_namespace tn on tn.oid = t.relnamespace
+       join pg_attribute a on a.attrelid = t.oid and a.attnum = d.refobjsubid
+      where c.relkind = 'S' and d.deptype = 'a' and d.classid = 'pg_class'::regclass and ${OUTSIDE_BACKUP}
+      order by 1`,
+  )) {
+    ddl.push(`alter sequence ${name} owned by ${owner}`);
+  }
+  // Keys and checks first, then foreign keys (which need the keys they point at).
+  for (const { def } of await rows<{ def: string }>(
+    `select format('alter table %s add constraint %I %s', c.conrelid::regclass, c.conname, pg_get_constraintdef(c.oid)) as def
+       from pg_constraint c join pg_class r on r.oid = c.conrelid join pg_namespace n on n.oid = r.relnamespace
+      where ${OUTSIDE_BACKUP} and r.relkind = 'r' and c.contype in ('p', 'u', 'c', 'x', 'f')
+      order by c.contype = 'f', r.oid, c.conname`,
+  )) {
+    ddl.push(def);
+  }
+  for (const { def } of await rows<{ def: string }>(
+    `select pg_get_indexdef(i.indexrelid) as def from pg_index i
+       join pg_class r on r.oid = i.indrelid join pg_namespace n on n.oid = r.relnamespace
+      where ${OUTSIDE_BACKUP} and r.relkind = 'r'
+        and not exists (select 1 from pg_constraint c where c.conindid = i.indexrelid and c.conrelid = i.indrelid)
+      order by 1`,
+  )) {
+    ddl.push(def);
+  }
+  for (const { def } of await rows<{ def: string }>(
+    `select format('create view %I.%I as %s', n.nspname, c.relname, pg_get_viewdef(c.oid)) as def
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace where ${OUTSIDE_BACKUP} and c.relkind = 'v'
+      order by c.oid`,
+  )) {
+    ddl.push(def);
+  }
+  for (const { def } of await rows<{ def: string }>(
+    `select pg_get_triggerdef(t.oid) as def from pg_trigger t
+       join pg_class c on c.oid = t.tgrelid join pg_namespace n on n.oid = c.relnamespace
+      where ${OUTSIDE_BACKUP} and not t.tgisinternal order by 1`,
+  )) {
+    ddl.push(def);
+  }
+  return ddl;
+}

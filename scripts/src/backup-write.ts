@@ -1,0 +1,210 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { closeSync, createWriteStream, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
+import pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
+import {
+  type BackupHeader,
+  columnList,
+  HEADER_BYTES,
+  headerBlock,
+  type KeysHeader,
+  type KeysPayload,
+  qualified,
+  type SequenceEntry,
+  sealKeys,
+  type TableEntry,
+} from './backup-format';
+import { OUTSIDE_BACKUP, schemaDdl } from './backup-schema';
+import { LEFT_BEHIND } from './copy-store';
+
+/** The schema whose tables are the personal-data keys: kept apart from the rest, under a passphrase or in their own file. */
+export const KEYS_SCHEMA = 'pii';
+
+export type BackupOptions = {
+  databaseUrl: string;
+  file: string;
+  keys: 'included' | 'apart';
+  /** Where `apart` keys go (FILE.keys unless said). */
+  keysFile?: string;
+  /** Required with `included`; with `apart`, the keys file is sealed under it too when given. */
+  passphrase?: string;
+  /** The master key the data keys are wrapped with (travels with them). */
+  masterKey: Buffer;
+  /** Called once the snapshot is taken (tests: commands go on meanwhile). */
+  afterSnapshot?: () => Promise<void>;
+};
+
+/** A file written whole under a temporary name, then renamed: a backup cut short leaves no file that looks whole. */
+function partialName(file: string) {
+  return `${file}.partial-${process.pid}`;
+}
+
+/**
+ * One consistent copy of the product's database (but its read models, sessions and login
+ * counters): a single REPEATABLE READ READ ONLY transaction, which takes no transaction id, so
+ * the live projections and every reader of `$all` go on past it (their horizon is held back only
+ * by transactions with an id: docs/backups.md). Each table is streamed with COPY into the gzip
+ * body; nothing is held in memory but the keys.
+ */
+export async function writeBackup(options: BackupOptions): Promise<BackupHeader> {
+  if (options.keys === 'included' && !options.passphrase) {
+    throw new Error(
+      '--keys included seals the personal-data keys under a passphrase: give --passphrase-file (or --keys apart)',
+    );
+  }
+  const client = new pg.Client({ connectionString: options.databaseUrl, application_name: 'agency-backup' });
+  const partial = partialName(options.file);
+  const keysFile = options.keysFile ?? `${options.file}.keys`;
+  const keysPartial = partialName(keysFile);
+  try {
+    await client.connect();
+    await client.query('begin isolation level repeatable read read only');
+    // The snapshot is taken at the first statement: everything below reads as of this moment.
+    const tables = (
+      await client.query<{ table: string; columns: string[] }>(
+        `select format('%s.%s', n.nspname, c.relname) as table,
+                array(select a.attname::text from pg_attribute a where a.attrelid = c.oid and a.attnum > 0
+                        and not a.attisdropped and a.attgenerated = '' order by a.attnum) as columns
+           from pg_class c join pg_namespace n on n.oid = c.relnamespace
+          where ${OUTSIDE_BACKUP} and c.relkind = 'r' order by n.nspname = $1 desc, 1`,
+        [KEYS_SCHEMA],
+      )
+    ).rows;
+    await options.afterSnapshot?.();
+    const ddl = await schemaDdl(client);
+    const events = await client.query<{
+      events: string;
+      transactions: string;
+      commit: string | null;
+      prepare: string | null;
+    }>(
+      `select (select count(*) from es.events)::text as events,
+              (select count(distinct transaction_id) from es.events)::text as transactions,
+              newest.transaction_id::text as commit, newest.global_position::text as prepare
+         from (select 1) one left join lateral (select transaction_id, global_position from es.events
+                order by transaction_id desc, global_position desc limit 1) newest on true`,
+    );
+    const copyText = async (table: string, columns: string[]) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of client.query(copyTo(`copy ${qualified(table)} (${columnList(columns)}) to stdout`))) {
+        chunks.push(chunk as Buffer);
+      }
+      return Buffer.concat(chunks).toString('utf8');
+    };
+    const keys: KeysPayload = { masterKey: options.masterKey.toString('base64'), tables: [] };
+    for (const { table, columns } of tables.filter((t) => t.table.startsWith(`${KEYS_SCHEMA}.`))) {
+      keys.tables.push({ table, columns, copy: await copyText(table, columns) });
+    }
+
+    const hash = createHash('sha256');
+    let bytes = 0;
+    const gzip = createGzip();
+    const written = pipeline(
+      gzip,
+      new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          hash.update(chunk);
+          bytes += chunk.length;
+          done(null, chunk);
+        },
+      }),
+      createWriteStream(partial, { mode: 0o600, start: HEADER_BYTES }),
+    );
+    const write = async (data: string | Buffer) => {
+      if (!gzip.write(data)) await once(gzip, 'drain');
+    };
+    await write(`${JSON.stringify({ ddl })}\n`);
+    if (options.keys === 'included') {
+      await write(`${JSON.stringify({ keys: sealKeys(keys, options.passphrase as string).toString('base64') })}\n`);
+    }
+    const entries: TableEntry[] = [];
+    for (const { table, columns } of tables) {
+      if (table.startsWith(`${KEYS_SCHEMA}.`)) continue;
+      if (LEFT_BEHIND.has(table)) {
+        entries.push({ table, columns, rows: 0 });
+        continue;
+      }
+      await write(`${JSON.stringify({ table, columns })}\n`);
+      const copy = client.query(copyTo(`copy ${qualified(table)} (${columnList(columns)}) to stdout`));
+      for await (const chunk of copy) await write(chunk as Buffer);
+      await write('\\.\n');
+      entries.push({ table, columns, rows: copy.rowCount });
+    }
+    // Read last: a sequence is not part of the snapshot, and a value past every row copied is the safe one.
+    const sequences: SequenceEntry[] = [];
+    for (const { name } of (
+      await client.query<{ name: string }>(
+        `select format('%I.%I', n.nspname, c.relname) as name from pg_class c
+           join pg_namespace n on n.oid = c.relnamespace where ${OUTSIDE_BACKUP} and c.relkind = 'S' order by 1`,
+      )
+    ).rows) {
+      const { rows } = await client.query<{ value: string; called: boolean }>(
+        `select last_value::text as value, is_called as called from ${name}`,
+      );
+      sequences.push({ sequence: name, value: rows[0]!.value, called: rows[0]!.called });
+    }
+    await client.query('commit');
+    await write(`${JSON.stringify({ end: true })}\n`);
+    gzip.end();
+    await written;
+
+    const row = events.rows[0]!;
+    const header: BackupHeader = {
+      kind: 'backup',
+      format: 1,
+      backupId: randomUUID(),
+      createdAt: new Date().toISOString(),
+      position: row.commit && row.prepare ? { commit: row.commit, prepare: row.prepare } : null,
+      events: Number(row.events),
+      transactions: Number(row.transactions),
+      tables: entries,
+      sequences,
+      keys: options.keys,
+      body: { bytes, sha256: hash.digest('hex') },
+    };
+    if (options.keys === 'apart') {
+      const plain = Buffer.from(JSON.stringify(keys));
+      const body = options.passphrase ? sealKeys(keys, options.passphrase) : plain;
+      const keysHeader: KeysHeader = {
+        kind: 'keys',
+        format: 1,
+        backupId: header.backupId,
+        createdAt: header.createdAt,
+        encrypted: Boolean(options.passphrase),
+        body: { bytes: body.length, sha256: createHash('sha256').update(body).digest('hex') },
+      };
+      writeWhole(keysPartial, [headerBlock(keysHeader), body]);
+    }
+    const fd = openSync(partial, 'r+');
+    try {
+      writeSync(fd, headerBlock(header), 0, HEADER_BYTES, 0);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    if (options.keys === 'apart') renameSync(keysPartial, keysFile);
+    renameSync(partial, options.file);
+    return header;
+  } catch (error) {
+    await client.query('rollback').catch(() => {});
+    rmSync(partial, { force: true });
+    rmSync(keysPartial, { force: true });
+    throw error;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+function writeWhole(file: string, parts: Buffer[]) {
+  const fd = openSync(file, 'w', 0o600);
+  try {
+    for (const part of parts) writeSync(fd, part);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
