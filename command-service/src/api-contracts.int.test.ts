@@ -42,7 +42,7 @@ import type { z } from 'zod';
 /** A date `days` from today (UTC), as a query string names it. */
 const dayFromNow = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
-/** Every route either service adds, as `METHOD /path` (HEAD twins and catch-alls aside). */
+/** Every route of the app, with the tree that adds it (HEAD twins and catch-alls aside). */
 const routes: { service: string; method: string; url: string; hidden: boolean }[] = [];
 
 describe('the API contracts: every answer as its schema says, every route in the OpenAPI description', () => {
@@ -62,19 +62,12 @@ describe('the API contracts: every answer as its schema says, every route in the
   );
 
   beforeAll(async () => {
-    product = await startTestProduct(
-      {},
-      {
-        onRoute: (service, route) => {
-          for (const method of [route.method].flat()) {
-            // The front door's proxy of GET /api/* to the query service is no route of its own.
-            if (method === 'HEAD' || route.url.includes('*') || route.url === '/api') continue;
-            const hidden = Boolean((route.schema as { hide?: boolean } | undefined)?.hide);
-            routes.push({ service, method, url: route.url, hidden });
-          }
-        },
-      },
-    );
+    product = await startTestProduct();
+    for (const { tree, method, url, schema } of product.routes) {
+      // HEAD twins and the UI's files are no API routes of their own.
+      if (method === 'HEAD' || url.includes('*')) continue;
+      routes.push({ service: tree, method, url, hidden: Boolean((schema as { hide?: boolean } | undefined)?.hide) });
+    }
     admin = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
     const made = await ok('/api/tutors/contact', {
       contact: contact('Tess', 'Turing'),
@@ -201,7 +194,7 @@ describe('the API contracts: every answer as its schema says, every route in the
     }
   });
 
-  it('describes every route of both services at /api/docs/json, and serves the API browser at /api/docs', async () => {
+  it('describes every route of both trees in one document at /api/docs/json, and serves the API browser at /api/docs', async () => {
     const response = await fetch(`${product.url}/api/docs/json`);
     expect(response.status).toBe(200);
     const description = (await response.json()) as {

@@ -1,32 +1,12 @@
-import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import { engagement, timesheet } from '@agency/domain';
-import {
-  apiDescription,
-  apiDocs,
-  type EventStore,
-  fieldVisibility,
-  frontDoor,
-  installErrorReplies,
-  refuseNulCharacters,
-  serverLimits,
-  sessionToken,
-} from '@agency/platform';
-import { type Metrics, metricsRoute } from '@agency/platform/metrics';
+import type { EventStore } from '@agency/platform';
 import { migrate } from '@agency/platform/migrations';
 import type { PersonalDataVault } from '@agency/platform/personal-data';
-import { Sessions } from '@agency/platform/sessions';
-import fastifyHttpProxy from '@fastify/http-proxy';
-import fastifyStatic from '@fastify/static';
-import Fastify, {
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-  type FastifyServerOptions,
-  type RouteOptions,
-} from 'fastify';
-import pg from 'pg';
+import type { Sessions } from '@agency/platform/sessions';
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
 import { agencyRoutes, seedAgencyDetails } from './agency/agency-routes';
 import { Accounts } from './auth/accounts';
 import { tutorLoginReactor } from './auth/activation-reactor';
@@ -59,6 +39,7 @@ import { type CommandDependencies, createCommandContext } from './pipeline/comma
 import { ProcessedCommands } from './pipeline/idempotency';
 import { ProjectionWatch } from './pipeline/projection-watch';
 import { StreamStates } from './pipeline/stream-states';
+import type { Views } from './pipeline/views';
 import type { Reactor } from './reactors/reactor';
 import { type ReactorBackoff, ReactorRunner } from './reactors/reactor-runner';
 import { ReactorWatch } from './reactors/reactor-watch';
@@ -72,71 +53,40 @@ import { workshopReactor } from './workshops/workshop-reactor';
 import { workshopRoutes } from './workshops/workshop-routes';
 
 export type CommandAppOptions = {
+  /** The app's pool (the command side's tables, sessions, idempotency, reactors). */
+  db: pg.Pool;
+  /** For the connections that LISTEN (the outbox of erased recipients). */
   databaseUrl: string;
   store: EventStore;
-  jwtSecret: string;
-  /** Where GET /api/* is answered (the projection service). */
-  queryUrl: string;
-  /**
-   * The query service itself, when it runs in this process (`npm start`): GET /api/* is handed to
-   * it as the same request, answered on the same connection, instead of a second HTTP hop through
-   * the proxy to `queryUrl`. It checks the session and writes the answer exactly as over HTTP.
-   */
-  queryApp?: Pick<FastifyInstance, 'routing'>;
-  /** The built UI; served with a fallback to index.html for client-side routes. */
-  uiDir?: string;
+  /** The app's one set of sessions, checked by its shell: logins start them, logouts end them. */
+  sessions: Sessions;
+  /** The query side's views commands answer with, called in this process. */
+  views: Views;
   timeZone?: string;
   clock?: () => Date;
   loginLimits?: LoginLimits;
-  /**
-   * The reverse proxies in front (TRUST_PROXY: addresses or CIDR ranges): the client address is
-   * then read from their X-Forwarded-For. None by default: the socket's address is the client's.
-   */
-  trustProxy?: string[];
   /** Outgoing mail; by default .eml files in `outboxDir` (or the system temp folder). */
   mailer?: Mailer;
   outboxDir?: string;
   /** Where links in e-mails point, e.g. https://agency.example.com. */
   publicUrl?: string;
   resetLimits?: ResetLimits;
-  /** Off unless given (tests stay quiet); `npm start` passes `serviceLogger()`. */
-  logger?: FastifyServerOptions['logger'];
-  /**
-   * Called with every route as it is added (Fastify's onRoute hook), before any is: how a test
-   * reads the whole route table.
-   */
-  onRoute?: (route: RouteOptions) => void;
   /** The data subjects' keys: with it, families and tutors who have left can be erased. */
   personalData?: PersonalDataVault;
   /** How long a reactor stopped at an event waits before it tries again (1 s doubling to 60 s by default). */
   reactorBackoff?: ReactorBackoff;
-  /** The product's figures (METRICS_TOKEN): this app counts its requests and serves GET /metrics; without, a 404. */
-  metrics?: Metrics;
 };
 
 /**
- * A screen's address, answered with the app so the router can draw it. Not the API, and not a
- * file: a missing asset (say, a chunk of an older build) is a 404, not a page of HTML.
+ * The command side, as a plugin tree registered on `app` (an encapsulated context of the app's
+ * one instance, whose shell checks sessions and describes routes): auth, the command routes, the
+ * pipeline, the reactors and mail. Answers what scripts and start-up need of it.
  */
-export function isClientRoute(method: string, url: string): boolean {
-  const path = url.split('?')[0] ?? '';
-  if (method !== 'GET' && method !== 'HEAD') return false;
-  return !/^\/(api|auth)(\/|$)/.test(path) && !/\.[a-z0-9]+$/i.test(path);
-}
-
-export async function buildCommandApp(options: CommandAppOptions) {
-  const app = Fastify({
-    logger: options.logger ?? false,
-    trustProxy: options.trustProxy?.length ? options.trustProxy : false,
-    ...serverLimits,
-  });
-  if (options.onRoute) app.addHook('onRoute', options.onRoute);
-  options.metrics?.observe(app);
-  const db = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
-  db.on('error', (error) => app.log.warn({ err: error }, 'idle database connection lost'));
+export async function commandTree(app: FastifyInstance, options: CommandAppOptions) {
+  const { db } = options;
   // Its tables, by their numbered migrations (docs/migrations.md).
   await migrateCommandSide(db);
-  const sessions = new Sessions(db);
+  const { sessions } = options;
   const projections = new ProjectionWatch(db);
   await projections.start();
   const reactions = new ReactorWatch(db);
@@ -149,7 +99,7 @@ export async function buildCommandApp(options: CommandAppOptions) {
     // A tutor's month of lessons (and the engagement each save prices from) is long: kept folded.
     states: new StreamStates([timesheet.timesheetDecider, engagement.engagementDecider]),
     clock: options.clock ?? (() => new Date()),
-    queryUrl: options.queryUrl,
+    views: options.views,
     reactions,
   };
   await deps.processed.forgetClearAnswers();
@@ -171,23 +121,8 @@ export async function buildCommandApp(options: CommandAppOptions) {
     await reactors.stop();
     await reactions.stop();
     await projections.stop();
-    await db.end();
   });
 
-  const uiIndex = options.uiDir && existsSync(join(options.uiDir, 'index.html')) ? options.uiDir : undefined;
-  installErrorReplies(app, {
-    onNotFound: (request, reply) =>
-      uiIndex && isClientRoute(request.method, request.url) ? reply.sendFile('index.html') : undefined,
-  });
-  refuseNulCharacters(app);
-  // Before the routes: command bodies are described in OpenAPI from their contract schemas.
-  await app.register(apiDescription, { title: 'Tutoring agency: commands' });
-  const https = (options.publicUrl ?? '').startsWith('https:');
-  await app.register(frontDoor, { https });
-  await app.register(sessionToken, { secret: options.jwtSecret, sessions, secureCookies: https });
-  // Before the routes: every command answer passes the one rule of which fields a role may see.
-  // Proxied query answers are checked by the projection service that writes them.
-  await app.register(fieldVisibility);
   await app.register(authRoutes, {
     accounts,
     sessions,
@@ -252,48 +187,6 @@ export async function buildCommandApp(options: CommandAppOptions) {
     consultationReactor(invoicing),
     workshopReactor({ store: options.store, invoicing, lookups: workshopLookups(db) }),
   );
-  // The whole API (these routes and the query service's) at /api/docs, ahead of the query proxy.
-  await app.register(apiDocs, { upstream: options.queryUrl, title: 'Tutoring agency API' });
-  await app.register(metricsRoute, { metrics: options.metrics });
-  const queryApp = options.queryApp;
-  if (queryApp) {
-    // The query app answers the raw request on this socket with its own headers, session check
-    // and log (warnings and errors only here: its own log has the request).
-    // Counted by the query app, by its own route (README, "Monitoring").
-    const handOver = { logLevel: 'warn', config: { handedOver: true } } as const;
-    const handler = (request: FastifyRequest, reply: FastifyReply) => {
-      reply.hijack();
-      queryApp.routing(request.raw, reply.raw);
-    };
-    for (const url of ['/api', '/api/*']) app.get(url, handOver, handler);
-  } else {
-    await app.register(fastifyHttpProxy, {
-      upstream: options.queryUrl,
-      prefix: '/api',
-      rewritePrefix: '/api',
-      httpMethods: ['GET', 'HEAD'],
-    });
-  }
-  if (uiIndex) {
-    // Files are looked up per request, so a UI rebuilt under a running server is served whole.
-    // Built assets carry a content hash in their names and never change; index.html always may.
-    await app.register(fastifyStatic, {
-      root: uiIndex,
-      wildcard: true,
-      index: 'index.html',
-      // The build writes .br and .gz beside each asset (ui/compress-assets.ts): sent as they are
-      // with Content-Encoding and Vary: Accept-Encoding to a browser that accepts them.
-      preCompressed: true,
-      cacheControl: false,
-      setHeaders: (reply, path) => {
-        reply.header(
-          'cache-control',
-          path.includes(`${sep}assets${sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
-        );
-      },
-    });
-  }
-
   /** For start-up and scripts: act as a given user outside an HTTP request. */
   const actAs = (user: Parameters<typeof createCommandContext>[1], commandId: string) =>
     createCommandContext(deps, user, commandId, commandId);
@@ -302,5 +195,5 @@ export async function buildCommandApp(options: CommandAppOptions) {
     app.jwt.sign({ ...user, sid: await sessions.start(user.id) });
   reactorList.push(mailReactor({ db, store: options.store, mailer, publicUrl, log: app.log }));
   await reactors.register();
-  return { app, accounts, deps, actAs, sessions, signSession, reactors, chores: { lapseDueBookings } };
+  return { accounts, deps, actAs, sessions, signSession, reactors, chores: { lapseDueBookings } };
 }

@@ -3,7 +3,7 @@ import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
- * Every route of both services (read from their route tables with Fastify's onRoute hook) ×
+ * Every route of the app (read from its route table, each tagged with the tree that adds it) ×
  * every kind of caller, against a declared table of expected answers. A route without a rule
  * fails the test, and so does a rule whose route is gone.
  */
@@ -205,20 +205,16 @@ const RULES: Record<string, Rule> = {
     call: (f) => ({ url: '/api/invoices/withdraw', body: { id: `${f.tutorA}_2025-01` } }),
     expect: ownOrAdmin,
   },
-  // ── command service: the proxy to the query service (each query route has its own rule below) ──
-  'GET /api': { call: () => ({ url: '/api/users/me' }), expect: signedIn },
-  'GET /api/*': { call: () => ({ url: '/api/users/me' }), expect: signedIn },
-  // ── command service: the figures for a monitoring system: no such route to anyone without METRICS_TOKEN
+  // ── the app: the figures for a monitoring system: no such route to anyone without METRICS_TOKEN
   // (this product has none; front-door.int.test.ts reads them with it, and refuses every session) ──
   'GET /metrics': { call: () => ({ url: '/metrics' }), expect: hidden },
-  // ── command service: the built UI (present only after npm run build:ui) ──
+  // ── the app: the built UI (present only after npm run build:ui) ──
   'GET /*': { call: () => ({ url: '/clients' }), expect: open, optional: true },
-  // ── query service: its OpenAPI description and Swagger UI (public: they describe, they hold no data) ──
+  // ── the app: its OpenAPI description and Swagger UI (public: they describe, they hold no data) ──
   'GET /api/docs': { call: () => ({ url: '/api/docs' }), expect: open, optional: true },
   'HEAD /api/docs/': { call: () => ({ url: '/api/docs/', method: 'HEAD' }), expect: open, optional: true },
   'GET /api/docs/json': { call: () => ({ url: '/api/docs/json' }), expect: open, optional: true },
   'GET /api/docs/yaml': { call: () => ({ url: '/api/docs/yaml' }), expect: open, optional: true },
-  'GET /api/docs/service.json': { call: () => ({ url: '/api/docs/service.json' }), expect: open, optional: true },
   'GET /api/docs/static/index.html': {
     call: () => ({ url: '/api/docs/static/index.html' }),
     expect: open,
@@ -342,9 +338,9 @@ function classify(status: number, body: string, tutorA: string): Outcome[] {
   return found;
 }
 
-describe('authorization matrix: every route of both services × every kind of caller', () => {
+describe('authorization matrix: every route of the app × every kind of caller', () => {
   let product: TestProduct;
-  const routes: { service: 'command' | 'query'; key: string }[] = [];
+  const routes: { service: 'command' | 'query' | 'app'; key: string }[] = [];
   let fixtures: Fixtures;
   const credentials: Partial<Record<Actor, { username: string; password: string }>> = {};
   const tokens: Partial<Record<Actor, string>> = {};
@@ -390,14 +386,8 @@ describe('authorization matrix: every route of both services × every kind of ca
   };
 
   beforeAll(async () => {
-    product = await startTestProduct(
-      {},
-      {
-        onRoute: (service, route) => {
-          for (const method of [route.method].flat()) routes.push({ service, key: `${method} ${route.url}` });
-        },
-      },
-    );
+    product = await startTestProduct();
+    for (const { tree, method, url } of product.routes) routes.push({ service: tree, key: `${method} ${url}` });
     credentials.admin = TEST_ADMIN;
     tokens.admin = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
     const a = await newTutor('Ada', { username: 'ada.matrix', role: 'tutor' });
@@ -471,13 +461,13 @@ describe('authorization matrix: every route of both services × every kind of ca
   });
   afterAll(() => product?.dispose());
 
-  /** The routes as the two tables list them; a HEAD that Fastify adds beside a GET follows the GET's rule. */
+  /** The routes as the table lists them; a HEAD that Fastify adds beside a GET follows the GET's rule. */
   const tableKeys = () => {
     const keys = new Set(routes.map((route) => route.key));
     return [...keys].filter((key) => !(key.startsWith('HEAD ') && keys.has(key.replace(/^HEAD /, 'GET '))));
   };
 
-  it('reads both route tables', () => {
+  it('reads the route table, each route with its tree', () => {
     expect(routes.some((route) => route.service === 'command' && route.key === 'POST /api/invoices/save')).toBe(true);
     expect(routes.some((route) => route.service === 'query' && route.key === 'GET /api/lessons')).toBe(true);
   });

@@ -788,15 +788,9 @@ describe('every command route: a crash anywhere, retried or not, ends as one cle
   const routes: string[] = [];
 
   beforeAll(async () => {
-    product = await startTestProduct(
-      {},
-      {
-        onRoute: (service, route) => {
-          if (service !== 'command') return;
-          for (const method of [route.method].flat()) if (method === 'POST') routes.push(`POST ${route.url}`);
-        },
-      },
-    );
+    product = await startTestProduct();
+    for (const { tree, method, url } of product.routes)
+      if (tree === 'command' && method === 'POST') routes.push(`POST ${url}`);
     db = new pg.Pool({ connectionString: product.databaseUrl, max: 4 });
     admin = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
     product.command.deps.faults = { at: (fault) => plan?.at(fault) };

@@ -6,16 +6,6 @@ import { createJsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { invalidInput } from './http-errors';
 
-/** Where a service's own description is served (the front door merges them at /api/docs/json). */
-export const SERVICE_DESCRIPTION_URL = '/api/docs/service.json';
-
-/** An OpenAPI document, as far as merging needs to know it. */
-type Description = {
-  paths?: Record<string, unknown>;
-  components?: { schemas?: Record<string, unknown>; [part: string]: unknown };
-  [field: string]: unknown;
-};
-
 /**
  * A route's zod schemas (`querystring`, `params`) check the request: a mismatch is a 400 with the
  * product's error body (`invalid_input`, a message per field), and the handler gets the parsed
@@ -42,8 +32,8 @@ export const describedBody = (body: z.ZodType) => ({ schema: { body }, validator
 
 /**
  * Routes declare their parameters and answers as the `contracts` zod schemas (typed through
- * `fastify-type-provider-zod`'s `ZodTypeProvider`), and the same schemas describe the service in
- * OpenAPI, served at `SERVICE_DESCRIPTION_URL`. Answers are sent as the handler made them: a
+ * `fastify-type-provider-zod`'s `ZodTypeProvider`), and the same schemas describe the whole API
+ * (commands and queries) in one OpenAPI document, served by `apiDocs`. Answers are sent as the handler made them: a
  * response schema describes and types the answer (tests parse answers with it) but never
  * reshapes it, so no field a client reads can be dropped by a serializer.
  */
@@ -61,12 +51,9 @@ export const apiDescription = fp(async (app: FastifyInstance, options: { title: 
       },
       security: [{ token: [] }, { bearer: [] }],
     },
-    // The front door's catch-alls (the query proxy, the UI's files) are no API routes of their own.
-    transform: createJsonSchemaTransform({ skipList: ['/api', '/api/', '/api/*', '/*'] }),
+    // The UI's files are no API route.
+    transform: createJsonSchemaTransform({ skipList: ['/*'] }),
   });
-  app.get(SERVICE_DESCRIPTION_URL, { schema: { hide: true } }, async (_request, reply) =>
-    sendDescription(reply, app.swagger()),
-  );
 });
 
 /**
@@ -77,38 +64,17 @@ export const apiDescription = fp(async (app: FastifyInstance, options: { title: 
 const sendDescription = (reply: FastifyReply, description: unknown) =>
   reply.type('application/json; charset=utf-8').send(JSON.stringify(description));
 
-/** One description from several services' (paths and component schemas together). */
-export function mergeDescriptions(first: Description, ...others: Description[]): Description {
-  const paths = { ...first.paths };
-  const schemas = { ...first.components?.schemas };
-  for (const other of others) {
-    for (const [path, item] of Object.entries(other.paths ?? {})) {
-      paths[path] = { ...(item as object), ...(paths[path] as object | undefined) };
-    }
-    for (const [name, schema] of Object.entries(other.components?.schemas ?? {})) schemas[name] ??= schema;
-  }
-  return { ...first, paths, components: { ...first.components, schemas } };
-}
-
 /**
- * The front door's `/api/docs`: Swagger UI over the whole API in one OpenAPI description, its own
- * routes and the query service's (fetched from `upstream` when asked), at `/api/docs/json`.
+ * `/api/docs`: Swagger UI over the whole API, and its OpenAPI document at `/api/docs/json`
+ * (registered after the routes it describes).
  */
-export const apiDocs = fp(async (app: FastifyInstance, options: { upstream: string; title: string }) => {
-  const whole = async () => {
-    const response = await fetch(new URL(SERVICE_DESCRIPTION_URL, options.upstream));
-    if (!response.ok) throw new Error(`The query service's description answered ${response.status}.`);
-    const own = { ...(app.swagger() as Description), info: { title: options.title, version: '1' } };
-    return mergeDescriptions(own, (await response.json()) as Description);
-  };
+export const apiDocs = fp(async (app: FastifyInstance) => {
   await app.register(fastifySwaggerUi, {
     routePrefix: '/api/docs',
     uiHooks: {
-      // The UI's own /json and /yaml routes would send this service's half: the whole is sent here.
+      // Sent as text by `sendDescription`, past the answers' field rule.
       onRequest: async (request, reply) => {
-        const path = request.url.split('?')[0];
-        if (path.endsWith('/yaml')) return reply.redirect('/api/docs/json');
-        if (path.endsWith('/json')) return sendDescription(reply, await whole());
+        if (request.url.split('?')[0]?.endsWith('/json')) return sendDescription(reply, app.swagger());
       },
     },
   });

@@ -9,8 +9,6 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A route of the command pipeline: counted in `commands_total` by its outcome too. */
     command?: boolean;
-    /** Answered by another app of this process (the query side): counted there, by its own route. */
-    handedOver?: boolean;
   }
 }
 
@@ -154,9 +152,7 @@ export class Metrics {
       return payload;
     });
     app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
-      const { config, url } = request.routeOptions;
-      if (config?.handedOver) return;
-      const route = url ?? 'unmatched';
+      const route = request.routeOptions.url ?? 'unmatched';
       this.requests.inc({ method: request.method, route, status: reply.statusCode });
       this.durations.observe({ method: request.method, route }, reply.elapsedTime / 1000);
     });

@@ -1,4 +1,4 @@
-export { buildQueryApp } from './app';
+export { queryTree, queryViews, readPool } from './app';
 export { type LeadershipOptions, PROJECTION_LEADER_LOCK, ProjectionLeadership } from './leader';
 export {
   CHECKPOINT_CHANNEL,

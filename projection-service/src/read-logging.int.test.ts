@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { PostgresEventStore, serviceLogger } from '@agency/platform';
 import { createTestDatabase } from '@agency/scripts/testing/test-database';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildQueryApp } from './app';
+import { buildQueryApp } from './testing/query-app';
 
 const SECRET = 'test-secret-test-secret-test-secret';
 

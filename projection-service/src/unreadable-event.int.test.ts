@@ -6,10 +6,10 @@ import { createTestDatabase } from '@agency/scripts/testing/test-database';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildQueryApp } from './app';
 import { LIVE_SCHEMA, ProjectionRunner, readStatuses } from './projection-runner';
 import type { Projection } from './read-models/projection';
 import { ensureReadModels } from './read-models/read-schema';
+import { buildQueryApp } from './testing/query-app';
 
 const meta = { userId: 'u', role: 'admin', commandId: 'c', correlationId: 'c', causationId: 'c' };
 /** `Secret.name` is personal data of `owner`; `Noted` has none. */

@@ -1,23 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import {
-  buildCommandApp,
-  createMailer,
-  type LoginLimits,
-  MAIL_REACTOR,
-  type ResetLimits,
-} from '@agency/command-service';
+import { createMailer, type LoginLimits, MAIL_REACTOR, type ResetLimits } from '@agency/command-service';
 import { serviceLogger } from '@agency/platform';
 import { Metrics } from '@agency/platform/metrics';
-import {
-  buildQueryApp,
-  ensureReadModels,
-  ProjectionLeadership,
-  ProjectionRunner,
-  projections,
-} from '@agency/projection-service';
-import type { RouteOptions } from 'fastify';
+import { ensureReadModels, ProjectionLeadership, ProjectionRunner, projections } from '@agency/projection-service';
 import pg from 'pg';
+import { type AppRoute, buildApp } from './app';
 import type { ProductConfig } from './config';
 import { openDatabase } from './database';
 import { openEventStore } from './event-store-choice';
@@ -28,7 +16,12 @@ export type RunningProduct = {
   databaseUrl: string;
   /** Set only on the first start of an empty store. */
   createdAdmin?: { username: string; password: string; generated: boolean };
-  command: Awaited<ReturnType<typeof buildCommandApp>>;
+  /** The command side, and the app's one instance (`command.app`) it is registered on. */
+  command: Awaited<ReturnType<typeof buildApp>>['command'];
+  /** The app's one set of sessions. */
+  sessions: Awaited<ReturnType<typeof buildApp>>['sessions'];
+  /** Every route of the app, with the tree that added it. */
+  routes: AppRoute[];
   /** Whether this instance runs the projections now (one instance per database does). */
   leadership: ProjectionLeadership;
   stop: () => Promise<void>;
@@ -36,17 +29,15 @@ export type RunningProduct = {
 
 const UI_DIR = join(import.meta.dirname, '../../ui/dist');
 
-/** Both services, their database and the projection runner, as `npm start` runs them. */
+/** The app (command and query trees on one listener), its database and the projection runner, as `npm start` runs them. */
 export async function startProduct(
   config: ProductConfig,
   options: {
     log?: (line: string) => void;
     loginLimits?: LoginLimits;
     resetLimits?: ResetLimits;
-    /** Both services' structured log: `LOG_LEVEL` (default info); tests pass 'silent'. */
+    /** The app's structured log: `LOG_LEVEL` (default info); tests pass 'silent'. */
     logLevel?: string;
-    /** Sees every route of both services as it is added (the authorization matrix test). */
-    onRoute?: (service: 'command' | 'query', route: RouteOptions) => void;
     /** How soon a reactor stopped at an event tries again (tests shorten it). */
     reactorBackoff?: { firstMs: number; maxMs: number };
     /** The commands' "now" (tests move it on, e.g. past a booking's hold). */
@@ -54,7 +45,6 @@ export async function startProduct(
   } = {},
 ): Promise<RunningProduct> {
   const log = options.log ?? ((line: string) => console.log(line));
-  const onRoute = options.onRoute;
   const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   // Personal fields are encrypted per data subject in whichever store holds the events.
   const personalData = await openPersonalData(config.dataDir, database.url);
@@ -98,26 +88,10 @@ export async function startProduct(
   );
   await leadership.start();
 
-  const query = await buildQueryApp({
-    databaseUrl: database.url,
-    jwtSecret: config.jwtSecret,
-    store,
-    timeZone: config.timeZone,
-    publicUrl: config.publicUrl,
-    logger: serviceLogger(options.logLevel),
-    onRoute: onRoute && ((route) => onRoute('query', route)),
-    eventsInDatabase: config.eventStore?.kind !== 'esdb',
-    retentionYears: personalData.vault.retentionYears,
-    metrics,
-  });
-  const queryUrl = await query.listen({ port: 0, host: '127.0.0.1' });
-  const command = await buildCommandApp({
+  const { app, command, sessions, routes } = await buildApp({
     databaseUrl: database.url,
     store,
     jwtSecret: config.jwtSecret,
-    queryUrl,
-    // Same process: GETs are handed to the query app without a second HTTP hop.
-    queryApp: query,
     uiDir: UI_DIR,
     timeZone: config.timeZone,
     loginLimits: options.loginLimits,
@@ -125,11 +99,12 @@ export async function startProduct(
     resetLimits: options.resetLimits,
     publicUrl: config.publicUrl,
     logger: serviceLogger(options.logLevel),
-    onRoute: onRoute && ((route) => onRoute('command', route)),
     personalData: personalData.vault,
     reactorBackoff: options.reactorBackoff,
     clock: options.clock,
     metrics,
+    eventsInDatabase: config.eventStore?.kind !== 'esdb',
+    retentionYears: personalData.vault.retentionYears,
     outboxDir: join(config.dataDir, 'outbox'),
     mailer: createMailer({
       smtpUrl: config.smtpUrl,
@@ -142,8 +117,8 @@ export async function startProduct(
   reactors = command.reactors;
   if (leadership.isLeader) reactors.start();
   const stopRetention = startRetentionJob(personalData.vault, log);
-  await command.app.listen({ port: config.port, host: config.host });
-  const address = command.app.server.address();
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
 
   let createdAdmin: RunningProduct['createdAdmin'];
@@ -168,8 +143,7 @@ export async function startProduct(
     // Each step runs even if an earlier one failed: Ctrl-C may already have stopped PostgreSQL.
     const steps = [
       async () => stopRetention(),
-      () => command.app.close(),
-      () => query.close(),
+      () => app.close(),
       () => leadership.stop(),
       async () => runner.stop(),
       () => store.close(),
@@ -182,5 +156,14 @@ export async function startProduct(
     })();
     return stopping;
   };
-  return { url: `http://localhost:${port}`, databaseUrl: database.url, createdAdmin, command, leadership, stop };
+  return {
+    url: `http://localhost:${port}`,
+    databaseUrl: database.url,
+    createdAdmin,
+    command,
+    sessions,
+    routes,
+    leadership,
+    stop,
+  };
 }

@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { argon2Stats, buildCommandApp, createMailer } from '@agency/command-service';
+import { argon2Stats, createMailer } from '@agency/command-service';
 import { PostgresEventStore, type TokenClaims } from '@agency/platform';
+import { buildApp } from '@agency/scripts/app';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -255,11 +256,10 @@ describe('server-side sessions, and a login throttle that counts first (real Pos
 
     const store = await PostgresEventStore.connect(product.databaseUrl);
     const outbox = mkdtempSync(join(tmpdir(), 'agency-outbox-'));
-    const second = await buildCommandApp({
+    const second = await buildApp({
       databaseUrl: product.databaseUrl,
       store,
       jwtSecret: 'test-secret-test-secret-test-secret',
-      queryUrl: 'http://127.0.0.1:9',
       mailer: createMailer({ outboxDir: outbox, from: 'x@localhost', log: () => {} }),
       trustProxy: ['10.50.0.0/16'],
     });

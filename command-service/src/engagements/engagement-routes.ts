@@ -272,6 +272,6 @@ export async function engagementRoutes(
       return { engagement: changed, ...(repriced ? { repriced } : {}) };
     },
     // The engagement as its page shows it, built once, on the query side.
-    view: (_, { engagement: saved }) => `/api/tutors/engagement/${saved.tutorId}/${saved.id}`,
+    view: (_, { engagement: saved }, views) => views.engagement({ tutorId: saved.tutorId, engagementId: saved.id }),
   });
 }

@@ -4,6 +4,7 @@ import { forbidden, HttpError, notFound } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
 import { LESSON_REPRICING } from '../lessons/lesson-repricing-reactor';
 import { type CommandContext, type CommandDependencies, commandRoute } from '../pipeline/command-pipeline';
+import type { CallerViews } from '../pipeline/views';
 import { INVOICES_REACTOR } from './invoice-reactor';
 
 const { invoiceIdOf } = invoice;
@@ -23,8 +24,8 @@ type Generated = Exclude<invoice.InvoiceState, { status: 'none' }>;
  * shows it, to the caller's role: a tutor gets no partner share) is added by the query side.
  */
 const invoiceIdAnswer = (state: Generated) => ({ invoice: { id: state.invoice.invoiceId } });
-const invoiceView = (_: unknown, answer: { invoice: { id: string } }) =>
-  `/api/invoices/${encodeURIComponent(answer.invoice.id)}`;
+const invoiceView = (_: unknown, answer: { invoice: { id: string } }, views: CallerViews) =>
+  views.invoice(answer.invoice.id);
 
 /** A decider's state with the number of events folded: two loads that count alike saw the same stream. */
 const counted = <S>(decider: Pick<Decider<unknown, never, S>, 'initialState' | 'evolve'>) => ({

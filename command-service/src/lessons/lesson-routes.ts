@@ -61,7 +61,7 @@ export async function lessonRoutes(app: FastifyInstance, { deps }: { deps: Comma
           : null,
       };
     },
-    view: ({ body, query }) =>
-      `/api/lessons/timesheet?${new URLSearchParams({ ...rangeQuery(query, body.lesson.date), tutorId: body.tutorId })}`,
+    view: ({ body, query }, _answer, views) =>
+      views.timesheet({ ...rangeQuery(query, body.lesson.date), tutorId: body.tutorId }),
   });
 }

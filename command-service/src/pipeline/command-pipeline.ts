@@ -18,6 +18,7 @@ import { z } from 'zod';
 import type { Claim, ProcessedCommands, StoredAnswer } from './idempotency';
 import type { ProjectionWatch } from './projection-watch';
 import { catchUpStream, type FoldedStream, foldStream, idKey, type StreamStates } from './stream-states';
+import { type CallerViews, type Views, viewsFor } from './views';
 
 /** Each lost race lets another command win, so a few more tries than writers at once land them all. */
 const MAX_ATTEMPTS = 8;
@@ -70,11 +71,8 @@ export type CommandDependencies = {
    */
   states?: StreamStates;
   clock: () => Date;
-  /**
-   * Where the query service answers GET /api/* (the proxy's upstream): a command's view is asked
-   * there directly. Without it, through this service's own proxy (one hop more).
-   */
-  queryUrl?: string;
+  /** The query side's views a command answers with, called in this process (none in a bare command context). */
+  views?: Views;
   /** How far the reactors have got: a command may wait for the follow-up of its events. */
   reactions?: {
     waitFor(
@@ -353,10 +351,14 @@ export type CommandRoute<S extends z.ZodType, P, A = unknown> = {
     context: CommandContext,
   ) => Promise<A>;
   /**
-   * The address of a view the spec puts in the answer (the lesson save answers with the week's
-   * grid). Views are built on the query side only: see `askQuerySide`.
+   * A view the spec puts in the answer (the lesson save answers with the week's grid), asked of the
+   * query side as the caller once the projections show the command.
    */
-  view?: (input: { body: z.infer<S>; params: P; query: Record<string, string> }, answer: A) => string;
+  view?: (
+    input: { body: z.infer<S>; params: P; query: Record<string, string> },
+    answer: A,
+    views: CallerViews,
+  ) => Promise<object>;
 };
 
 const UUID = z.uuid();
@@ -372,31 +374,23 @@ function uuidHeader(request: FastifyRequest, name: string, label: string): strin
 }
 
 /**
- * Asks the query side for a view once the projections show the command, with the caller's own
- * credentials (so the same role rules apply): at the query service itself when its address is
- * known, else through this service's proxy of GET /api/*. When the projections lag (`visible:
- * false`) and the view cannot be had yet, the answer goes without it.
+ * The view a route answers with, asked of the query side in this process as the caller (the same
+ * role rules). When the projections lag (`visible: false`) and the view cannot be had yet, the
+ * answer goes without it.
  */
-async function askQuerySide(
-  app: FastifyInstance,
-  queryUrl: string | undefined,
-  request: FastifyRequest,
-  url: string,
+async function askView(
+  deps: CommandDependencies,
+  user: SessionUser,
+  view: (views: CallerViews) => Promise<object>,
   visible: boolean,
 ) {
-  const { authorization, cookie } = request.headers;
-  const headers = { ...(authorization ? { authorization } : {}), ...(cookie ? { cookie } : {}) };
-  const response = queryUrl
-    ? await fetch(new URL(url, queryUrl), { headers }).then(async (answer) => ({
-        statusCode: answer.status,
-        body: await answer.text(),
-      }))
-    : await app.inject({ method: 'GET', url, headers });
-  const body = () => JSON.parse(response.body) as Record<string, unknown>;
-  if (response.statusCode === 200) return body();
-  if (!visible) return {};
-  const { error } = body() as { error?: { code?: string; message?: string } };
-  throw new HttpError(response.statusCode, error?.code ?? 'view_unavailable', error?.message ?? 'Please reload.');
+  if (!deps.views) throw new Error("This app has no query side to answer a command's view.");
+  try {
+    return await view(viewsFor(deps.views, user));
+  } catch (error) {
+    if (!visible) return {};
+    throw error;
+  }
 }
 
 /**
@@ -411,7 +405,9 @@ export function commandRoute<S extends z.ZodType, P = Record<string, string>, A 
 ) {
   // The body's schema describes the route (OpenAPI); the pipeline parses it itself, after the role check.
   // `command`: counted by its outcome in the product's figures (README, "Monitoring").
-  const described = { schema: { body: route.body }, validatorCompiler: describeOnly, config: { command: true } };
+  // `families`: a route that lists the family role is one a family's session may reach (docs/family-access.md).
+  const config = { command: true, families: route.roles.includes('family') };
+  const described = { schema: { body: route.body }, validatorCompiler: describeOnly, config };
   app.post(route.url, described, async (request: FastifyRequest, reply: FastifyReply) => {
     const user = await app.authenticate(request);
     if (!route.roles.includes(user.role)) throw forbidden();
@@ -425,12 +421,11 @@ export function commandRoute<S extends z.ZodType, P = Record<string, string>, A 
     const input = { body: parsed.data, params: request.params as P, query: request.query as Record<string, string> };
     /** An answer kept earlier, with the view it names asked again (a view is never kept). */
     const replay = async (kept: StoredAnswer) => {
-      const view = route.view
-        ? await askQuerySide(app, deps.queryUrl, request, route.view(input, kept.answer as A), false)
-        : {};
+      const { view } = route;
+      const shown = view ? await askView(deps, user, (views) => view(input, kept.answer as A, views), false) : {};
       return reply
         .status(kept.statusCode)
-        .send({ ...kept.answer, ...view, position: kept.position, visible: kept.visible });
+        .send({ ...kept.answer, ...shown, position: kept.position, visible: kept.visible });
     };
     let claim: Claim | undefined;
     if (givenId) {
@@ -462,8 +457,9 @@ export function commandRoute<S extends z.ZodType, P = Record<string, string>, A 
       const visible = upTo ? await deps.projections.waitFor(upTo, 5000, types) : true;
       // A view of what a reactor has not made yet (an engagement still being recorded) is answered
       // without, as one the projections have not reached: the command stands, its follow-up is under way.
-      const view = route.view
-        ? await askQuerySide(app, deps.queryUrl, request, route.view(input, answer), visible && followedUp())
+      const { view } = route;
+      const shown = view
+        ? await askView(deps, user, (views) => view(input, answer, views), visible && followedUp())
         : {};
       const kept: StoredAnswer = {
         statusCode: 200,
@@ -471,7 +467,7 @@ export function commandRoute<S extends z.ZodType, P = Record<string, string>, A 
         position: position ? `${position.commit}/${position.prepare}` : null,
         visible,
       };
-      const body = { ...kept.answer, ...view, position: kept.position, visible };
+      const body = { ...kept.answer, ...shown, position: kept.position, visible };
       if (!givenId) return body;
       await deps.faults?.at({ step: 'recording', commandId });
       // A runner that took over a lapsed claim may have answered first: every delivery gets that answer.

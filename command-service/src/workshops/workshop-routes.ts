@@ -399,7 +399,7 @@ export async function workshopRoutes(app: FastifyInstance, options: Options) {
     roles: ['admin'],
     body: workshopInvoiceDraftBody,
     handle: async () => ({}),
-    view: ({ body }) => `/api/events/invoice-draft?email=${encodeURIComponent(body.email)}`,
+    view: ({ body }, _answer, views) => views.invoiceDraft({ email: body.email }),
   });
 
   commandRoute(app, deps, {

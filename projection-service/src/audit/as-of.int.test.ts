@@ -3,7 +3,6 @@ import { openPersonalData } from '@agency/scripts/personal-data';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildQueryApp } from '../app';
 import { quoteIdent } from '../projection-runner';
 import { projections } from '../read-models';
 import { clientsProjection } from '../read-models/clients/projection';
@@ -14,6 +13,7 @@ import { migrations } from '../read-models/migrations';
 import { handlerFor } from '../read-models/projection';
 import { compareWithRebuild, rebuildReadModels } from '../read-models/read-schema';
 import { tutorsProjection } from '../read-models/tutors/projection';
+import { buildQueryApp } from '../testing/query-app';
 import {
   AS_OF_VIEWS,
   agencyInstant,

@@ -14,7 +14,7 @@ export const TEST_ADMIN = { username: 'admin', password: 'admin-password-1' };
 export type TestProduct = RunningProduct & {
   /** Log in through the real route; answers the token. */
   login: (username: string, password: string) => Promise<string>;
-  /** Queries (through the front door's proxy) and commands as this token's user, each expected to succeed. */
+  /** Queries (through the port) and commands as this token's user, each expected to succeed. */
   api: (token: string) => {
     get: (url: string) => ReturnType<Response['json']>;
     post: (url: string, payload: object) => ReturnType<Response['json']>;
@@ -24,10 +24,10 @@ export type TestProduct = RunningProduct & {
   dataDir: string;
 };
 
-/** The whole product (both services, runner) on its own fresh database, for integration tests. */
+/** The whole product (the app, the runner) on its own fresh database, for integration tests. */
 export async function startTestProduct(
   overrides: Partial<ProductConfig> = {},
-  options: Pick<NonNullable<Parameters<typeof startProduct>[1]>, 'onRoute' | 'reactorBackoff' | 'clock'> = {},
+  options: Pick<NonNullable<Parameters<typeof startProduct>[1]>, 'reactorBackoff' | 'clock'> = {},
 ): Promise<TestProduct> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'agency-product-'));

@@ -15,9 +15,9 @@ export const contact = (firstName: string, lastName: string) => ({
 /**
  * A test's requests to its product, as `token` (by default whoever `defaultToken` names when the
  * request is made; both are read late, as a test assigns them in `beforeAll`):
- * - `post`: a command (a fresh `commandId` added) to the command service;
+ * - `post`: a command (a fresh `commandId` added), injected into the app;
  * - `ok`: the same, expected to answer 200, its answer's body;
- * - `get`: a query through the front door, its status and body.
+ * - `get`: a query through the app's port, its status and body.
  */
 export function testRequests(product: () => TestProduct, defaultToken: () => string) {
   const post = (url: string, payload: object, token = defaultToken()) =>

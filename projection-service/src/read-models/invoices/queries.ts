@@ -1,4 +1,5 @@
 import {
+  type InvoiceAnswer,
   type InvoiceItem,
   invoiceAnswer,
   invoiceDocumentParams,
@@ -106,19 +107,27 @@ const tutorInvoiceOf = (row: InvoiceRow): TutorInvoiceView => ({
  * Invoices: the month list with totals, one invoice's summary for the confirmation page, the
  * PDF document, and the invoice status report. Amounts leave in pounds.
  */
+/** One invoice that is not void, for `user`: another tutor's is not found (never forbidden: its existence is not told). */
+async function oneInvoice(db: pg.Pool, user: SessionUser, id: string) {
+  const found = await db.query(
+    `select ${INVOICE_COLUMNS} from invoices i join tutors t on t.id = i.tutor_id where i.id = $1 and not i.void`,
+    [id],
+  );
+  const row = found.rows[0] && withMoney(found.rows[0]);
+  if (!row || (user.role === 'tutor' && row.tutor_id !== user.tutorId)) throw notFound('There is no such invoice.');
+  return row;
+}
+
+/** One tutor invoice as its confirmation page shows it; the invoice commands answer with it too. */
+export const invoiceView =
+  (db: pg.Pool) =>
+  async (user: SessionUser, id: string): Promise<InvoiceAnswer> =>
+    redactForRole(user.role, { invoice: tutorInvoiceOf(await oneInvoice(db, user, id)) });
+
 export async function invoiceQueries(fastify: FastifyInstance, { db }: { db: pg.Pool }) {
   requireSignIn(fastify);
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  /** One invoice that is not void, for `user`: another tutor's is not found (never forbidden: its existence is not told). */
-  async function invoiceFor(user: SessionUser, id: string) {
-    const found = await db.query(
-      `select ${INVOICE_COLUMNS} from invoices i join tutors t on t.id = i.tutor_id where i.id = $1 and not i.void`,
-      [id],
-    );
-    const row = found.rows[0] && withMoney(found.rows[0]);
-    if (!row || (user.role === 'tutor' && row.tutor_id !== user.tutorId)) throw notFound('There is no such invoice.');
-    return row;
-  }
+  const invoiceFor = (user: SessionUser, id: string) => oneInvoice(db, user, id);
 
   const listSchema = { querystring: invoiceListQuery, response: { 200: invoiceListAnswer } };
   const list = async (request: { signedIn: SessionUser; query: z.output<typeof invoiceListQuery> }) => {
@@ -189,11 +198,8 @@ export async function invoiceQueries(fastify: FastifyInstance, { db }: { db: pg.
 
   // The invoice commands' answer (save, confirm, payment) is this view, asked once they show here.
   const one = { params: invoiceParams, response: { 200: invoiceAnswer } };
-  app.get('/api/invoices/:id', { schema: one }, async (request) => {
-    const user = request.signedIn;
-    const row = await invoiceFor(user, request.params.id);
-    return redactForRole(user.role, { invoice: tutorInvoiceOf(row) });
-  });
+  const oneView = invoiceView(db);
+  app.get('/api/invoices/:id', { schema: one }, async (request) => oneView(request.signedIn, request.params.id));
 
   const preview = { querystring: invoicePreviewQuery, response: { 200: invoicePreviewAnswer } };
   app.get('/api/invoices/preview', { schema: preview }, async (request) => {

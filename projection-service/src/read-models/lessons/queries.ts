@@ -5,6 +5,7 @@ import {
   lessonListQuery,
   redactForRole,
   type SessionUser,
+  type TimesheetAnswer,
   timesheetAnswer,
   timesheetQuery,
 } from '@agency/contracts';
@@ -13,6 +14,7 @@ import { forbidden, HttpError } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type pg from 'pg';
+import type { z } from 'zod';
 import { requireSignIn } from '../../signed-in';
 import { penceFrom } from '../money-columns';
 import { decodeCursor, encodeCursor, listChanged } from '../paging';
@@ -59,10 +61,6 @@ const STUDENT_NAME = `coalesce(ch.first_name || ' ' || ch.last_name, '')`;
 export async function lessonQueries(fastify: FastifyInstance, { db }: { db: pg.Pool }) {
   requireSignIn(fastify);
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const isLocked = async (tutorId: string, month: string) =>
-    ((await db.query('select 1 from locked_months where tutor_id = $1 and month = $2', [tutorId, month])).rowCount ??
-      0) > 0;
-
   /** Whether a cursor's lesson is in this selection (an empty page after it is then just the end). */
   const inSelection = async (lessonId: string, month: string, tutorId: string | null) =>
     ((
@@ -162,37 +160,44 @@ export async function lessonQueries(fastify: FastifyInstance, { db }: { db: pg.P
     });
   });
 
+  const weekView = timesheetView(db);
   app.get(
     '/api/lessons/timesheet',
     { schema: { querystring: timesheetQuery, response: { 200: timesheetAnswer } } },
-    async (request) => {
-      const user = request.signedIn;
-      const { from, to, month } = request.query;
-      const tutorId = whoseLessons(user, request.query.tutorId);
-      if (!tutorId) throw badQuery('tutorId', 'Choose a tutor');
-      const [engagements, lessons, locked] = await Promise.all([
-        // Only those the grid can show (alive in the range, or with a lesson in it): a tutor of ten
-        // years has a hundred engagements, whose folded states are read and parsed otherwise.
-        db.query(
-          `select e.state, coalesce(ch.first_name || ' ' || ch.last_name, '') as student_name
-             from engagements e left join children ch on ch.id = e.student_id
-            where e.tutor_id = $1
-              and ((e.start_date <= $3::date and (e.end_date is null or e.end_date >= $2::date))
-                or exists (select 1 from lessons l where l.tutor_id = $1 and l.month = $4 and l.engagement_id = e.id
-                              and l.date between $2::date and $3::date))`,
-          [tutorId, from, to, month],
-        ),
-        db.query(`select ${LESSON_COLUMNS} from lessons l where l.tutor_id = $1 and l.month = $2`, [tutorId, month]),
-        isLocked(tutorId, month),
-      ]);
-      const rows: GridEngagement[] = engagements.rows.flatMap((row) => {
-        const summary = engagement.summaryOf(row.state);
-        return summary ? [{ summary, studentName: row.student_name }] : [];
-      });
-      return redactForRole(user.role, {
-        tutorId,
-        ...timesheetGrid({ month, from, to, engagements: rows, lessons: lessons.rows.map(toLessonDetails), locked }),
-      });
-    },
+    async (request) => weekView(request.signedIn, request.query),
   );
 }
+
+/** A tutor's week of lessons as the timesheet grid draws it; a lesson save answers with it too. */
+export const timesheetView =
+  (db: pg.Pool) =>
+  async (user: SessionUser, query: z.output<typeof timesheetQuery>): Promise<TimesheetAnswer> => {
+    const { from, to, month } = query;
+    const tutorId = whoseLessons(user, query.tutorId);
+    if (!tutorId) throw badQuery('tutorId', 'Choose a tutor');
+    const [engagements, lessons, locked] = await Promise.all([
+      // Only those the grid can show (alive in the range, or with a lesson in it): a tutor of ten
+      // years has a hundred engagements, whose folded states are read and parsed otherwise.
+      db.query(
+        `select e.state, coalesce(ch.first_name || ' ' || ch.last_name, '') as student_name
+           from engagements e left join children ch on ch.id = e.student_id
+          where e.tutor_id = $1
+            and ((e.start_date <= $3::date and (e.end_date is null or e.end_date >= $2::date))
+              or exists (select 1 from lessons l where l.tutor_id = $1 and l.month = $4 and l.engagement_id = e.id
+                            and l.date between $2::date and $3::date))`,
+        [tutorId, from, to, month],
+      ),
+      db.query(`select ${LESSON_COLUMNS} from lessons l where l.tutor_id = $1 and l.month = $2`, [tutorId, month]),
+      db
+        .query('select 1 from locked_months where tutor_id = $1 and month = $2', [tutorId, month])
+        .then((found) => (found.rowCount ?? 0) > 0),
+    ]);
+    const rows: GridEngagement[] = engagements.rows.flatMap((row) => {
+      const summary = engagement.summaryOf(row.state);
+      return summary ? [{ summary, studentName: row.student_name }] : [];
+    });
+    return redactForRole(user.role, {
+      tutorId,
+      ...timesheetGrid({ month, from, to, engagements: rows, lessons: lessons.rows.map(toLessonDetails), locked }),
+    });
+  };
