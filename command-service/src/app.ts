@@ -43,6 +43,9 @@ import type { Views } from './pipeline/views';
 import type { Reactor } from './reactors/reactor';
 import { type ReactorBackoff, ReactorRunner } from './reactors/reactor-runner';
 import { ReactorWatch } from './reactors/reactor-watch';
+import { lateFeeReactor } from './reminders/late-fee-reactor';
+import { familyInvoiceReminders } from './reminders/reminder-chore';
+import { reminderRoutes } from './reminders/reminder-routes';
 import { commandDataMigrations, migrateCommandSide } from './schema';
 import { TutorNames } from './tutors/tutor-names';
 import { tutorRoutes } from './tutors/tutor-routes';
@@ -183,6 +186,11 @@ export async function commandTree(app: FastifyInstance, options: CommandAppOptio
   // Public bookings nobody confirmed lapse when their hold runs out (docs/limits.md, "Public bookings").
   const lapseDueBookings = bookingLapses({ deps, links: bookingLinks(db), timeZone, vault: options.personalData });
   reactors.addChore({ name: 'booking lapses', everyMs: 30_000, run: lapseDueBookings });
+  // Overdue family invoices get their reminders, each step once (docs/reminders.md); a fee follows on its own invoice.
+  await app.register(reminderRoutes, { deps });
+  const sendReminders = familyInvoiceReminders({ deps, db, timeZone });
+  reactors.addChore({ name: 'family invoice reminders', everyMs: 60_000, run: sendReminders });
+  reactorList.push(lateFeeReactor({ store: options.store, invoicing }));
   reactorList.push(
     consultationReactor(invoicing),
     workshopReactor({ store: options.store, invoicing, lookups: workshopLookups(db) }),
@@ -195,5 +203,5 @@ export async function commandTree(app: FastifyInstance, options: CommandAppOptio
     app.jwt.sign({ ...user, sid: await sessions.start(user.id) });
   reactorList.push(mailReactor({ db, store: options.store, mailer, publicUrl, log: app.log }));
   await reactors.register();
-  return { accounts, deps, actAs, sessions, signSession, reactors, chores: { lapseDueBookings } };
+  return { accounts, deps, actAs, sessions, signSession, reactors, chores: { lapseDueBookings, sendReminders } };
 }

@@ -10,6 +10,7 @@ export * from './commands/consultation-commands';
 export * from './commands/engagement-commands';
 export * from './commands/invoice-commands';
 export * from './commands/lesson-commands';
+export * from './commands/reminder-commands';
 export * from './commands/tutor-commands';
 export * from './commands/user-commands';
 export * from './commands/workshop-commands';

@@ -4,6 +4,7 @@ export * as consultation from './consultation/consultation';
 export * as engagement from './engagement/engagement';
 export * as familyInvoice from './family-invoice/family-invoice';
 export * as invoice from './invoice/invoice';
+export * as reminder from './reminder/reminder';
 export * from './shared/calendar';
 export * from './shared/contact';
 export * from './shared/decider';

@@ -15,6 +15,7 @@ import { familyQueries } from './queries/family/family-queries';
 import { healthQueries } from './queries/health-queries';
 import { sessionQueries } from './queries/session-queries';
 import { accountingExportQueries } from './read-models/accounting-export/queries';
+import { agedDebtQueries } from './read-models/aged-debt/queries';
 import { agencyQueries } from './read-models/agency/queries';
 import { clientsQueries } from './read-models/clients/queries';
 import { consultationQueries } from './read-models/consultations/queries';
@@ -23,6 +24,7 @@ import { engagementQueries, engagementView } from './read-models/engagements/que
 import { familyInvoiceQueries } from './read-models/family-invoices/queries';
 import { invoiceQueries, invoiceView } from './read-models/invoices/queries';
 import { lessonQueries, timesheetView } from './read-models/lessons/queries';
+import { reminderQueries } from './read-models/reminders/queries';
 import { tutorsQueries } from './read-models/tutors/queries';
 import { usersQueries } from './read-models/users/queries';
 import { invoiceDraftView, workshopQueries } from './read-models/workshops/queries';
@@ -109,6 +111,8 @@ export async function queryTree(app: FastifyInstance, options: QueryTreeOptions)
   await app.register(familyAccessQueries, { db, store: options.store });
   await app.register(familyQueries, { db, today });
   await app.register(familyInvoiceQueries, { db, today });
+  await app.register(reminderQueries, { db });
+  await app.register(agedDebtQueries, { db, today });
   await app.register(accountingExportQueries, { db });
   await app.register(workshopQueries, { db, today });
   await app.register(dashboardQueries, { db, today });

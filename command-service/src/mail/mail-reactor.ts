@@ -5,6 +5,7 @@ import { renderFamilyDocument } from '@agency/platform/documents/family-invoice-
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import type { Reactor } from '../reactors/reactor';
+import { clientStreamOf, erasedIn, reminderMessage } from '../reminders/reminder-message';
 import { sha256 } from '../tutors/tutor-routes';
 import { accountKeyOf } from '../workshops/workshop-reactor';
 import { RefusedRecipient } from './erased-recipients';
@@ -30,6 +31,7 @@ type Handled =
   | 'WorkshopEventCancelled'
   | 'FamilyInvoiceIssued'
   | 'FamilyCreditNoteIssued'
+  | 'FamilyInvoiceReminderRecorded'
   | 'TutorActivationEmailSent'
   | 'PasswordResetRequested';
 type DataOf<T extends Handled> = Extract<ProductEvent, { type: T }>['data'];
@@ -308,6 +310,23 @@ export function mailReactor({ db, store, mailer, publicUrl, log }: MailReactorOp
 
     FamilyInvoiceIssued: (_data, event) => familyDocument(event, 'invoice'),
     FamilyCreditNoteIssued: (_data, event) => familyDocument(event, 'credit note'),
+
+    async FamilyInvoiceReminderRecorded(data, event) {
+      // As things stood when it was recorded: nothing for an invoice paid or credited by then, nor for an erased family.
+      const invoice = foldEvents(
+        familyInvoice.familyInvoiceDecider,
+        await asOf(familyInvoice.familyInvoiceStream(data.invoiceId), event.position),
+      );
+      const owed = invoice.status === 'none' ? 0 : familyInvoice.outstandingOf(invoice);
+      const family = clientStreamOf(data.clientId);
+      if (invoice.status === 'none' || owed === 0 || (family && erasedIn(await asOf(family, event.position)))) {
+        return { messages: [] };
+      }
+      const details = agency.detailsOf(
+        foldEvents(agency.agencyDecider, await asOf(agency.agencyStream(), event.position)),
+      );
+      return { messages: [reminderMessage(data, invoice, details, owed)] };
+    },
 
     async TutorActivationEmailSent(data, event) {
       // Version 1: sent by the request itself, before the outbox.

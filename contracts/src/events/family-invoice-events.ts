@@ -17,8 +17,11 @@ export type FamilyBilling = z.infer<typeof familyBilling>;
 export const familyInvoiceLine = z.object({ description: z.string(), amountPence: z.number().int().min(0) });
 export type FamilyInvoiceLine = z.infer<typeof familyInvoiceLine>;
 
-/** What a family invoice bills: a consultation, or workshop registrations (the workshop invoice's id). */
-export const billedFor = z.object({ kind: z.enum(['consultation', 'workshops']), id: z.string() });
+/**
+ * What a family invoice bills: a consultation, workshop registrations (the workshop invoice's id),
+ * or a late fee (the overdue invoice's id; docs/reminders.md).
+ */
+export const billedFor = z.object({ kind: z.enum(['consultation', 'workshops', 'late-fee']), id: z.string() });
 export type BilledFor = z.infer<typeof billedFor>;
 
 export const FamilyInvoiceIssued = defineEvent(

@@ -6,6 +6,7 @@ import { engagementEvents } from './engagement-events';
 import { familyInvoiceEvents } from './family-invoice-events';
 import { invoiceEvents } from './invoice-events';
 import { lessonEvents } from './lesson-events';
+import { reminderEvents } from './reminder-events';
 import { tutorEvents } from './tutor-events';
 import { createUpcaster, eventUpcastSteps } from './upcasters';
 import { userEvents } from './user-events';
@@ -20,6 +21,7 @@ export * from './family-invoice-events';
 export * from './invoice-events';
 export * from './lesson-events';
 export * from './personal-data';
+export * from './reminder-events';
 export * from './tutor-events';
 export * from './upcasters';
 export * from './user-events';
@@ -37,6 +39,7 @@ export const productEvents = [
   ...consultationEvents,
   ...familyInvoiceEvents,
   ...workshopEvents,
+  ...reminderEvents,
 ] as const;
 /** Any event the product records, `{ type, data }` with `data` typed by its type's schema. */
 export type ProductEvent = EventOf<(typeof productEvents)[number]>;

@@ -7,6 +7,7 @@ export * from './family-invoice-queries';
 export * from './health-queries';
 export * from './invoice-queries';
 export * from './lesson-queries';
+export * from './money-report-queries';
 export * from './query-values';
 export * from './tutor-queries';
 export * from './user-queries';

@@ -1,3 +1,4 @@
+import { accountingExportProjection } from './accounting-export/projection';
 import { agencyProjection } from './agency/projection';
 import { clientsProjection } from './clients/projection';
 import { consultationsProjection } from './consultations/projection';
@@ -6,6 +7,7 @@ import { familyInvoicesProjection } from './family-invoices/projection';
 import { invoicesProjection } from './invoices/projection';
 import { lessonsProjection } from './lessons/projection';
 import type { Projection } from './projection';
+import { remindersProjection } from './reminders/projection';
 import { tutorsProjection } from './tutors/projection';
 import { usersProjection } from './users/projection';
 import { workshopsProjection } from './workshops/projection';
@@ -21,4 +23,6 @@ export const projections: Projection[] = [
   consultationsProjection,
   familyInvoicesProjection,
   workshopsProjection,
+  remindersProjection,
+  accountingExportProjection,
 ];
