@@ -101,6 +101,11 @@ const pages: RouteObject[] = [
             path: 'workshops/invoice',
             lazy: screen(() => import('../features/workshops/pages/workshop-invoice-page'), 'WorkshopInvoicePage'),
           },
+          {
+            path: 'settings/import',
+            handle: { refusal: 'Only an admin imports families, tutors and engagements.' } satisfies AdminOnlyHandle,
+            lazy: screen(() => import('../features/import/pages/import-page'), 'ImportPage'),
+          },
         ],
       },
       { path: 'dashboard', lazy: screen(() => import('../features/dashboard/pages/dashboard-page'), 'DashboardPage') },

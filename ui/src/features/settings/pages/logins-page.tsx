@@ -7,6 +7,7 @@ import { FieldRow, Fieldset, FormPanel } from '../../../components/form-layout';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
 import { Select } from '../../../components/select';
+import { SettingsNav } from '../../../components/settings-nav';
 import { EmptyRow, Table, TableWrap, Td, Th } from '../../../components/table';
 import { TextField } from '../../../components/text-field';
 import { useCommandIds } from '../../../lib/command-id';
@@ -26,7 +27,6 @@ import {
   sendPasswordReset,
   setLoginActive,
 } from '../api';
-import { SettingsNav } from '../components/settings-nav';
 
 /** Below 600 px the page's buttons are 44 px tap targets (WCAG 2.5.5). */
 const Page = styled.div({ '@media (max-width: 599.98px)': { '& button': { minHeight: '2.75rem' } } });

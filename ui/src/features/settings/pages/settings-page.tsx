@@ -5,13 +5,13 @@ import { FormActions } from '../../../components/form-actions';
 import { FieldRow, Fieldset, FormPanel } from '../../../components/form-layout';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
+import { SettingsNav } from '../../../components/settings-nav';
 import { TextField } from '../../../components/text-field';
 import { useCurrentUser } from '../../../lib/current-user';
 import { useCommandForm } from '../../../lib/use-command-form';
 import { useLoader } from '../../../lib/use-loader';
 import { required } from '../../../lib/validation';
 import { type AgencyDetails, fetchAgencyDetails, saveAgencyDetails } from '../api';
-import { SettingsNav } from '../components/settings-nav';
 
 type Values = Omit<AgencyDetails, 'address' | 'paymentTermsDays' | 'defaultConsultationAmount'> & {
   address: string[];

@@ -1,5 +1,7 @@
 import styled from '@emotion/styled';
+import { managesAgency } from '@agency/contracts/role-rules';
 import { NavLink } from 'react-router-dom';
+import { useCurrentUser } from '../lib/current-user';
 
 const Nav = styled.nav(({ theme }) => ({
   display: 'flex',
@@ -19,14 +21,16 @@ const Nav = styled.nav(({ theme }) => ({
   '& a[aria-current="page"]': { color: theme.colors.text, fontWeight: 600, borderBottomColor: theme.colors.primary },
 }));
 
-/** Settings → Agency Details | Logins. */
+/** Settings → Agency Details | Logins | Import (admins: it changes the agency's records). Shared by the Settings pages and Import. */
 export function SettingsNav() {
+  const user = useCurrentUser();
   return (
     <Nav aria-label="Settings">
       <NavLink to="/settings" end>
         Agency Details
       </NavLink>
       <NavLink to="/settings/logins">Logins</NavLink>
+      {managesAgency(user.role) && <NavLink to="/settings/import">Import</NavLink>}
     </Nav>
   );
 }
