@@ -8,7 +8,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * fails the test, and so does a rule whose route is gone.
  */
 
-const ACTORS = ['none', 'ended', 'tutor', 'otherTutor', 'partner', 'admin', 'auditor'] as const;
+/** `family`: a login of the family `clientA`; `otherFamily`: one of another family (docs/family-access.md). */
+const ACTORS = [
+  'none',
+  'ended',
+  'tutor',
+  'otherTutor',
+  'partner',
+  'admin',
+  'auditor',
+  'family',
+  'otherFamily',
+] as const;
 type Actor = (typeof ACTORS)[number];
 
 /**
@@ -32,6 +43,8 @@ type Fixtures = {
   invoiceA: string;
   /** A consultation's family invoice, to open. */
   familyInvoice: string;
+  /** Family A's child, whom family A may book and another family may not. */
+  childA: string;
   /** A workshop event and a public booking on it. */
   workshopEvent: string;
   registration: string;
@@ -49,6 +62,9 @@ const signedIn: Expectation = {
   partner: 'allow',
   admin: 'allow',
   auditor: 'allow',
+  // A family's session reaches only the family routes and its own session's (docs/family-access.md).
+  family: 'deny',
+  otherFamily: 'deny',
 };
 /** A command only an admin gives: an auditor reads everything and changes nothing. */
 const adminOnly: Expectation = { ...signedIn, tutor: 'deny', otherTutor: 'deny', partner: 'deny', auditor: 'deny' };
@@ -70,6 +86,8 @@ const open: Expectation = {
   partner: 'open',
   admin: 'open',
   auditor: 'open',
+  family: 'open',
+  otherFamily: 'open',
 };
 
 /** Not there for anyone, sessions of every kind included (404). */
@@ -81,7 +99,20 @@ const hidden: Expectation = {
   partner: 'deny',
   admin: 'deny',
   auditor: 'deny',
+  family: 'deny',
+  otherFamily: 'deny',
 };
+/** Any signed-in session, a family's included: the session's own routes. */
+const anySession: Expectation = { ...signedIn, family: 'allow', otherFamily: 'allow' };
+/** Family A's own: A's login; every other session refused, another family's as not found. */
+const ownFamily: Expectation = {
+  ...hidden,
+  none: 'auth',
+  ended: 'auth',
+  family: 'allow',
+};
+/** A family's own list: each family's login answered with its own only. */
+const ownFamilyScoped: Expectation = { ...ownFamily, otherFamily: 'scoped' };
 
 const MONTH = { year: 2025, month: 3 };
 const week = (f: Fixtures) => `from=2025-03-10&to=2025-03-16&month=2025-03&tutorId=${f.tutorA}`;
@@ -90,11 +121,40 @@ const week = (f: Fixtures) => `from=2025-03-10&to=2025-03-16&month=2025-03&tutor
 const RULES: Record<string, Rule> = {
   // ── command service: sessions ──
   'POST /auth/local': { call: () => ({ url: '/auth/local', body: {} }), expect: open },
-  'GET /auth/local/me': { call: () => ({ url: '/auth/local/me' }), expect: signedIn },
-  'POST /auth/local/keepalive': { call: () => ({ url: '/auth/local/keepalive', body: {} }), expect: signedIn },
+  'GET /auth/local/me': { call: () => ({ url: '/auth/local/me' }), expect: anySession },
+  'POST /auth/local/keepalive': { call: () => ({ url: '/auth/local/keepalive', body: {} }), expect: anySession },
   'POST /auth/local/logout': {
     call: () => ({ url: '/auth/local/logout', body: {}, freshSession: true }),
-    expect: { ...signedIn, none: 'open', ended: 'open' },
+    expect: { ...anySession, none: 'open', ended: 'open' },
+  },
+  // ── families: sign-in by e-mailed link (no login: rate-limited), and the admin's hold on it ──
+  'POST /auth/family/link': { call: () => ({ url: '/auth/family/link', body: {} }), expect: open },
+  'POST /auth/family/session': { call: () => ({ url: '/auth/family/session', body: {} }), expect: open },
+  'POST /api/clients/family-access/:contactId': {
+    call: (f) => ({ url: `/api/clients/family-access/${f.contactA}`, body: {} }),
+    expect: adminOnly,
+  },
+  'POST /api/clients/family-sessions/end/:contactId': {
+    // One session nobody has: family A's own stay live for the rules after this one.
+    call: (f) => ({ url: `/api/clients/family-sessions/end/${f.contactA}`, body: { sessionId: 'no-such-session' } }),
+    expect: adminOnly,
+  },
+  'GET /api/clients/:id/family-access': {
+    call: (f) => ({ url: `/api/clients/${f.clientA}/family-access` }),
+    expect: adminOrAuditor,
+  },
+  // ── families' own pages: family A's, by its session; its ids are another family's 404 ──
+  'POST /api/family/bookings': {
+    call: (f) => ({ url: '/api/family/bookings', body: { eventId: f.workshopEvent, childIds: [f.childA] } }),
+    expect: ownFamily,
+  },
+  'GET /api/family/overview': { call: () => ({ url: '/api/family/overview' }), expect: ownFamilyScoped },
+  'GET /api/family/details': { call: () => ({ url: '/api/family/details' }), expect: ownFamilyScoped },
+  'GET /api/family/lessons': { call: () => ({ url: '/api/family/lessons?year=2025' }), expect: ownFamilyScoped },
+  'GET /api/family/bookings': { call: () => ({ url: '/api/family/bookings' }), expect: ownFamilyScoped },
+  'GET /api/family/invoices/doc/:id': {
+    call: (f) => ({ url: `/api/family/invoices/doc/${f.familyInvoice}` }),
+    expect: ownFamily,
   },
   'POST /auth/local/activate': { call: () => ({ url: '/auth/local/activate', body: {} }), expect: open },
   'GET /auth/local/activation': { call: () => ({ url: '/auth/local/activation?code=none' }), expect: open },
@@ -328,12 +388,13 @@ const RULES: Record<string, Rule> = {
   },
 };
 
-function classify(status: number, body: string, tutorA: string): Outcome[] {
+/** `scoped`: the answer names none of `others` (tutor A's id, or family A's ids and child for another family). */
+function classify(status: number, body: string, others: readonly string[]): Outcome[] {
   const found: Outcome[] = [];
   if (status === 401) found.push('auth');
   if (status === 403 || status === 404) found.push('deny', 'scoped');
   if ((status >= 200 && status < 300) || status === 400 || status === 409) found.push('allow');
-  if (status >= 200 && status < 300 && !body.includes(tutorA)) found.push('scoped');
+  if (status >= 200 && status < 300 && !others.some((other) => body.includes(other))) found.push('scoped');
   if (status !== 403 && status < 500) found.push('open');
   return found;
 }
@@ -344,6 +405,7 @@ describe('authorization matrix: every route of the app × every kind of caller',
   let fixtures: Fixtures;
   const credentials: Partial<Record<Actor, { username: string; password: string }>> = {};
   const tokens: Partial<Record<Actor, string>> = {};
+  const familySession: Partial<Record<Actor, () => Promise<string>>> = {};
 
   const send = (call: Call, token?: string) =>
     fetch(`${product.url}${call.url}`, {
@@ -444,7 +506,18 @@ describe('authorization matrix: every route of the app × every kind of caller',
       engagementA: engagement.id,
       invoiceA: invoice.id,
       familyInvoice: consultation.invoiceId,
+      childA: child.id,
     };
+    // A family's logins: family A's contact, and a contact of another family (real sessions, as a link gives).
+    const other = await ok('/api/clients/contact', contact('Other', 'Matrixfamily'));
+    for (const [actor, contactId, clientId] of [
+      ['family', familyContact.id, client.id],
+      ['otherFamily', other.contact.id, other.client.id],
+    ] as const) {
+      const id = `family-${contactId}`;
+      familySession[actor] = () => product.command.signSession({ id, username: id, role: 'family', clientId });
+      tokens[actor] = await familySession[actor]();
+    }
     for (const [actor, user] of [
       ['tutor', a],
       ['otherTutor', b],
@@ -506,12 +579,18 @@ describe('authorization matrix: every route of the app × every kind of caller',
         const login = credentials[actor];
         if (call.freshSession && login && actor !== 'ended')
           token = await product.login(login.username, login.password);
+        const family = familySession[actor];
+        if (call.freshSession && family) token = await family();
         const response = await send(call, token);
         const endless = call.stream && response.ok;
         if (endless) await response.body?.cancel();
         const body = endless ? '' : await response.text();
         const expected = rule.expect[actor];
-        if (!classify(response.status, body, fixtures.tutorA).includes(expected)) {
+        const others =
+          actor === 'otherFamily'
+            ? [fixtures.clientA, fixtures.contactA, fixtures.familyInvoice, 'Kid']
+            : [fixtures.tutorA];
+        if (!classify(response.status, body, others).includes(expected)) {
           failures.push(`${key} as ${actor}: expected ${expected}, got ${response.status} ${body.slice(0, 120)}`);
         }
       }

@@ -8,6 +8,7 @@ export * from './commands/auth-commands';
 export * from './commands/client-commands';
 export * from './commands/consultation-commands';
 export * from './commands/engagement-commands';
+export * from './commands/family-access-commands';
 export * from './commands/invoice-commands';
 export * from './commands/lesson-commands';
 export * from './commands/reminder-commands';

@@ -13,11 +13,26 @@ import type { Role } from './roles';
 /** Health data (a child's allergies) and dates of birth: the office's admins (and auditors) only. */
 const ADMINS_ONLY: readonly RegExp[] = [/^allergies$/i, /^dob$/];
 
+/**
+ * What the agency keeps to itself from a family (docs/family-access.md): its commission, partner
+ * shares, what it pays the tutor and at what rate (`commission…`, `partner…`, `rate`, `…Rate`,
+ * `rateBp`, `earnings`, `pay`, `tutorPay`), and the office's health data and dates of birth.
+ */
+const KEPT_FROM_FAMILIES: readonly RegExp[] = [
+  /partner/i,
+  /commission/i,
+  /earning/i,
+  /(^r|R)ate(s|Bp|Pct|Pence)?$/,
+  /(^p|P)ay(s|Pence)?$/,
+  ...ADMINS_ONLY,
+];
+
 const HIDDEN_FROM: Record<Role, readonly RegExp[]> = {
   admin: [],
   partner: [...ADMINS_ONLY],
   tutor: [/partner/i, ...ADMINS_ONLY],
   auditor: [],
+  family: KEPT_FROM_FAMILIES,
 };
 
 /** Someone whose role is not known (no session) is shown no field that any role is refused. */

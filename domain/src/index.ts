@@ -2,6 +2,7 @@ export * as agency from './agency/agency';
 export * as client from './client/client';
 export * as consultation from './consultation/consultation';
 export * as engagement from './engagement/engagement';
+export * as familyAccess from './family-access/family-access';
 export * as familyInvoice from './family-invoice/family-invoice';
 export * as invoice from './invoice/invoice';
 export * as reminder from './reminder/reminder';

@@ -21,6 +21,14 @@ declare module '@fastify/jwt' {
 }
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A route a family login may reach (docs/family-access.md). Every other route refuses a
+     * family's session before its handler runs, so a route added later is closed to families
+     * until it says otherwise, whatever its own role check would have let through.
+     */
+    families?: boolean;
+  }
   interface FastifyInstance {
     /** The signed-in user, or a 401. */
     authenticate: (request: FastifyRequest) => Promise<SessionUser>;
@@ -89,6 +97,10 @@ export const sessionToken = fp(
       if (!user.success || typeof claims.sid !== 'string') throw refuse(request, 'no-session-in-token');
       const state = await options.sessions.check(claims.sid, user.data.id);
       if (!state.live) throw refuse(request, `session-${state.reason}`, user.data.username);
+      if (user.data.role === 'family' && request.routeOptions.config?.families !== true) {
+        noteRefusal(request, 'family-route-closed', user.data.username);
+        throw new HttpError(403, 'forbidden', 'This page is not part of the family pages.');
+      }
       return { user: user.data, sessionId: claims.sid };
     };
     app.decorate('authenticateSession', authenticateSession);

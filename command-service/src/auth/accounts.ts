@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Role, SessionUser } from '@agency/contracts';
-import { user as userAggregate } from '@agency/domain';
+import { familyAccess, user as userAggregate } from '@agency/domain';
 import { HttpError } from '@agency/platform';
 import { type SessionEndReason, Sessions } from '@agency/platform/sessions';
 import { inTransaction } from '@agency/platform/transaction';
@@ -38,8 +38,13 @@ const toProfile = (login: Login): Profile => ({
 });
 
 /** The session's user of a profile: who a token names (never the profile's other fields). */
-export const sessionUserOf = ({ id, username, role, tutorId }: Profile): SessionUser =>
-  tutorId === undefined ? { id, username, role } : { id, username, role, tutorId };
+export const sessionUserOf = ({ id, username, role, tutorId, clientId }: Profile): SessionUser => ({
+  id,
+  username,
+  role,
+  ...(tutorId === undefined ? {} : { tutorId }),
+  ...(clientId === undefined ? {} : { clientId }),
+});
 
 const BARRED: Record<Barred, { code: string; message: string; sessionsEnd: SessionEndReason }> = {
   'tutor-ended': {
@@ -80,6 +85,8 @@ export class Accounts {
 
   /** The user as they are now (role may have changed since the token was issued). */
   async profile(userId: string): Promise<Profile | null> {
+    const contactId = familyAccess.contactOfFamilyUser(userId);
+    if (contactId !== undefined) return this.familyProfile(userId, contactId);
     const login = await this.lookups.loginOf(userId);
     return login ? toProfile(login) : null;
   }
@@ -102,6 +109,24 @@ export class Accounts {
       );
       client.release(!unlocked);
     }
+  }
+
+  /**
+   * A family login as it is now (docs/family-access.md): its contact's name and family; barred once
+   * the family is erased. A login turned off has no session left to ask with (its sessions end
+   * with the turning off, and no link signs it in again).
+   */
+  private async familyProfile(userId: string, contactId: string): Promise<Profile | null> {
+    const contact = await this.lookups.familyContact(contactId);
+    if (!contact) return null;
+    return {
+      id: userId,
+      username: userId,
+      role: 'family',
+      clientId: contact.clientId,
+      name: `${contact.firstName} ${contact.lastName}`,
+      barred: contact.erased ? 'turned-off' : null,
+    };
   }
 
   /** Ends every live session of a login (idempotent): answers how many were live. */

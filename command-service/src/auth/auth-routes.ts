@@ -16,7 +16,8 @@ import type { LoginThrottle } from './login-throttle';
 
 /** A token for this user in session `sid`, also set as the cookie. The claims are the caller's to get right. */
 export function issueToken(app: FastifyInstance, reply: FastifyReply, user: SessionUser, sid: string) {
-  const claims: TokenClaims = { id: user.id, username: user.username, role: user.role, tutorId: user.tutorId, sid };
+  const { id, username, role, tutorId, clientId } = user;
+  const claims: TokenClaims = { id, username, role, tutorId, clientId, sid };
   const token = app.jwt.sign(claims);
   reply.setCookie(TOKEN_COOKIE, token, {
     path: '/',
@@ -80,7 +81,9 @@ export async function authRoutes(
     return { token, user: { ...sessionUser, name: user.name } };
   });
 
-  app.get('/auth/local/me', { schema: { response: { 200: sessionAnswer } } }, async (request) => {
+  // A family login asks these two as staff do (docs/family-access.md).
+  const families = { families: true };
+  app.get('/auth/local/me', { schema: { response: { 200: sessionAnswer } }, config: families }, async (request) => {
     const user = await app.authenticate(request);
     const found = await accounts.profile(user.id);
     if (!found || found.barred) throw new HttpError(401, 'unauthenticated', 'Please log in.');
@@ -89,7 +92,7 @@ export async function authRoutes(
   });
 
   // The UI pings this only after user activity: it is what keeps a session from going idle.
-  app.post('/auth/local/keepalive', describedBody(sessionBody), async (request, reply) => {
+  app.post('/auth/local/keepalive', { ...describedBody(sessionBody), config: families }, async (request, reply) => {
     const { user, sessionId } = await app.authenticateSession(request);
     // A session ends with the tutor's engagement with the agency, or its login turned off, not only with its token.
     const found = await accounts.profile(user.id);

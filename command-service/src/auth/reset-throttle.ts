@@ -9,7 +9,7 @@ export const DEFAULT_RESET_LIMITS: ResetLimits = { perAccount: 3, perAddress: 10
  * What a throttle counts. Each purpose has its own rows (its keys begin with it), so one never
  * spends another's allowance: bookings from an address do not stop a password reset from it.
  */
-export type ThrottlePurpose = 'booking' | 'reset';
+export type ThrottlePurpose = 'booking' | 'reset' | 'family-link';
 
 /**
  * Requests in a sliding window, kept in the database so a restart does not reset the count and

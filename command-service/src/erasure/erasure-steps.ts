@@ -2,7 +2,9 @@ import { familySubject, registrationSubject, tutorSubject } from '@agency/contra
 import { client, tutor, user, workshop } from '@agency/domain';
 import type { RecordedEvent } from '@agency/platform';
 import type { PersonalDataVault } from '@agency/platform/personal-data';
+import { Sessions } from '@agency/platform/sessions';
 import type pg from 'pg';
+import { endFamilyLogins } from '../family-portal/family-logins';
 import type { ErasedMail } from '../mail/erased-recipients';
 import type { CommandDependencies } from '../pipeline/command-pipeline';
 import { readModelLookups } from '../read-model/lookups';
@@ -26,6 +28,16 @@ function addressesOf(events: RecordedEvent[]): string[] {
     const data = event.data;
     const contact = data.contact as { email?: unknown } | undefined;
     for (const value of [contact?.email, data.sentTo]) if (typeof value === 'string') found.add(value);
+  }
+  return [...found];
+}
+
+/** The family's contacts, by the ids its events name (in clear, before and after the key goes). */
+function contactIdsOf(events: RecordedEvent[]): string[] {
+  const found = new Set<string>();
+  for (const event of readable(events)) {
+    const id = (event.data.contact as { id?: unknown } | undefined)?.id;
+    if (typeof id === 'string') found.add(id);
   }
   return [...found];
 }
@@ -68,6 +80,8 @@ export function erasureSteps({ deps, db, vault, outbox }: ErasureOptions) {
     },
 
     async completeFamily(clientId: string, events: RecordedEvent[], erasure: ErasureRecord) {
+      // Its contacts' logins end with it: links spent, sessions ended (docs/family-access.md).
+      await endFamilyLogins(db, new Sessions(db), contactIdsOf(events), 'account-ended');
       await outbox.forget(addressesOf(events));
       await forgetWorkshopAccounts(db, familySubject(clientId));
       await vault.shred(familySubject(clientId), erasure.at);

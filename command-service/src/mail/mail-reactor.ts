@@ -1,5 +1,15 @@
 import { LIMITS, type ProductEvent } from '@agency/contracts';
-import { agency, type Decider, displayDate, familyInvoice, fold, formatPounds, tutor, workshop } from '@agency/domain';
+import {
+  agency,
+  client,
+  type Decider,
+  displayDate,
+  familyInvoice,
+  fold,
+  formatPounds,
+  tutor,
+  workshop,
+} from '@agency/domain';
 import { comparePositions, type EventStore, type Position, type RecordedEvent } from '@agency/platform';
 import { renderFamilyDocument } from '@agency/platform/documents/family-invoice-document';
 import type { FastifyBaseLogger } from 'fastify';
@@ -16,6 +26,7 @@ import {
   activationMessage,
   bookingRequestMessage,
   familyDocumentMessage,
+  familySignInMessage,
   resetMessage,
   workshopMessage,
 } from './messages';
@@ -33,7 +44,8 @@ type Handled =
   | 'FamilyCreditNoteIssued'
   | 'FamilyInvoiceReminderRecorded'
   | 'TutorActivationEmailSent'
-  | 'PasswordResetRequested';
+  | 'PasswordResetRequested'
+  | 'FamilySignInLinkRequested';
 type DataOf<T extends Handled> = Extract<ProductEvent, { type: T }>['data'];
 
 /** What one event mails, in a fixed order (a message's index is its place here), and the link it used up. */
@@ -177,7 +189,7 @@ export function mailReactor({ db, store, mailer, publicUrl, log }: MailReactorOp
    * event names only the link), and its hash still live in `table` (not used, not expired, not
    * replaced by a newer one). Undefined: there is nothing worth sending.
    */
-  async function liveSecret(linkId: string, table: 'activation_codes' | 'reset_tokens') {
+  async function liveSecret(linkId: string, table: 'activation_codes' | 'reset_tokens' | 'family_sign_in_links') {
     await db.query('delete from auth.pending_links where expires_at <= now()');
     const found = await db.query<{ secret: string }>('select secret from auth.pending_links where id = $1', [linkId]);
     const secret = found.rows[0]?.secret;
@@ -363,6 +375,21 @@ export function mailReactor({ db, store, mailer, publicUrl, log }: MailReactorOp
         username: login.username,
         link: absoluteLink(publicUrl, `/reset/${token}`),
       });
+      return { messages: [message], linkId: data.linkId };
+    },
+    async FamilySignInLinkRequested(data, event) {
+      const token = await liveSecret(data.linkId, 'family_sign_in_links');
+      if (token === undefined) return { messages: [], linkId: data.linkId };
+      // The contact's address as the family's stream had it when the link was asked for.
+      let contact: { firstName: string; email: string } | undefined;
+      for (const recorded of await asOf(client.clientStream(data.clientId), event.position)) {
+        const known = { type: recorded.type, data: recorded.data } as ProductEvent;
+        const named = 'contact' in known.data ? known.data.contact : undefined;
+        if (named && 'id' in named && named.id === data.contactId) contact = named;
+      }
+      if (!contact) return { messages: [], linkId: data.linkId };
+      const link = absoluteLink(publicUrl, `/family/sign-in/${token}`);
+      const message = familySignInMessage({ to: contact.email, firstName: contact.firstName, link });
       return { messages: [message], linkId: data.linkId };
     },
   };

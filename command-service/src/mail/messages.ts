@@ -56,6 +56,22 @@ export function resetMessage(input: { to: string; name: string; username: string
   };
 }
 
+/** A family contact's one-time sign-in link (docs/family-access.md). */
+export function familySignInMessage(input: { to: string; firstName: string; link: string }): MailMessage {
+  const lines = [
+    `Dear ${input.firstName},`,
+    'Someone asked to sign in to your family page at the tutoring agency with this e-mail address.',
+    'Follow the link below to sign in. The link works once and expires in 15 minutes. If you did not ask for this, you can ignore this email.',
+  ];
+  return {
+    to: input.to,
+    subject: 'Sign in to your family page',
+    text: `${lines.join('\n\n')}\n\n${input.link}\n`,
+    html: layout(lines, { href: input.link, label: 'Sign in' }),
+    links: [input.link],
+  };
+}
+
 /** A family's invoice (or credit note), its PDF attached. */
 export function familyDocumentMessage(input: {
   to: string;

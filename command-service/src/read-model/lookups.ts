@@ -107,6 +107,60 @@ export function readModelLookups(db: pg.Pool) {
       return first("select id, username from read.users where role = 'admin' order by username limit 1", []);
     },
 
+    /** Whom a family sign-in link asked for at this address goes to: every contact of a family not erased with it. */
+    async familyContactsByEmail(email: string): Promise<{ contactId: string; clientId: string }[]> {
+      const found = await db.query(
+        `select c.id, c.client_id from read.contacts c join read.clients f on f.id = c.client_id
+          where lower(c.email) = lower($1) and not f.erased order by c.id`,
+        [email],
+      );
+      return found.rows.map((row) => ({ contactId: row.id, clientId: row.client_id }));
+    },
+
+    /** A family login's contact as it is now: its family, its name, and whether the family was erased. */
+    async familyContact(
+      contactId: string,
+    ): Promise<{ clientId: string; firstName: string; lastName: string; erased: boolean } | undefined> {
+      const row = await first<{ client_id: string; first_name: string; last_name: string; erased: boolean }>(
+        `select c.client_id, c.first_name, c.last_name, f.erased
+           from read.contacts c join read.clients f on f.id = c.client_id where c.id = $1`,
+        [contactId],
+      );
+      return row && { clientId: row.client_id, firstName: row.first_name, lastName: row.last_name, erased: row.erased };
+    },
+
+    /** A family's booking as itself: the signed-in contact's details, as a booking records them, and the family's children. */
+    async familyBooker(contactId: string, clientId: string) {
+      const [contact, children] = await Promise.all([
+        first<{
+          first_name: string;
+          last_name: string;
+          address: string[];
+          postcode: string;
+          email: string;
+          phone: { number: string }[];
+        }>(
+          'select first_name, last_name, address, postcode, email, phone from read.contacts where id = $1 and client_id = $2',
+          [contactId, clientId],
+        ),
+        db.query('select id, first_name, last_name from read.children where client_id = $1', [clientId]),
+      ]);
+      if (!contact) return undefined;
+      return {
+        contact: {
+          firstName: contact.first_name,
+          lastName: contact.last_name,
+          address: contact.address,
+          postcode: contact.postcode,
+          email: contact.email,
+          phone: contact.phone[0]?.number ?? '',
+        },
+        children: new Map<string, { firstName: string; lastName: string }>(
+          children.rows.map((row) => [row.id, { firstName: row.first_name, lastName: row.last_name }]),
+        ),
+      };
+    },
+
     /** Who a password reset asked for by username or e-mail goes to, with the address it goes to. */
     async resetRecipients(identifier: string): Promise<(Login & { email: string | null })[]> {
       const found = await db.query(

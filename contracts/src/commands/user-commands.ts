@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits';
-import { role } from '../roles';
+import { staffRole } from '../roles';
 import { commandId, requiredText } from '../values';
 
 /** An admin creates a login (the command-line `npm run user -- add` uses the same rules). */
@@ -11,7 +11,7 @@ export const newUserBody = z.object({
     .string({ error: 'Please enter a password' })
     .min(7, 'Password must be at least 7 characters')
     .max(LIMITS.maxPasswordLength, `Too long (${LIMITS.maxPasswordLength} characters at most)`),
-  role,
+  role: staffRole,
   tutorId: z
     .string()
     .max(LIMITS.maxIdLength)

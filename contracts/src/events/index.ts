@@ -3,6 +3,7 @@ import { clientEvents } from './client-events';
 import { consultationEvents } from './consultation-events';
 import type { EventDefinition, EventOf } from './define';
 import { engagementEvents } from './engagement-events';
+import { familyAccessEvents } from './family-access-events';
 import { familyInvoiceEvents } from './family-invoice-events';
 import { invoiceEvents } from './invoice-events';
 import { lessonEvents } from './lesson-events';
@@ -17,6 +18,7 @@ export * from './client-events';
 export * from './consultation-events';
 export * from './define';
 export * from './engagement-events';
+export * from './family-access-events';
 export * from './family-invoice-events';
 export * from './invoice-events';
 export * from './lesson-events';
@@ -39,6 +41,7 @@ export const productEvents = [
   ...consultationEvents,
   ...familyInvoiceEvents,
   ...workshopEvents,
+  ...familyAccessEvents,
   ...reminderEvents,
 ] as const;
 /** Any event the product records, `{ type, data }` with `data` typed by its type's schema. */

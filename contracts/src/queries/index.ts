@@ -3,6 +3,7 @@ export * from './client-queries';
 export * from './consultation-queries';
 export * from './dashboard-queries';
 export * from './engagement-queries';
+export * from './family-access-queries';
 export * from './family-invoice-queries';
 export * from './health-queries';
 export * from './invoice-queries';

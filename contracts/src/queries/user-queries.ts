@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { role, sessionUser } from '../roles';
+import { sessionUser, staffRole } from '../roles';
 
 /** `GET /api/users/me`: the signed-in user with the name the header shows. */
 export const currentUserAnswer = z.object({ user: sessionUser.extend({ name: z.string() }) });
@@ -10,7 +10,8 @@ export const loginListItem = z.object({
   id: z.string(),
   name: z.string(),
   username: z.string(),
-  role,
+  /** Staff logins only: a family's login is its contact's (docs/family-access.md), not listed here. */
+  role: staffRole,
   tutorId: z.string().nullable(),
   tutorName: z.string().nullable(),
   /** false once an admin turned it off. */
