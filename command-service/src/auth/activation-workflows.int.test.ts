@@ -95,7 +95,8 @@ describe('a tutor login follows from the activation (real PostgreSQL)', () => {
     const again = await activate(code, username);
     expect(again.statusCode).toBe(410);
     expect(again.json().error.code).toBe('code_used');
-    expect(await product.login(username, PASSWORD)).toBeTruthy();
+    // The password set at activation signs the tutor in (login throws on any answer but 200).
+    expect((await me(await product.login(username, PASSWORD))).json().user).toMatchObject({ username, tutorId });
     expect(await eventsOf(tutorId)).toEqual(['TutorAccountActivated', 'UserRegistered']);
   });
 

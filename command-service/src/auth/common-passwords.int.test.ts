@@ -55,6 +55,9 @@ describe('common passwords are refused wherever a password is chosen (real Postg
     expect(match, `a ${path} link`).not.toBeNull();
     return match![1]!;
   };
+  /** Whom this password signs in (login throws on any answer but 200). */
+  const signedInAs = async (username: string, password: string) =>
+    (await product.api(await product.login(username, password)).get('/auth/local/me')).user.username;
   const refusedAsCommon = (response: Awaited<ReturnType<typeof post>>) => {
     expect(response.statusCode, response.body).toBe(400);
     expect(response.json().error).toMatchObject({
@@ -92,7 +95,7 @@ describe('common passwords are refused wherever a password is chosen (real Postg
     refusedAsCommon(await activate('password1'));
     refusedAsCommon(await activate('qwerty123'));
     expect((await activate('cora-chose-a-long-one')).statusCode).toBe(200);
-    expect(await product.login('cmmon', 'cora-chose-a-long-one')).toBeTruthy();
+    expect(await signedInAs('cmmon', 'cora-chose-a-long-one')).toBe('cmmon');
 
     before = inbox.length;
     expect((await post('/auth/local/reset', { username: 'cmmon' })).statusCode).toBe(200);
@@ -101,7 +104,8 @@ describe('common passwords are refused wherever a password is chosen (real Postg
     refusedAsCommon(await setPassword('qwerty123'));
     refusedAsCommon(await setPassword('password1'));
     expect((await setPassword('cora-new-long-one-2')).statusCode).toBe(200);
-    expect(await product.login('cmmon', 'cora-new-long-one-2')).toBeTruthy();
+    expect(await signedInAs('cmmon', 'cora-new-long-one-2')).toBe('cmmon');
+    await expect(product.login('cmmon', 'cora-chose-a-long-one')).rejects.toThrow(/: 401 /);
   });
 
   it('an admin cannot create a login with a common password', async () => {

@@ -176,7 +176,8 @@ describe('one username across tutors and logins; activation completes or leaves 
     expect(back.statusCode, back.body).toBe(200);
     const done = await activate();
     expect(done.statusCode, done.body).toBe(200);
-    expect(await product.login('lenaactive', 'lena-password-1')).toBeTruthy();
+    const session = await product.api(await product.login('lenaactive', 'lena-password-1')).get('/auth/local/me');
+    expect(session.user).toMatchObject({ username: 'lenaactive', role: 'tutor', tutorId });
     const found = await holders('lenaactive');
     expect(found).toMatchObject({ accounts: [expect.anything()], tutors: 1, users: 1 });
     expect(found.reservations).toEqual([{ tutor_id: tutorId, user_id: found.accounts[0].user_id }]);

@@ -272,7 +272,9 @@ describe('tutors, activation and password reset (real PostgreSQL, real SMTP on l
     expect(token).toBeTruthy();
     const me = await product.command.app.inject({ method: 'GET', url: '/auth/local/me', cookies: { token: token! } });
     expect(me.json().user).toMatchObject({ username: 'apond', role: 'tutor', tutorId: amy.id, name: 'Amy Pond' });
-    expect(await product.login('apond', 'amy-password')).toBeTruthy();
+    expect((await product.api(await product.login('apond', 'amy-password')).get('/auth/local/me')).user.username).toBe(
+      'apond',
+    );
 
     const reused = await activate({ activationCode: code, username: 'apond', password: 'amy-password' });
     expect(reused.statusCode).toBe(410);
@@ -354,7 +356,10 @@ describe('tutors, activation and password reset (real PostgreSQL, real SMTP on l
     const done = await setPassword({ resetToken: token, password: 'amy-new-password' });
     expect(done.statusCode).toBe(200);
     expect(done.cookies.find((c) => c.name === 'token')?.value).toBeTruthy();
-    expect(await product.login('apond', 'amy-new-password')).toBeTruthy();
+    expect(
+      (await product.api(await product.login('apond', 'amy-new-password')).get('/auth/local/me')).user.username,
+    ).toBe('apond');
+    await expect(product.login('apond', 'amy-password')).rejects.toThrow(/: 401 /);
     const again = await setPassword({ resetToken: token, password: 'amy-other-password' });
     expect(again.statusCode).toBe(410);
     expect(again.json().error.message).toMatch(/already been used/);
