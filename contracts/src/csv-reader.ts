@@ -57,7 +57,7 @@ export function readCsv(input: string): CsvDocument {
   let row = 1;
   let rowStart = 1;
   const endField = () => {
-    fields.push(wasQuoted ? field : undefuse(field));
+    fields.push(undefuse(field));
     field = '';
     wasQuoted = false;
   };

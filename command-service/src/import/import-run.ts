@@ -71,8 +71,17 @@ function fileRows(body: ImportBody) {
 async function inBatches<T, A>(items: T[], atOnce: number, work: (item: T) => Promise<A>): Promise<A[]> {
   const answers: A[] = new Array(items.length);
   let next = 0;
+  // A failure that is no refusal (the database gone) stops every worker: no row starts after it.
+  let failed = false;
   const worker = async () => {
-    for (let at = next++; at < items.length; at = next++) answers[at] = await work(items[at] as T);
+    for (let at = next++; at < items.length && !failed; at = next++) {
+      try {
+        answers[at] = await work(items[at] as T);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
   };
   await Promise.all(Array.from({ length: Math.min(atOnce, items.length) }, worker));
   return answers;

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { toCsv } from './csv';
+import { CsvSyntaxError, calendarDateFrom, columnName, readCsv } from './csv-reader';
+
+describe('the CSV reader', () => {
+  it('reads what the writer wrote, formulas defused on the way out and restored on the way in', () => {
+    const rows = [
+      ['name', 'note'],
+      ['=HYPERLINK("x")', 'says "hi",\r\nthen goes'],
+    ];
+    expect(readCsv(toCsv(rows))).toEqual({
+      delimiter: ',',
+      header: ['name', 'note'],
+      records: [{ row: 2, fields: rows[1] }],
+    });
+  });
+
+  it('takes ; from the header, a BOM off, and keeps the spreadsheet row numbers past blank rows', () => {
+    const document = readCsv('\uFEFFref;amount\r\nA;£1,200.50\r\n;\r\n\rB;"x;y"');
+    expect(document.delimiter).toBe(';');
+    expect(document.header).toEqual(['ref', 'amount']);
+    expect(document.records).toEqual([
+      { row: 2, fields: ['A', '£1,200.50'] },
+      { row: 5, fields: ['B', 'x;y'] },
+    ]);
+  });
+
+  it('refuses a quote never closed, and an empty file, naming the row', () => {
+    expect(() => readCsv('a,b\n1,"open\n2,3')).toThrow(
+      new CsvSyntaxError('Row 2 opens a quote that is never closed.', 2),
+    );
+    expect(() => readCsv('\uFEFF\r\n')).toThrow(CsvSyntaxError);
+  });
+
+  it('reads headers as people type them, and dates in both forms', () => {
+    expect(columnName(' Child 1 First-Name ')).toBe('child_1_first_name');
+    expect(calendarDateFrom('1/2/2013')).toBe('2013-02-01');
+    expect(calendarDateFrom('31.12.2024')).toBe('2024-12-31');
+    expect(calendarDateFrom('2024-3-9')).toBe('2024-03-09');
+    expect(calendarDateFrom('March 3')).toBe('March 3');
+  });
+});
