@@ -66,15 +66,20 @@ export async function withMigrationLock<T>(
   work: (client: pg.ClientBase) => Promise<T>,
 ): Promise<T> {
   const client = isPool(db) ? await db.connect() : db;
+  let broken: Error | undefined;
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATIONS_LOCK]);
     try {
       return await work(client);
     } finally {
-      await client.query('select pg_advisory_unlock($1)', [MIGRATIONS_LOCK]);
+      // A connection that cannot unlock has lost its session, and the lock with it: the work's own
+      // error is the one to tell, and a pooled connection is dropped rather than reused.
+      await client.query('select pg_advisory_unlock($1)', [MIGRATIONS_LOCK]).catch((error: Error) => {
+        broken = error;
+      });
     }
   } finally {
-    if (isPool(db)) (client as pg.PoolClient).release();
+    if (isPool(db)) (client as pg.PoolClient).release(broken);
   }
 }
 
