@@ -244,6 +244,7 @@ const RULES: Record<string, Rule> = {
     expect: adminOnly,
   },
   'POST /api/agency': { call: () => ({ url: '/api/agency', body: {} }), expect: adminOnly },
+  'POST /api/agency/reminders': { call: () => ({ url: '/api/agency/reminders', body: {} }), expect: adminOnly },
   // ── command service: tutor A's own commands (valid bodies, so ownership is what decides) ──
   'POST /api/lessons/lesson': {
     call: (f) => ({
@@ -376,6 +377,12 @@ const RULES: Record<string, Rule> = {
   },
   // The invoices page's notice shows the agency's bank account to everyone signed in.
   'GET /api/agency': { call: () => ({ url: '/api/agency' }), expect: signedIn },
+  'GET /api/agency/reminders': { call: () => ({ url: '/api/agency/reminders' }), expect: adminOrAuditor },
+  'GET /api/reports/aged-debt': { call: () => ({ url: '/api/reports/aged-debt' }), expect: office },
+  'GET /api/reports/accounting-export': {
+    call: () => ({ url: '/api/reports/accounting-export?from=2025-01-01&to=2025-01-31' }),
+    expect: adminOrAuditor,
+  },
   'GET /api/history/:streamId': {
     call: (f) => ({ url: `/api/history/engagement-${f.engagementA}` }),
     expect: office,

@@ -32,6 +32,9 @@ export const menu: MenuItem[] = [
     children: [
       { label: 'Invoices', route: 'invoices' },
       { label: 'Workshops', route: 'workshops', may: readsAsAdmin },
+      // What each family owes by age, and the period's documents and payments for the accountant.
+      { label: 'Aged Debt', route: 'aged-debt' },
+      { label: "Accountant's Export", route: 'accounting-export', may: readsAsAdmin },
     ],
   },
   // The agency's own details (name, address, bank account, notice, invoice prefix, terms): an auditor reads them.

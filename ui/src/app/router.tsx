@@ -142,6 +142,21 @@ const pages: RouteObject[] = [
       },
       { path: 'settings', lazy: screen(() => import('../features/settings/pages/settings-page'), 'SettingsPage') },
       { path: 'settings/logins', lazy: screen(() => import('../features/settings/pages/logins-page'), 'LoginsPage') },
+      {
+        path: 'settings/reminders',
+        lazy: screen(() => import('../features/reminders/pages/reminders-page'), 'RemindersPage'),
+      },
+      {
+        path: 'reports/aged-debt',
+        lazy: screen(() => import('../features/aged-debt/pages/aged-debt-page'), 'AgedDebtPage'),
+      },
+      {
+        path: 'reports/accounting-export',
+        lazy: screen(
+          () => import('../features/accounting-export/pages/accounting-export-page'),
+          'AccountingExportPage',
+        ),
+      },
       { path: 'workshops', lazy: screen(() => import('../features/workshops/pages/workshops-page'), 'WorkshopsPage') },
       {
         path: 'workshops/:eventId',

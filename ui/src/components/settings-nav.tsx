@@ -1,5 +1,5 @@
-import styled from '@emotion/styled';
 import { managesAgency } from '@agency/contracts/role-rules';
+import styled from '@emotion/styled';
 import { NavLink } from 'react-router-dom';
 import { useCurrentUser } from '../lib/current-user';
 
@@ -21,7 +21,7 @@ const Nav = styled.nav(({ theme }) => ({
   '& a[aria-current="page"]': { color: theme.colors.text, fontWeight: 600, borderBottomColor: theme.colors.primary },
 }));
 
-/** Settings → Agency Details | Logins | Import (admins: it changes the agency's records). Shared by the Settings pages and Import. */
+/** Settings → Agency Details | Logins | Reminders | Import (admins: it changes the agency's records). Shared by the Settings pages and Import. */
 export function SettingsNav() {
   const user = useCurrentUser();
   return (
@@ -30,6 +30,7 @@ export function SettingsNav() {
         Agency Details
       </NavLink>
       <NavLink to="/settings/logins">Logins</NavLink>
+      <NavLink to="/settings/reminders">Reminders</NavLink>
       {managesAgency(user.role) && <NavLink to="/settings/import">Import</NavLink>}
     </Nav>
   );
