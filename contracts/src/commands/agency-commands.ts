@@ -45,4 +45,3 @@ export const agencyDetailsBody = z.object({
     max: LIMITS.maxMoneyPence / 100,
   }),
 });
-export type AgencyDetailsBody = z.infer<typeof agencyDetailsBody>;

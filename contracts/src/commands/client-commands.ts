@@ -45,7 +45,6 @@ export const contactBody = z.object({
     .optional()
     .transform((value) => value || null),
 });
-export type ContactBody = z.infer<typeof contactBody>;
 
 export const childBody = z.object({
   commandId,
@@ -72,4 +71,3 @@ export const erasureBody = z.object({
   reason: requiredText('Reason is required'),
   confirm: z.literal(true, { error: 'Please confirm the erasure: it cannot be undone' }),
 });
-export type ErasureBody = z.infer<typeof erasureBody>;

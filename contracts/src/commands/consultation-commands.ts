@@ -38,7 +38,6 @@ export const consultationBody = z.object({
   assessment: z.boolean({ error: 'Assessment must be true or false' }).default(false),
   assessmentDetails: assessmentBody.optional(),
 });
-export type ConsultationBody = z.infer<typeof consultationBody>;
 
 /** `POST /api/consultations/cancel`: the consultation's invoice, if issued, is credited. */
 export const consultationCancelBody = z.object({ commandId, id: entityId('Consultation is required') });
@@ -50,4 +49,3 @@ export const familyPaymentBody = z.object({
   date: requiredDate,
   amount: poundsFromForm('Amount is required', 'Amount', { max: LIMITS.maxMoneyPence / 100, positive: true }),
 });
-export type FamilyPaymentBody = z.infer<typeof familyPaymentBody>;

@@ -15,18 +15,15 @@ export const invoiceSaveBody = z.object({
   month: monthNumber,
   early: z.boolean({ error: 'early must be true or false' }).optional(),
 });
-export type InvoiceSaveBody = z.infer<typeof invoiceSaveBody>;
 
 /** `POST /api/invoices/confirm`. */
 export const invoiceConfirmBody = z.object({
   commandId,
   id: entityId('Invoice is required'),
 });
-export type InvoiceConfirmBody = z.infer<typeof invoiceConfirmBody>;
 
 /** `POST /api/invoices/withdraw`: the tutor or an admin takes back an unconfirmed invoice. */
 export const invoiceWithdrawBody = invoiceConfirmBody;
-export type InvoiceWithdrawBody = z.infer<typeof invoiceWithdrawBody>;
 
 /** An admin records money received against an invoice (the spec shows Paid but not how). */
 export const invoicePaymentBody = z.object({
@@ -35,4 +32,3 @@ export const invoicePaymentBody = z.object({
   date: z.string({ error: 'Date is required' }).min(1, 'Date is required').pipe(calendarDate),
   amount: poundsFromForm('Amount is required', 'Amount', { max: LIMITS.maxMoneyPence / 100, positive: true }),
 });
-export type InvoicePaymentBody = z.infer<typeof invoicePaymentBody>;

@@ -124,4 +124,3 @@ export const lessonBody = z.object({
     { error: 'Lesson is required' },
   ),
 });
-export type LessonBody = z.infer<typeof lessonBody>;

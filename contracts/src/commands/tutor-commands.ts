@@ -35,7 +35,6 @@ export const tutorContactBody = z.object({
     .default([])
     .transform((entries) => entries.filter((entry) => entry.number.length > 0)),
 });
-export type TutorContactBody = z.infer<typeof tutorContactBody>;
 
 export const tutorUsername = requiredText('Username is required')
   .pipe(
@@ -82,7 +81,6 @@ export const tutorBody = z.object({
     })
     .prefault({ username: '', invoicePrefix: '' }),
 });
-export type TutorBody = z.infer<typeof tutorBody>;
 
 export const tutorSuggestionBody = z.object({
   firstName: requiredText('First name is required'),

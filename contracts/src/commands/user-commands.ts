@@ -21,11 +21,9 @@ export const newUserBody = z.object({
     .transform((value) => value ?? null),
   name: requiredText('Name is required'),
 });
-export type NewUserBody = z.infer<typeof newUserBody>;
 
 /** `POST /api/users/active/:userId`: an admin turns a login off (`active: false`) or on again. */
 export const loginActiveBody = z.object({
   commandId,
   active: z.boolean({ error: 'active must be true or false' }),
 });
-export type LoginActiveBody = z.infer<typeof loginActiveBody>;

@@ -52,7 +52,6 @@ export const workshopEventBody = z.object({
   capacity: wholeNumber('Capacity is required', 'Capacity', 1, LIMITS.maxWorkshopCapacity),
   location: optionalText.default(''),
 });
-export type WorkshopEventBody = z.infer<typeof workshopEventBody>;
 
 export const workshopEventCancelBody = z.object({ commandId, id: entityId('Event is required') });
 
@@ -88,7 +87,6 @@ export const bookingBody = z.object({
   children: childrenUpTo(LIMITS.maxChildrenPerPublicBooking),
   website: z.string().max(LIMITS.maxTextLength).optional(),
 });
-export type BookingBody = z.infer<typeof bookingBody>;
 
 /** `POST /api/events/register`: an admin books on a parent's behalf (no confirmation link). */
 export const adminBookingBody = z.object({
@@ -96,7 +94,6 @@ export const adminBookingBody = z.object({
   eventId: entityId('Event is required'),
   children: childrenUpTo(LIMITS.maxChildrenPerBooking),
 });
-export type AdminBookingBody = z.infer<typeof adminBookingBody>;
 
 /** `POST /api/public/bookings/confirm`: the secret of the e-mailed confirmation link. */
 export const bookingConfirmBody = z.object({
@@ -139,4 +136,3 @@ export const workshopInvoiceConfirmBody = z.object({
     poundsFromForm('Discount is required', 'Discount', { max: LIMITS.maxMoneyPence / 100 }),
   ),
 });
-export type WorkshopInvoiceConfirmBody = z.infer<typeof workshopInvoiceConfirmBody>;
