@@ -25,11 +25,16 @@ describe('menu by role', () => {
     expect(labels('partner')).toEqual(['Clients', 'Tutors', 'Lessons', 'Invoices', 'Family Invoices', 'Reports']);
   });
 
-  it('offers a partner the invoice status report only: the workshops report is read by admins and auditors', () => {
+  it('offers a partner the invoice status and aged-debt reports: the workshops report and the export are read by admins and auditors', () => {
     const reports = menuForRole(menu, 'partner').find((item) => item.label === 'Reports')!;
-    expect(reports.children.map((item) => item.route)).toEqual(['/reports/invoices']);
+    expect(reports.children.map((item) => item.route)).toEqual(['/reports/invoices', '/reports/aged-debt']);
     const auditorReports = menuForRole(menu, 'auditor').find((item) => item.label === 'Reports')!;
-    expect(auditorReports.children.map((item) => item.route)).toEqual(['/reports/invoices', '/reports/workshops']);
+    expect(auditorReports.children.map((item) => item.route)).toEqual([
+      '/reports/invoices',
+      '/reports/workshops',
+      '/reports/aged-debt',
+      '/reports/accounting-export',
+    ]);
   });
 
   it('gives an auditor every item an admin has (the screens have no buttons that change anything)', () => {
@@ -46,6 +51,8 @@ describe('menu by role', () => {
     expect(reports.children).toEqual([
       { label: 'Invoices', route: '/reports/invoices', children: [] },
       { label: 'Workshops', route: '/reports/workshops', children: [] },
+      { label: 'Aged Debt', route: '/reports/aged-debt', children: [] },
+      { label: "Accountant's Export", route: '/reports/accounting-export', children: [] },
     ]);
   });
 
