@@ -1,4 +1,4 @@
-import type { SessionUser } from '@agency/contracts';
+import { ERASED, type SessionUser } from '@agency/contracts';
 import { familyInvoice, reminder, todayIn } from '@agency/domain';
 import type pg from 'pg';
 import { type CommandDependencies, createCommandContext, derivedId } from '../pipeline/command-pipeline';
@@ -31,13 +31,16 @@ export function familyInvoiceReminders(options: { deps: CommandDependencies; db:
     const schedule = await look.load(reminder.scheduleStream(), reminder.scheduleDecider);
     const first = schedule.days[0];
     if (first === undefined) return 0;
-    // Late fees are not chased themselves: no fee on a fee.
+    // Only invoices behind on their steps (so a batch is never filled by ones already reminded), and
+    // late fees are not chased themselves: no fee on a fee.
     const { rows } = await db.query<{ id: string }>(
-      `select id from read.family_invoices
-        where credit_note_id is null and paid_pence < total_pence and billed_kind <> 'late-fee'
-          and due_date + $1::int <= $2::date and billing->>'email' <> 'Erased'
-        order by due_date, id limit ${BATCH}`,
-      [first, today],
+      `select f.id from read.family_invoices f
+        where f.credit_note_id is null and f.paid_pence < f.total_pence and f.billed_kind <> 'late-fee'
+          and f.due_date + $1::int <= $2::date and f.billing->>'email' <> $4
+          and (select count(*) from unnest($3::int[]) as day where f.due_date + day <= $2::date)
+              > coalesce((select max(r.step) from read.family_invoice_reminders r where r.invoice_id = f.id), 0)
+        order by f.due_date, f.id limit ${BATCH}`,
+      [first, today, schedule.days, ERASED],
     );
     let asked = 0;
     for (const { id } of rows) {

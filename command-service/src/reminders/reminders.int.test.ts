@@ -226,6 +226,10 @@ describe('reminders of overdue family invoices: each step once, a late fee once,
       `"Pat Parent","pat.parent@example.com","CN-TST00006","${creditNoteId}:1","20/01/2026","20/01/2026","Consultation (credits TST00001)","1","-175","200","No VAT","GBP"`,
     ]);
     expect((await exportOf(`${period}&since=${difference.mark}`)).text.split('\r\n').length).toBe(2);
+    for (const bad of ['from=2026-02-01&to=2026-01-31', 'from=2024-01-01&to=2026-01-31', `${period}&since=yesterday`]) {
+      const refused = await requests.get(`/api/reports/accounting-export?${bad}`);
+      expect(refused.status, bad).toBe(400);
+    }
     const payments = await exportOf('from=2026-01-01&to=2026-01-31&layout=quickbooks&part=payments');
     expect(payments.text).toContain('"10/01/2026","Payment of invoice TST00002 from Pat Parent (');
     expect(payments.text).toContain('"99.99"');

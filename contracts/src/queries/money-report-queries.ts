@@ -34,6 +34,9 @@ export type AgedDebtRow = z.infer<typeof agedDebtRow>;
 export const agedDebtAnswer = z.object({ asOf: z.string(), rows: z.array(agedDebtRow), totals: agedDebtAmounts });
 export type AgedDebtAnswer = z.infer<typeof agedDebtAnswer>;
 
+/** An export's longest period: a year (leap or not) and a day. */
+const MAX_EXPORT_DAYS = 366;
+
 /**
  * `GET /api/reports/accounting-export?from&to&layout&part[&since]` (admins, auditors): the period's
  * sales invoices (tutors' commission invoices and family invoices), credit notes and payments as
@@ -52,5 +55,9 @@ export const accountingExportQuery = z
       queryId.regex(/^\d{1,19}\.\d{1,19}$/, 'Use the export-mark of an earlier export').optional(),
     ),
   })
-  .refine((query) => query.from <= query.to, { message: 'The period ends before it starts', path: ['to'] });
+  .refine((query) => query.from <= query.to, { message: 'The period ends before it starts', path: ['to'] })
+  .refine((query) => Date.parse(query.to) - Date.parse(query.from) <= MAX_EXPORT_DAYS * 86_400_000, {
+    message: `Export at most ${MAX_EXPORT_DAYS + 1} days at once`,
+    path: ['to'],
+  });
 export type AccountingExportQuery = z.input<typeof accountingExportQuery>;
