@@ -109,6 +109,11 @@ describe('backups and the restore drill', () => {
         passphrase: PASSPHRASE,
         masterKey: personalDataKeyFor(product.dataDir),
         afterSnapshot: async () => {
+          // The snapshot's transaction has no id: it holds back no reader of $all.
+          const backup = await db.query(
+            "select backend_xid from pg_stat_activity where application_name = 'agency-backup'",
+          );
+          expect(backup.rows).toEqual([{ backend_xid: null }]);
           late = await registerFamily('Afterthesnapshot');
         },
       });

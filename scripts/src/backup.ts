@@ -45,6 +45,11 @@ try {
     );
   }
   const config = configFromEnvironment();
+  if (config.eventStore?.kind === 'esdb') {
+    throw new BackupRefused(
+      'EVENT_STORE=esdb: the events are in KurrentDB, which this backup does not copy (docs/backups.md).',
+    );
+  }
   const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   try {
     const started = Date.now();
