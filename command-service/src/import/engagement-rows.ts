@@ -2,7 +2,7 @@ import { type EngagementStart, engagementBody, subjectOptions, type TutorEvent }
 import { engagement, percentToBasisPoints, toPence, tutor } from '@agency/domain';
 import type { EventStore } from '@agency/platform';
 import type { CommandContext } from '../pipeline/command-pipeline';
-import { foldStream } from '../pipeline/stream-states';
+import { type FoldedStream, foldStream } from '../pipeline/stream-states';
 import { childIdOf, type FamilyRecord, readFamily } from './family-rows';
 import {
   dateCell,
@@ -18,7 +18,7 @@ import {
 
 /** A tutor's stream as an engagement row needs it: the state, and what each engagement started with. */
 export type TutorRoster = {
-  folded: { state: tutor.TutorState; revision: number };
+  folded: FoldedStream<tutor.TutorState>;
   starts: Map<string, { studentId: string; engagement?: EngagementStart }>;
 };
 
@@ -178,7 +178,9 @@ export async function planEngagement(
   if (dryRun) {
     // The next rows of a dry run see this tutor as this row would leave them.
     reads.rosters.set(tutorId, {
+      // Only a dry run's later rows read this: never a write's basis.
       folded: {
+        ...roster.folded,
         state: events.reduce(tutor.tutorDecider.evolve, roster.folded.state),
         revision: roster.folded.revision + events.length,
       },

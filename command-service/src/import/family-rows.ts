@@ -9,7 +9,7 @@ import {
 import { client, contactDetails, todayIn } from '@agency/domain';
 import type { EventStore } from '@agency/platform';
 import { derivedId } from '../pipeline/command-pipeline';
-import { foldStream } from '../pipeline/stream-states';
+import { type FoldedStream, foldStream } from '../pipeline/stream-states';
 import {
   addressCells,
   CONTACT_COLUMNS,
@@ -26,7 +26,7 @@ import {
 
 /** A family as its stream records it: the contacts' and the children's details, by id. */
 export type FamilyRecord = {
-  folded: { state: client.ClientState; revision: number };
+  folded: FoldedStream<client.ClientState>;
   contacts: Map<string, ContactDetails>;
   children: Map<string, ChildDetails>;
 };

@@ -3,6 +3,7 @@ import { type Decider, DomainError } from '@agency/domain';
 import { HttpError } from '@agency/platform';
 import type { z } from 'zod';
 import { type CommandContext, derivedId } from '../pipeline/command-pipeline';
+import type { FoldedStream } from '../pipeline/stream-states';
 
 /** One row of the file: its number as the spreadsheet shows it, and its cells by column name. */
 export type ImportRow = {
@@ -113,12 +114,17 @@ const canonical = (value: unknown): string =>
 /** Whether two records say the same. */
 export const sameAs = (a: unknown, b: unknown) => canonical(a) === canonical(b);
 
+const sequences = new WeakMap<object, object>();
+
 /**
  * A row's commands on one stream, decided by that stream's own decider one after another and
  * appended together: a row is recorded whole or not at all.
  */
 export function inSequence<C, E, S>(decider: Decider<C, E, S>): Decider<C[], E, S> {
-  return {
+  // One per decider: the import's kept states are keyed by the decider object.
+  const made = sequences.get(decider);
+  if (made) return made as Decider<C[], E, S>;
+  const sequence: Decider<C[], E, S> = {
     initialState: decider.initialState,
     evolve: decider.evolve,
     decide: (commands, state, now) => {
@@ -132,6 +138,8 @@ export function inSequence<C, E, S>(decider: Decider<C, E, S>): Decider<C[], E, 
       return events;
     },
   };
+  sequences.set(decider, sequence);
+  return sequence;
 }
 
 type StoredEvent = { type: string; data: unknown };
@@ -147,6 +155,8 @@ export type RowPlan = {
     stream: string;
     /** The revision the plan was decided at: part of the write's command id. */
     revision: number;
+    /** The stream as the plan read it: the write decides on it again without reading it again. */
+    folded: FoldedStream<unknown>;
     decider: Decider<unknown[], StoredEvent, unknown>;
     commands: unknown[];
     /** Done first (a reservation, a roster brought up to date); `undo` when the write is refused. */
@@ -158,7 +168,7 @@ export type RowPlan = {
 /** Decides the commands on `state` once, purely (a refusal throws), and plans their write. */
 export function planWrite<C, E, S>(
   decider: Decider<C, E, S>,
-  folded: { state: S; revision: number },
+  folded: FoldedStream<S>,
   commands: C[],
   stream: string,
   now: Date,
@@ -168,6 +178,7 @@ export function planWrite<C, E, S>(
   return {
     stream,
     revision: folded.revision,
+    folded: folded as FoldedStream<unknown>,
     decider: sequence as unknown as Decider<unknown[], StoredEvent, unknown>,
     commands,
     events,

@@ -10,15 +10,17 @@ import {
   readCsv,
   type SessionUser,
 } from '@agency/contracts';
+import { client, tutor } from '@agency/domain';
 import { comparePositions, HttpError, type Position } from '@agency/platform';
 import type pg from 'pg';
 import { ENGAGEMENT_START } from '../engagements/engagement-start-reactor';
 import { settledTutor } from '../engagements/roster';
 import { type CommandDependencies, createCommandContext, derivedId } from '../pipeline/command-pipeline';
+import { StreamStates } from '../pipeline/stream-states';
 import type { TutorNames } from '../tutors/tutor-names';
 import { type EngagementReads, planEngagement } from './engagement-rows';
 import { planFamily } from './family-rows';
-import { type ImportRow, type RowPlan, refusalOf, rowsOf } from './import-rows';
+import { type ImportRow, inSequence, type RowPlan, refusalOf, rowsOf } from './import-rows';
 import { namesInUse, planTutor } from './tutor-rows';
 
 export type ImportOptions = { deps: CommandDependencies; db: pg.Pool; names: TutorNames; timeZone: string };
@@ -107,6 +109,8 @@ export async function runImport(body: ImportBody, user: SessionUser, options: Im
   const inUse = body.kind === 'tutors' ? await namesInUse(db) : undefined;
   const reads: EngagementReads = { families: new Map(), rosters: new Map() };
   let furthest: Position | undefined;
+  const kept = new StreamStates([inSequence(client.clientDecider), inSequence(tutor.tutorDecider)]);
+  const writing: CommandDependencies = { ...deps, states: kept };
 
   const plan = (row: ImportRow, value: string): Promise<RowPlan> => {
     const common = { store: deps.store, now };
@@ -133,7 +137,10 @@ export async function runImport(body: ImportBody, user: SessionUser, options: Im
     if (!planned) return;
     const rowCommandId = derivedId('import', body.kind, value.toLowerCase(), row.content);
     const commandId = derivedId(rowCommandId, planned.stream, planned.revision);
-    const { context, appendedUpTo } = createCommandContext(deps, user, commandId, rowCommandId, now);
+    // The write decides on the stream as the plan read it (appended at that revision: a stream
+    // that moved on since is read again from there), rather than reading it once more.
+    kept.put(planned.decider, planned.stream, planned.folded);
+    const { context, appendedUpTo } = createCommandContext(writing, user, commandId, rowCommandId, now);
     await planned.before?.(context);
     try {
       await context.run(planned.stream, planned.decider, planned.commands);
