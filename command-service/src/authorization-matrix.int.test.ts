@@ -152,6 +152,15 @@ const RULES: Record<string, Rule> = {
   'GET /api/family/details': { call: () => ({ url: '/api/family/details' }), expect: ownFamilyScoped },
   'GET /api/family/lessons': { call: () => ({ url: '/api/family/lessons?year=2025' }), expect: ownFamilyScoped },
   'GET /api/family/bookings': { call: () => ({ url: '/api/family/bookings' }), expect: ownFamilyScoped },
+  'GET /api/family/export': { call: () => ({ url: '/api/family/export' }), expect: ownFamilyScoped },
+  'POST /api/family/erasure-request': {
+    call: () => ({ url: '/api/family/erasure-request', body: {} }),
+    expect: ownFamilyScoped,
+  },
+  'POST /api/clients/erasure-request/decide/:clientId': {
+    call: (f) => ({ url: `/api/clients/erasure-request/decide/${f.clientA}`, body: {} }),
+    expect: adminOnly,
+  },
   'GET /api/family/invoices/doc/:id': {
     call: (f) => ({ url: `/api/family/invoices/doc/${f.familyInvoice}` }),
     expect: ownFamily,

@@ -16,7 +16,8 @@ const ADMINS_ONLY: readonly RegExp[] = [/^allergies$/i, /^dob$/];
 /**
  * What the agency keeps to itself from a family (docs/family-access.md): its commission, partner
  * shares, what it pays the tutor and at what rate (`commission…`, `partner…`, `rate`, `…Rate`,
- * `rateBp`, `earnings`, `pay`, `tutorPay`), and the office's health data and dates of birth.
+ * `rateBp`, `earnings`, `pay`, `tutorPay`). A family reads only its own family, so its own
+ * children's dates of birth and allergies are not kept from it (its subject-access export holds them).
  */
 const KEPT_FROM_FAMILIES: readonly RegExp[] = [
   /partner/i,
@@ -24,7 +25,6 @@ const KEPT_FROM_FAMILIES: readonly RegExp[] = [
   /earning/i,
   /(^r|R)ate(s|Bp|Pct|Pence)?$/,
   /(^p|P)ay(s|Pence)?$/,
-  ...ADMINS_ONLY,
 ];
 
 const HIDDEN_FROM: Record<Role, readonly RegExp[]> = {

@@ -5,6 +5,7 @@ import { ResetThrottle } from '../auth/reset-throttle';
 import type { CommandDependencies } from '../pipeline/command-pipeline';
 import { familyAccessRoutes } from './family-access-routes';
 import { familyBookingRoutes } from './family-booking-routes';
+import { familyErasureRoutes } from './family-erasure-routes';
 import { FAMILY_LINK_LIMITS } from './family-logins';
 import { familySignInRoutes } from './family-sign-in-routes';
 
@@ -19,4 +20,5 @@ export async function familyPortal(
   await familySignInRoutes(app, { db, deps, sessions, throttle });
   await familyAccessRoutes(app, { db, deps, sessions });
   await familyBookingRoutes(app, { db, deps, timeZone: options.timeZone });
+  await familyErasureRoutes(app, { deps });
 }

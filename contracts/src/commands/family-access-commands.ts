@@ -40,3 +40,12 @@ export const familyBookingBody = z.object({
     .max(LIMITS.maxChildrenPerBooking, `At most ${LIMITS.maxChildrenPerBooking} children in one booking`),
 });
 export type FamilyBookingBody = z.infer<typeof familyBookingBody>;
+
+/** `POST /api/family/erasure-request`: a signed-in family asks to have its personal data erased. */
+export const familyErasureRequestBody = z.object({ commandId });
+
+/** `POST /api/clients/erasure-request/decide/:clientId`: an admin approves or declines a family's request. */
+export const erasureDecisionBody = z.object({
+  commandId,
+  approve: z.boolean({ error: 'approve must be true or false' }),
+});

@@ -25,10 +25,27 @@ export const FamilyAccessTurnedOff = defineEvent('FamilyAccessTurnedOff', 1, z.o
 /** An admin turned this contact's access on again. */
 export const FamilyAccessTurnedOn = defineEvent('FamilyAccessTurnedOn', 1, z.object(ofContact));
 
+/**
+ * A family asked, from its own login, to have its personal data erased
+ * (`family-erasure-request-{clientId}`): an admin decides; the erasure itself is the admin's.
+ */
+export const FamilyErasureRequested = defineEvent('FamilyErasureRequested', 1, z.object(ofContact));
+
+/** An admin approved or declined the family's request for erasure. */
+export const FamilyErasureRequestDecided = defineEvent(
+  'FamilyErasureRequestDecided',
+  1,
+  z.object({ clientId: z.string(), approved: z.boolean() }),
+);
+
 export const familyAccessEvents = [
   FamilySignInLinkRequested,
   FamilySignedIn,
   FamilyAccessTurnedOff,
   FamilyAccessTurnedOn,
+  FamilyErasureRequested,
+  FamilyErasureRequestDecided,
 ] as const;
-export type FamilyAccessEvent = EventOf<(typeof familyAccessEvents)[number]>;
+type FamilyEvent = EventOf<(typeof familyAccessEvents)[number]>;
+export type FamilyAccessEvent = Exclude<FamilyEvent, { type: `FamilyErasureRequest${string}` }>;
+export type FamilyErasureRequestEvent = Extract<FamilyEvent, { type: `FamilyErasureRequest${string}` }>;

@@ -7,6 +7,8 @@ import { tutorSession } from './tutor-queries';
  * with an e-mail address: whether its access is on, and its live sessions (docs/family-access.md).
  */
 export const familyAccessAnswer = z.object({
+  /** The family's own request to be erased, asked from its login: none, waiting for a decision, or decided. */
+  erasureRequest: z.enum(['none', 'pending', 'approved', 'declined']),
   contacts: z.array(
     z.object({
       id: z.string(),

@@ -60,6 +60,8 @@ export function decide(command: FamilyAccessCommand, state: FamilyAccessState, _
   }
 }
 
+export { erasureRequestDecider, erasureRequestStream } from './erasure-request';
+
 export const familyAccessDecider: Decider<FamilyAccessCommand, FamilyAccessEvent, FamilyAccessState> = {
   initialState,
   evolve,

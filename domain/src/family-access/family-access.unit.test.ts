@@ -1,6 +1,7 @@
-import type { FamilyAccessEvent } from '@agency/contracts';
+import type { FamilyAccessEvent, FamilyErasureRequestEvent } from '@agency/contracts';
 import { describe, it } from 'vitest';
 import { specFor } from '../testing/given-when-then';
+import { erasureRequestDecider } from './erasure-request';
 import { familyAccessDecider } from './family-access';
 
 const given = specFor(familyAccessDecider);
@@ -47,5 +48,33 @@ describe('a family contact’s access', () => {
     given([off, on])
       .when({ type: 'RecordSignIn', ...who })
       .thenEvents([{ type: 'FamilySignedIn', data: who }]);
+  });
+});
+
+const givenRequest = specFor(erasureRequestDecider);
+const requested: FamilyErasureRequestEvent = { type: 'FamilyErasureRequested', data: who };
+
+describe('a family’s request to be erased', () => {
+  it('is recorded once until an admin decides it', () => {
+    givenRequest([])
+      .when({ type: 'RequestErasure', ...who })
+      .thenEvents([requested]);
+    givenRequest([requested])
+      .when({ type: 'RequestErasure', ...who })
+      .thenEvents([]);
+  });
+
+  it('is decided once: approved or declined, and then may be asked again', () => {
+    givenRequest([requested])
+      .when({ type: 'DecideErasure', clientId: 'f1', approve: true })
+      .thenEvents([{ type: 'FamilyErasureRequestDecided', data: { clientId: 'f1', approved: true } }]);
+    givenRequest([]).when({ type: 'DecideErasure', clientId: 'f1', approve: true }).thenRefused('conflict');
+    const declined: FamilyErasureRequestEvent = {
+      type: 'FamilyErasureRequestDecided',
+      data: { clientId: 'f1', approved: false },
+    };
+    givenRequest([requested, declined])
+      .when({ type: 'RequestErasure', ...who })
+      .thenEvents([requested]);
   });
 });

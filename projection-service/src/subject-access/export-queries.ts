@@ -4,6 +4,7 @@ import {
   clientParams,
   familyDataExport,
   nonJsonAnswer,
+  redactForRole,
 } from '@agency/contracts';
 import { type EventStore, forbidden, notFound } from '@agency/platform';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -89,6 +90,27 @@ export async function exportQueries(
     familyDataExport,
     (id) => familyExport(db, store, timeZone, id),
     familySections,
+  );
+  // A family's own export, from its login (docs/family-access.md): the same file, of its own
+  // family only (the session's, never an id it sends), through the fields a family may see.
+  app.get(
+    '/api/family/export',
+    { schema: { response: exportSchema.response }, config: { families: true } },
+    async (request, reply) => {
+      const { role, clientId } = request.signedIn;
+      if (role !== 'family' || !clientId) throw forbidden('This export is for families.');
+      const loaded = await familyExport(db, store, timeZone, clientId);
+      if (!loaded) throw notFound('There is no such client.');
+      const data = familyDataExport.parse(redactForRole('family', { exportedAt: new Date().toISOString(), ...loaded }));
+      return archive(reply, `family-${clientId}`, data, (agency, madeAt) =>
+        renderExportSummary(
+          { title: 'Personal data held about your family', whom: `family ${clientId}` },
+          familySections(data),
+          agency,
+          madeAt,
+        ),
+      );
+    },
   );
   // A workshop booking of no known family is its own data subject, with its own export.
   exportRoute(

@@ -1,11 +1,14 @@
 import { clientParams, familyAccessAnswer, readsAsAdmin } from '@agency/contracts';
 import { familyAccess, fold } from '@agency/domain';
-import { type EventStore, forbidden, notFound } from '@agency/platform';
+import { type EventStore, forbidden, notFound, type RecordedEvent } from '@agency/platform';
 import { Sessions } from '@agency/platform/sessions';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import { requireSignIn } from '../../signed-in';
+
+/** A recorded event as a decider folds it (the stream's own types, as the store read them). */
+const asEvent = (event: RecordedEvent) => ({ type: event.type, data: event.data }) as never;
 
 /**
  * `GET /api/clients/:id/family-access`: for an admin (or an auditor), the family's contacts who
@@ -31,10 +34,7 @@ export async function familyAccessQueries(fastify: FastifyInstance, { db, store 
       const contacts = await Promise.all(
         found.rows.map(async (row) => {
           const events = await store.readStream(familyAccess.familyAccessStream(row.id));
-          const access = fold(
-            familyAccess.familyAccessDecider,
-            events.map((event) => ({ type: event.type, data: event.data }) as never),
-          );
+          const access = fold(familyAccess.familyAccessDecider, events.map(asEvent));
           return {
             id: row.id as string,
             firstName: row.first_name as string,
@@ -45,7 +45,9 @@ export async function familyAccessQueries(fastify: FastifyInstance, { db, store 
           };
         }),
       );
-      return { contacts };
+      const requests = await store.readStream(familyAccess.erasureRequestStream(request.params.id));
+      const erasureRequest = fold(familyAccess.erasureRequestDecider, requests.map(asEvent)).status;
+      return { erasureRequest, contacts };
     },
   );
 }

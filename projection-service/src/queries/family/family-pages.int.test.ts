@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
 import { contact, testRequests } from '@agency/scripts/testing/test-requests';
+import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -123,6 +124,39 @@ describe("a family's own pages (real PostgreSQL)", () => {
     ]);
     const theirs = await (await get('/api/family/bookings', b.token)).json();
     expect(theirs.bookings.map((booking: { state: string }) => booking.state)).toEqual(['waiting list']);
+  });
+
+  it('downloads its own subject-access export, and nothing of another family or of the agency’s business', async () => {
+    const response = await get('/api/family/export', a.token);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('application/zip');
+    const files = unzipSync(new Uint8Array(await response.arrayBuffer()));
+    const json = strFromU8(files['export.json'] as Uint8Array);
+    const data = JSON.parse(json);
+    expect(data.family.id).toBe(a.clientId);
+    expect(data.lessons).toEqual([expect.objectContaining({ date: '2025-03-12', child: 'Annkid Pagesa', hours: 1.5 })]);
+    expect(json).not.toMatch(/commission|partner|Bobkid|55\.5/i);
+    expect(json).not.toContain(b.clientId);
+    expect(files['summary.pdf']).toBeDefined();
+  });
+
+  it('asks for erasure once; an admin decides it once, and sees it asked', async () => {
+    const post = (url: string, token: string, body: object = {}) =>
+      product.command.app.inject({
+        method: 'POST',
+        url,
+        payload: { commandId: randomUUID(), ...body },
+        headers: { authorization: `Bearer ${token}` },
+      });
+    const asked = await post('/api/family/erasure-request', b.token);
+    expect(asked.statusCode, asked.body).toBe(200);
+    expect(asked.json().erasureRequest).toEqual({ clientId: b.clientId, state: 'pending' });
+    const access = await (await get(`/api/clients/${b.clientId}/family-access`, admin)).json();
+    expect(access.erasureRequest).toBe('pending');
+    const decision = `/api/clients/erasure-request/decide/${b.clientId}`;
+    expect((await post(decision, admin, { approve: false })).json().erasureRequest.state).toBe('declined');
+    expect((await post(decision, admin, { approve: true })).statusCode).toBe(409);
+    expect((await post(decision, b.token, { approve: true })).statusCode).toBe(403);
   });
 
   it('is for families: staff are refused the family pages', async () => {
