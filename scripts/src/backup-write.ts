@@ -8,6 +8,7 @@ import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import {
   type BackupHeader,
+  BackupRefused,
   columnList,
   HEADER_BYTES,
   headerBlock,
@@ -74,6 +75,11 @@ export async function writeBackup(options: BackupOptions): Promise<BackupHeader>
         [KEYS_SCHEMA],
       )
     ).rows;
+    if (!tables.some(({ table }) => table === 'es.events')) {
+      throw new BackupRefused(
+        'This database holds no event store: there is nothing to back up (is DATA_DIR or DATABASE_URL right?).',
+      );
+    }
     await options.afterSnapshot?.();
     const ddl = await schemaDdl(client);
     const events = await client.query<{

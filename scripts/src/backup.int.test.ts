@@ -196,31 +196,43 @@ describe('backups and the restore drill', () => {
         await personalData.close();
       }
 
-      // The keys kept apart, into an external PostgreSQL, with the erasures recorded since.
-      const external = await createTestDatabase();
-      cleanups.push(() => external.drop());
-      const externalDir = mkdtempSync(join(tmpdir(), 'agency-restored-external-'));
-      cleanups.push(async () => rmSync(externalDir, { recursive: true, force: true }));
-      const again = await restoreBackup(await prepareRestore({ file: apart }), {
-        databaseUrl: external.url,
-        masterKey: personalDataKeyFor(externalDir, {}),
-        erased: readErasedSubjects(record),
+      // The keys kept apart, into an external PostgreSQL: the erasure made since holds, by the record
+      // of erased subjects, or by a keys file of a later backup (one of an earlier backup is refused).
+      const later = join(work, 'later.backup');
+      await writeBackup({
+        databaseUrl: product.databaseUrl,
+        file: later,
+        keys: 'apart',
+        masterKey: personalDataKeyFor(product.dataDir),
       });
-      expect(again.erasedAgain).toEqual([erasedLater]);
-      const externalData = await openPersonalData(externalDir, external.url, {});
-      const externalStore = externalData.protect(await PostgresEventStore.connect(external.url));
-      try {
-        const family = await externalStore.readStream(clients.clientStream(erasedLater));
-        expect((family[0]?.data.contact as { lastName: string }).lastName).toBe('Erased');
-        // A family not erased reads as ever.
-        const other = await db.query<{ id: string }>('select id from read.clients where id <> $1 limit 1', [
-          erasedLater,
-        ]);
-        const kept = await externalStore.readStream(clients.clientStream(other.rows[0]!.id));
-        expect(JSON.stringify(kept[0]?.data)).not.toContain('Erased');
-      } finally {
-        await externalStore.close();
-        await externalData.close();
+      await expect(prepareRestore({ file: later, keysFile: `${apart}.keys` })).rejects.toThrow(/earlier backup/);
+      const other = await db.query<{ id: string }>('select id from read.clients where id <> $1 limit 1', [erasedLater]);
+      for (const { keysFile, erased, erasedAgain } of [
+        { keysFile: undefined, erased: readErasedSubjects(record), erasedAgain: [erasedLater] },
+        { keysFile: `${later}.keys`, erased: [], erasedAgain: [] },
+      ]) {
+        const external = await createTestDatabase();
+        cleanups.push(() => external.drop());
+        const externalDir = mkdtempSync(join(tmpdir(), 'agency-restored-external-'));
+        cleanups.push(async () => rmSync(externalDir, { recursive: true, force: true }));
+        const again = await restoreBackup(await prepareRestore({ file: apart, keysFile }), {
+          databaseUrl: external.url,
+          masterKey: personalDataKeyFor(externalDir, {}),
+          erased,
+        });
+        expect(again.erasedAgain).toEqual(erasedAgain);
+        const externalData = await openPersonalData(externalDir, external.url, {});
+        const externalStore = externalData.protect(await PostgresEventStore.connect(external.url));
+        try {
+          const family = await externalStore.readStream(clients.clientStream(erasedLater));
+          expect((family[0]?.data.contact as { lastName: string }).lastName, keysFile).toBe('Erased');
+          // A family not erased reads as ever.
+          const kept = await externalStore.readStream(clients.clientStream(other.rows[0]!.id));
+          expect(JSON.stringify(kept[0]?.data)).not.toContain('Erased');
+        } finally {
+          await externalStore.close();
+          await externalData.close();
+        }
       }
     },
     CLUSTER_TEST_MS,

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BackupRefused, passphraseFrom } from './backup-format';
 import { writeBackup } from './backup-write';
@@ -43,6 +43,11 @@ try {
     throw new BackupRefused(
       '--keys included seals the personal-data keys under a passphrase: give --passphrase-file (or choose --keys apart).',
     );
+  }
+  // Checked before the configuration, which would make DATA_DIR and its secrets where none was.
+  const dataDir = resolve(process.env.DATA_DIR ?? '.data');
+  if (!process.env.DATABASE_URL && !existsSync(join(dataDir, 'pg', 'PG_VERSION'))) {
+    throw new BackupRefused(`${dataDir} holds no database: there is nothing to back up (is DATA_DIR right?).`);
   }
   const config = configFromEnvironment();
   if (config.eventStore?.kind === 'esdb') {
