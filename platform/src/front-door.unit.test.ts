@@ -26,6 +26,18 @@ afterEach(async () => {
   for (const app of apps.splice(0)) await app.close();
 });
 
+/** An app logging as the services do, into `lines`. */
+function loggedApp() {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { lines, app: Fastify({ logger: { ...serviceLogger('info'), stream } }) };
+}
+
 describe('security headers', () => {
   it('send a CSP of default-src self that no page may frame, nosniff and no referrer; no HSTS over http', async () => {
     const app = await made(false);
@@ -159,14 +171,7 @@ describe('structured log', () => {
   });
 
   it('never writes an authorization header, a cookie, a password, an activation code or a token', async () => {
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
-    const app = Fastify({ logger: { ...serviceLogger('info'), stream } });
+    const { lines, app } = loggedApp();
     await app.register(frontDoor, { https: false });
     app.post('/auth/local/activate', async (request) => {
       // As a careless handler might: the whole body and the headers.
@@ -192,14 +197,7 @@ describe('structured log', () => {
   });
 
   it('never writes a person’s name, e-mail, phone, address, date of birth or allergies from a logged body', async () => {
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
-    const app = Fastify({ logger: { ...serviceLogger('info'), stream } });
+    const { lines, app } = loggedApp();
     app.post('/api/clients/contact', async (request) => {
       request.log.warn({ body: request.body }, 'a careless handler');
       return { ok: true };

@@ -1,8 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import { type Delivered, startLoopbackSmtp } from '@agency/scripts/testing/loopback-smtp';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const PUBLIC_URL = 'https://agency.example.test';
@@ -10,36 +9,19 @@ const TOO_COMMON = 'This password is too common. Choose another.';
 
 describe('common passwords are refused wherever a password is chosen (real PostgreSQL, SMTP on loopback)', () => {
   let product: TestProduct;
-  let smtp: SMTPServer;
+  let smtp: Awaited<ReturnType<typeof startLoopbackSmtp>>;
   let admin: string;
-  const inbox: string[] = [];
+  let inbox: Delivered[];
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, _session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('end', () => {
-          inbox.push(
-            Buffer.concat(chunks)
-              .toString('utf8')
-              .replace(/=\r?\n/g, ''),
-          );
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const { port } = smtp.server.address() as AddressInfo;
-    product = await startTestProduct({ smtpUrl: `smtp://127.0.0.1:${port}`, publicUrl: PUBLIC_URL });
+    smtp = await startLoopbackSmtp({ decoded: true });
+    inbox = smtp.inbox;
+    product = await startTestProduct({ smtpUrl: smtp.url, publicUrl: PUBLIC_URL });
     admin = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
   });
   afterAll(async () => {
     await product?.dispose();
-    await new Promise<void>((resolve) => smtp?.close(() => resolve()));
+    await smtp?.close();
   });
 
   const post = (url: string, payload: object, token?: string) =>
@@ -51,7 +33,12 @@ describe('common passwords are refused wherever a password is chosen (real Postg
     });
   const linkAfter = async (before: number, path: string) => {
     await expect.poll(() => inbox.length).toBeGreaterThan(before);
-    const match = new RegExp(`${PUBLIC_URL}/${path}/([A-Za-z0-9_-]+)`).exec(inbox.slice(before).join('\n'));
+    const match = new RegExp(`${PUBLIC_URL}/${path}/([A-Za-z0-9_-]+)`).exec(
+      inbox
+        .slice(before)
+        .map((message) => message.raw)
+        .join('\n'),
+    );
     expect(match, `a ${path} link`).not.toBeNull();
     return match![1]!;
   };

@@ -1,8 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SMTPServer } from 'smtp-server';
+import { startLoopbackSmtp } from '@agency/scripts/testing/loopback-smtp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMailer, type MailMessage } from './mailer';
 
@@ -49,35 +48,20 @@ describe('mailer', () => {
   });
 
   it('with SMTP sends the message and never prints its links', async () => {
-    const received: string[] = [];
-    const smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, _session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('end', () => {
-          received.push(Buffer.concat(chunks).toString('utf8'));
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const smtp = await startLoopbackSmtp();
     try {
-      const { port } = smtp.server.address() as AddressInfo;
       const lines: string[] = [];
       const outboxDir = join(dir, 'unused-outbox');
       await createMailer({
-        smtpUrl: `smtp://127.0.0.1:${port}`,
+        smtpUrl: smtp.url,
         outboxDir,
         from: 'agency@example.com',
         log: (line) => lines.push(line),
       }).send(message);
-      expect(received).toHaveLength(1);
+      expect(smtp.inbox.map((delivered) => delivered.to)).toEqual([['amy@example.com']]);
       expect(lines.join('\n')).not.toContain('secret-token');
     } finally {
-      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      await smtp.close();
     }
   });
 });

@@ -1,15 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import { type Delivered, startLoopbackSmtp } from '@agency/scripts/testing/loopback-smtp';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
 import pg from 'pg';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-type Delivered = { to: string[]; raw: string };
-
-/** Undoes quoted-printable soft breaks and escapes, enough to read links and text. */
-const decode = (raw: string) =>
-  raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(Number.parseInt(hex, 16)));
 
 const PUBLIC_URL = 'https://agency.example.test';
 
@@ -27,38 +20,22 @@ const contact = {
 
 describe('tutors, activation and password reset (real PostgreSQL, real SMTP on loopback)', () => {
   let product: TestProduct;
-  let smtp: SMTPServer;
+  let smtp: Awaited<ReturnType<typeof startLoopbackSmtp>>;
   let db: pg.Pool;
   let admin: string;
-  const inbox: Delivered[] = [];
+  let inbox: Delivered[];
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('end', () => {
-          inbox.push({
-            to: session.envelope.rcptTo.map((r) => r.address),
-            raw: decode(Buffer.concat(chunks).toString('utf8')),
-          });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const { port } = smtp.server.address() as AddressInfo;
-    product = await startTestProduct({ smtpUrl: `smtp://127.0.0.1:${port}`, publicUrl: PUBLIC_URL });
+    smtp = await startLoopbackSmtp({ decoded: true });
+    inbox = smtp.inbox;
+    product = await startTestProduct({ smtpUrl: smtp.url, publicUrl: PUBLIC_URL });
     db = new pg.Pool({ connectionString: product.databaseUrl });
     admin = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
   });
   afterAll(async () => {
     await db?.end();
     await product?.dispose();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp?.close();
   });
 
   const post = (url: string, payload: object = {}, token = admin, remoteAddress = '127.0.0.1') =>

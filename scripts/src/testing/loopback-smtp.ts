@@ -3,8 +3,15 @@ import { SMTPServer } from 'smtp-server';
 
 export type Delivered = { to: string[]; raw: string };
 
-/** A real SMTP server on loopback that keeps every message it is given, for tests of the e-mails. */
-export async function startLoopbackSmtp() {
+/** Undoes quoted-printable soft breaks and escapes, enough to read a message's links and text. */
+export const decodeQuotedPrintable = (raw: string) =>
+  raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(Number.parseInt(hex, 16)));
+
+/**
+ * A real SMTP server on loopback that keeps every message it is given, for tests of the e-mails;
+ * `decoded` keeps each as `decodeQuotedPrintable` reads it.
+ */
+export async function startLoopbackSmtp({ decoded = false } = {}) {
   const inbox: Delivered[] = [];
   const smtp = new SMTPServer({
     authOptional: true,
@@ -14,7 +21,11 @@ export async function startLoopbackSmtp() {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+        const raw = Buffer.concat(chunks).toString('utf8');
+        inbox.push({
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: decoded ? decodeQuotedPrintable(raw) : raw,
+        });
         callback();
       });
     },
