@@ -89,27 +89,9 @@ export function addYears(date: string, years: number): string {
   return `${String(y + years).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
 
-export class PersonalDataVault {
-  private readonly byKid = new Map<string, Key>();
-  private readonly bySubject = new Map<string, Key>();
-  private readonly retained = new Map<string, string>();
-  /** Bumped whenever a cached key is dropped, so a read that raced with an erasure is not cached. */
-  private generation = 0;
-  private readonly masterKey: Buffer;
-  readonly retentionYears: number;
-
-  constructor(
-    private readonly pool: pg.Pool,
-    options: PersonalDataVaultOptions,
-  ) {
-    if (options.masterKey.length !== 32) throw new Error('The personal-data master key must be 32 bytes');
-    this.masterKey = options.masterKey;
-    this.retentionYears = options.retentionYears ?? 6;
-  }
 /**
  * The data keys, one per data subject, outside the event log (their tables: migrations/personal-data).
  * Each key is stored wrapped (AES-256-GCM) by the master key kept in DATA_DIR, so a copy of the
-  private readonly onShredded: PersonalDataVaultOptions['onShredded'];
  * database alone decrypts nothing. Erasing a subject deletes its key bytes and keeps the row (`shredded_at`): the
  * subject's personal fields can never be read again, from any copy of the log.
  *
@@ -119,8 +101,26 @@ export class PersonalDataVault {
  * A key id found in a sealed value but in neither table is an error, never "Erased": a key table
  * from another database or a partial copy must stop the readers that need it (and be reported),
  * not pass the subject off as erased, which folds would then record again for good.
-    this.onShredded = options.onShredded;
  */
+export class PersonalDataVault {
+  private readonly byKid = new Map<string, Key>();
+  private readonly bySubject = new Map<string, Key>();
+  private readonly retained = new Map<string, string>();
+  /** Bumped whenever a cached key is dropped, so a read that raced with an erasure is not cached. */
+  private generation = 0;
+  private readonly masterKey: Buffer;
+  private readonly onShredded: PersonalDataVaultOptions['onShredded'];
+  readonly retentionYears: number;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    options: PersonalDataVaultOptions,
+  ) {
+    if (options.masterKey.length !== 32) throw new Error('The personal-data master key must be 32 bytes');
+    this.masterKey = options.masterKey;
+    this.retentionYears = options.retentionYears ?? 6;
+    this.onShredded = options.onShredded;
+  }
 
   static async open(pool: pg.Pool, options: PersonalDataVaultOptions) {
     await migrate(pool, PERSONAL_DATA_MIGRATIONS);
