@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { familyInvoice } from '@agency/domain';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONFLICT_ATTEMPTS, ConcurrentChange, type Contention } from './pipeline/command-pipeline';
 
 const contact = {
   firstName: 'Ann',
@@ -305,6 +307,45 @@ describe('command pipeline (real PostgreSQL, both services)', () => {
       });
       expect(response.statusCode).toBe(409);
       expect(response.json().error.code).toBe('concurrent_change');
+    } finally {
+      store.appendToStream = realAppend;
+    }
+  });
+
+  it('decides again after each lost race as the one retry policy allows, more times on a contended stream', async () => {
+    const streamId = `retry-policy-${randomUUID()}`;
+    const store = product.command.deps.store;
+    const realAppend = store.appendToStream.bind(store);
+    let won = 0;
+    // Another writer takes a number of its own on the stream before each of this command's appends, `times` times.
+    const othersWin = (times: number) => {
+      won = 0;
+      store.appendToStream = async (id, events, options) => {
+        if (id === streamId && won < times && events[0]) {
+          won++;
+          const theirs = { ...events[0], id: randomUUID(), data: { ...events[0].data, documentId: randomUUID() } };
+          await realAppend(id, [theirs], { expectedRevision: 'any' });
+        }
+        return realAppend(id, events, options);
+      };
+    };
+    const system = { id: 'system', username: 'system', role: 'admin' as const };
+    const ours = randomUUID();
+    const take = (contention?: Contention, documentId = randomUUID()) =>
+      product.command
+        .actAs(system, randomUUID())
+        .context.run(streamId, familyInvoice.sequenceDecider, { type: 'TakeNumber', documentId }, contention);
+    try {
+      othersWin(Number.POSITIVE_INFINITY);
+      await expect(take()).rejects.toBeInstanceOf(ConcurrentChange);
+      expect(won).toBe(CONFLICT_ATTEMPTS.usual);
+      othersWin(CONFLICT_ATTEMPTS.usual + 4);
+      await expect(take()).rejects.toBeInstanceOf(ConcurrentChange);
+      expect(won).toBe(CONFLICT_ATTEMPTS.usual);
+      othersWin(CONFLICT_ATTEMPTS.usual + 4);
+      const state = await take('contended', ours);
+      expect(won).toBe(CONFLICT_ATTEMPTS.usual + 4);
+      expect(state.numbers.get(ours)).toBe(state.last);
     } finally {
       store.appendToStream = realAppend;
     }

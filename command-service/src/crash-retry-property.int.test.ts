@@ -5,7 +5,7 @@ import { readModels, rebuildAsAFreshProcess } from '@agency/scripts/testing/data
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { FaultStep } from './pipeline/command-pipeline';
+import { type FaultStep, injectFaults } from './race-points';
 
 /**
  * One property over every command route: a crash at any point of a command (after each append of
@@ -793,10 +793,10 @@ describe('every command route: a crash anywhere, retried or not, ends as one cle
       if (tree === 'command' && method === 'POST') routes.push(`POST ${url}`);
     db = new pg.Pool({ connectionString: product.databaseUrl, max: 4 });
     admin = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
-    product.command.deps.faults = { at: (fault) => plan?.at(fault) };
+    injectFaults({ at: (fault) => plan?.at(fault) });
   });
   afterAll(async () => {
-    if (product) product.command.deps.faults = undefined;
+    if (product) injectFaults(undefined);
     await db?.end();
     await product?.dispose();
   });

@@ -6,8 +6,9 @@ import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/
 import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type CommandDependencies, commandRoute, type FaultStep } from './pipeline/command-pipeline';
+import { type CommandDependencies, commandRoute } from './pipeline/command-pipeline';
 import { ProcessedCommands } from './pipeline/idempotency';
+import { type FaultStep, injectFaults } from './race-points';
 
 const contact = {
   firstName: 'Ann',
@@ -78,7 +79,7 @@ describe('exactly-once commands: every retry of a commandId appends once and get
     await twoStreams.ready();
   });
   afterEach(() => {
-    deps.faults = undefined;
+    injectFaults(undefined);
     deps.projections.waitFor = realWaitFor.value as CommandDependencies['projections']['waitFor'];
   });
   afterAll(async () => {
@@ -125,11 +126,11 @@ describe('exactly-once commands: every retry of a commandId appends once and get
         return reached;
       };
     } else {
-      deps.faults = {
+      injectFaults({
         at: async (fault) => {
           if (fault.commandId === commandId && fault.step === step) await hit();
         },
-      };
+      });
     }
     return held;
   }
@@ -205,13 +206,13 @@ describe('exactly-once commands: every retry of a commandId appends once and get
     await first.reached;
     await leaseRunsOut(commandId);
     const second = gate();
-    deps.faults = {
+    injectFaults({
       at: async (fault) => {
         if (fault.commandId !== commandId || fault.step !== 'claimed') return;
         second.reach();
         await second.opened;
       },
-    };
+    });
     const retry = postTwo({ ...contact, commandId });
     await second.reached;
     // Both runners now hold the command past their claim; both go on at once.

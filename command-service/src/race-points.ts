@@ -1,7 +1,9 @@
 /**
- * Named points in commands where a rule spanning streams or tables has been checked and the
- * decisive write has not happened yet. Production never sets a hook; race tests set one that
- * waits on a barrier, so that two requests both pass their checks before either writes.
+ * The one module of test hooks that production code passes through (production never sets one).
+ *
+ * Race points: named points in commands where a rule spanning streams or tables has been checked
+ * and the decisive write has not happened yet. Race tests set a hook that waits on a barrier, so
+ * that two requests both pass their checks before either writes.
  */
 export type RacePoint =
   /** An engagement start has checked the tutor and the child, before the tutor's roster is appended to. */
@@ -45,4 +47,29 @@ export function barrier(parties: number) {
     if (waiting >= parties) open();
     await opened;
   };
+}
+
+/**
+ * The steps of a command where a test may make it fail or stop (a crash is a step that never
+ * returns): after its id is claimed, after each append, after its handler, before its answer is
+ * recorded. Reactors' commands pass the `appended` step too.
+ */
+export type FaultStep =
+  | { step: 'claimed'; commandId: string }
+  | { step: 'appended'; commandId: string; streamId: string }
+  | { step: 'handled'; commandId: string }
+  | { step: 'recording'; commandId: string };
+
+export type Faults = { at: (fault: FaultStep) => void | Promise<void> };
+
+let faults: Faults | undefined;
+
+/** Passes at once unless a test injects faults. */
+export async function faultPoint(fault: FaultStep): Promise<void> {
+  if (faults) await faults.at(fault);
+}
+
+/** For tests: `at` is called at every step of every command (it may throw or wait); `undefined` takes it off. */
+export function injectFaults(injected: Faults | undefined): void {
+  faults = injected;
 }

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { unzipSync } from 'fflate';
 import type pg from 'pg';
 import { describe, expect, it, vi } from 'vitest';
-import { useProductWithFaults } from './testing/product-with-faults';
+import { injectFaults, useProductWithFaults } from './testing/product-with-faults';
 import type { TestProduct } from './testing/test-product';
 import { contact, testRequests } from './testing/test-requests';
 
@@ -28,14 +28,14 @@ describe('an erasure cut short right after its event is completed all the same',
   /** The erasure at `url`, crashing right after its append; nobody retries it. */
   const eraseAndCrash = async (url: string) => {
     const commandId = randomUUID();
-    product.command.deps.faults = {
+    injectFaults({
       at: (fault) => {
         if (fault.step === 'appended' && fault.commandId === commandId) throw new Error('crash');
       },
-    };
+    });
     const response = await post(url, { commandId, reason: 'Asked by the person', confirm: true });
     expect(response.statusCode, response.body).toBe(500);
-    product.command.deps.faults = undefined;
+    injectFaults(undefined);
   };
   const shredded = async (subject: string) =>
     (await db.query('select key is null as gone from pii.subject_keys where subject_id = $1', [subject])).rows[0]

@@ -4,7 +4,7 @@ import type { TestProduct } from '@agency/scripts/testing/test-product';
 import { contact } from '@agency/scripts/testing/test-requests';
 import type pg from 'pg';
 import { describe, expect, it, vi } from 'vitest';
-import type { FaultStep } from '../pipeline/command-pipeline';
+import { type FaultStep, injectFaults } from '../race-points';
 import { activationCommandId } from './activation-routes';
 
 const PASSWORD = 'Quartz-Heron-7731';
@@ -69,15 +69,15 @@ describe('a tutor login follows from the activation (real PostgreSQL)', () => {
   it('an activation that died after the tutor’s stream had it gets its login without a retry; its retry signs in', async () => {
     const { tutorId, username, name, code } = await tutorWithCode();
     const commandId = activationCommandId(code);
-    product.command.deps.faults = {
+    injectFaults({
       at: (fault: FaultStep) => {
         if (fault.step === 'appended' && fault.commandId === commandId && fault.streamId.startsWith('tutor-')) {
           throw new Error('the process died here');
         }
       },
-    };
+    });
     expect((await activate(code, username)).statusCode).toBe(500);
-    product.command.deps.faults = undefined;
+    injectFaults(undefined);
     // Nobody retried: the reactor records the login all the same, and its credentials stay.
     await vi.waitFor(async () => expect(await eventsOf(tutorId)).toEqual(['TutorAccountActivated', 'UserRegistered']), {
       timeout: 10_000,
@@ -103,13 +103,13 @@ describe('a tutor login follows from the activation (real PostgreSQL)', () => {
   it('a crash inside the login step is retried by the reactor and ends in one login', async () => {
     const { tutorId, username, name, code } = await tutorWithCode();
     let crashes = 0;
-    product.command.deps.faults = {
+    injectFaults({
       at: (fault: FaultStep) => {
         if (fault.step === 'appended' && fault.streamId.startsWith('user-') && crashes++ === 0) {
           throw new Error('the reactor died here');
         }
       },
-    };
+    });
     const activated = await activate(code, username);
     expect(activated.statusCode, activated.body).toBe(200);
     expect(activated.json().user).toMatchObject({ username, role: 'tutor', tutorId, name });

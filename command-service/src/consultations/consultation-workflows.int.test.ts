@@ -5,7 +5,7 @@ import type { TestProduct } from '@agency/scripts/testing/test-product';
 import { testRequests } from '@agency/scripts/testing/test-requests';
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import type { FaultStep } from '../pipeline/command-pipeline';
+import { type FaultStep, injectFaults } from '../race-points';
 
 const contact = (firstName: string, lastName: string) => ({
   firstName,
@@ -71,14 +71,14 @@ describe('consultation invoices are a reactor: never refused after a write, neve
   it('a record that died after its append is invoiced all the same, and its retry answers with the invoice', async () => {
     const family = await newFamily();
     const commandId = randomUUID();
-    product.command.deps.faults = {
+    injectFaults({
       at: (fault: FaultStep) => {
         if (fault.step === 'appended' && fault.commandId === commandId) throw new Error('the process died here');
       },
-    };
+    });
     const body = { ...family, date: '2026-03-06' };
     expect((await post('/api/consultations', { ...body, commandId })).statusCode).toBe(500);
-    product.command.deps.faults = undefined;
+    injectFaults(undefined);
     const { consultation } = await ok('/api/consultations', { ...body, commandId });
     expect(consultation.invoiceReference).toMatch(/\d{5}$/);
     expect(await documents('FamilyInvoiceIssued', consultation.invoiceId)).toEqual([consultation.invoiceReference]);
@@ -90,13 +90,13 @@ describe('consultation invoices are a reactor: never refused after a write, neve
     const body = { ...family, date: '2026-03-07' };
     // The reactor is held back (its step fails) until the consultation is cancelled.
     let held = true;
-    product.command.deps.faults = {
+    injectFaults({
       at: (fault: FaultStep) => {
         if (held && fault.step === 'appended' && fault.streamId === 'family-invoice-sequence') {
           throw new Error('the reactor is down');
         }
       },
-    };
+    });
     const recorded = await ok('/api/consultations', { ...body, commandId });
     const consultationId = recorded.consultation.id as string;
     await ok('/api/consultations/cancel', { id: consultationId });
@@ -117,13 +117,13 @@ describe('consultation invoices are a reactor: never refused after a write, neve
     const first = await ok('/api/consultations', { ...family, date: '2026-03-08', amount: 100 });
     const id = first.consultation.id as string;
     let crashes = 0;
-    product.command.deps.faults = {
+    injectFaults({
       at: (fault: FaultStep) => {
         if (fault.step === 'appended' && fault.streamId === 'family-invoice-sequence' && crashes++ % 2 === 0) {
           throw new Error('the reactor died here');
         }
       },
-    };
+    });
     await ok('/api/consultations', { ...family, id, date: '2026-03-08', amount: 120 });
     await ok('/api/consultations/cancel', { id });
     const invoiceIds = await invoicesOf(id);

@@ -3,7 +3,8 @@ import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/
 import { contact, testRequests } from '@agency/scripts/testing/test-requests';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { derivedId, type FaultStep } from '../pipeline/command-pipeline';
+import { derivedId } from '../pipeline/command-pipeline';
+import { type FaultStep, injectFaults } from '../race-points';
 
 type Row = { stream_id: string; event_type: string; id: string; causation: string; command: string };
 
@@ -75,13 +76,13 @@ describe('an engagement start is one command on the roster; reactors record it a
   /** Throws once, right after `streamId` was appended to by a command that `which` picks. */
   function failOnceAfterAppend(streamId: string, which: (fault: Extract<FaultStep, { step: 'appended' }>) => boolean) {
     let hits = 0;
-    product.command.deps.faults = {
+    injectFaults({
       at: (fault) => {
         if (fault.step !== 'appended' || fault.streamId !== streamId || !which(fault)) return;
         hits += 1;
         if (hits === 1) throw new Error(`injected failure after appending to ${streamId}`);
       },
-    };
+    });
     return { hits: () => hits };
   }
 
@@ -101,7 +102,7 @@ describe('an engagement start is one command on the roster; reactors record it a
     }
   });
   afterEach(() => {
-    product.command.deps.faults = undefined;
+    injectFaults(undefined);
   });
   afterAll(async () => {
     await db?.end();

@@ -3,9 +3,6 @@ import { addDays, agency, client, familyInvoice, todayIn } from '@agency/domain'
 import { HttpError } from '@agency/platform';
 import { type CommandContext, derivedId } from '../pipeline/command-pipeline';
 
-/** Enough tries for every save of a busy office at the same moment: each try that loses lets another win. */
-const SEQUENCE_ATTEMPTS = 25;
-
 /**
  * A credit note's id: one per invoice (an invoice is credited once, as a whole), so however often
  * a crediting step runs, it names the same note and takes the same number.
@@ -25,17 +22,11 @@ export function familyInvoicing({ timeZone }: { timeZone: string }) {
     agency.detailsOf(await load(agency.agencyStream(), agency.agencyDecider));
 
   async function takeNumber(run: CommandContext['run'], documentId: string): Promise<number> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const state = await run(sequenceStream(), sequenceDecider, { type: 'TakeNumber', documentId });
-        const number = state.numbers.get(documentId);
-        if (number === undefined) throw new Error('a number that was just taken is missing');
-        return number;
-      } catch (error) {
-        const busy = error instanceof HttpError && error.code === 'concurrent_change';
-        if (!busy || attempt >= SEQUENCE_ATTEMPTS) throw error;
-      }
-    }
+    // Every save of a busy office that issues a document takes its number here: a contended stream.
+    const state = await run(sequenceStream(), sequenceDecider, { type: 'TakeNumber', documentId }, 'contended');
+    const number = state.numbers.get(documentId);
+    if (number === undefined) throw new Error('a number that was just taken is missing');
+    return number;
   }
 
   /** Whom a family's invoices are addressed to now (its first contact); null: no such family. */

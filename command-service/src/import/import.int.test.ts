@@ -2,6 +2,7 @@ import { type ImportAnswer, importAnswer, LIMITS } from '@agency/contracts';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { injectFaults } from '../race-points';
 import { childIdOf, contactIdOf } from './family-rows';
 import { idForKey } from './import-rows';
 
@@ -207,17 +208,17 @@ describe('CSV import of families, tutors and engagements (real PostgreSQL)', () 
       'C3,Cy,Crash,cy@example.com,OX1 1AA',
     ].join('\n');
     let appended = 0;
-    product.command.deps.faults = {
+    injectFaults({
       at: (fault) => {
         // The second tutor is appended, then the process "dies" before answering.
         if (fault.step === 'appended' && fault.streamId.startsWith('tutor-') && ++appended === 2)
           throw new Error('crash');
       },
-    };
+    });
     try {
       expect((await send({ kind: 'tutors', csv: file })).statusCode).toBe(500);
     } finally {
-      product.command.deps.faults = undefined;
+      injectFaults(undefined);
     }
     const retried = await importCsv('tutors', file);
     expect(outcomes(retried)).toEqual([

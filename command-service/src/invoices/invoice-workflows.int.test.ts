@@ -5,7 +5,7 @@ import type { TestProduct } from '@agency/scripts/testing/test-product';
 import { contact, testRequests } from '@agency/scripts/testing/test-requests';
 import type pg from 'pg';
 import { describe, expect, it, vi } from 'vitest';
-import type { FaultStep } from '../pipeline/command-pipeline';
+import { type FaultStep, injectFaults } from '../race-points';
 import { INVOICES_REACTOR } from './invoice-reactor';
 
 /**
@@ -89,26 +89,26 @@ describe('tutor invoices follow from the month lock, unlocks from the withdrawal
 
   /** Fails the command `commandId` right after it appended to a stream named `prefix…`: a crash between two writes. */
   const crashAfterAppend = (commandId: string, prefix: string) => {
-    product.command.deps.faults = {
+    injectFaults({
       at: (fault: FaultStep) => {
         if (fault.step === 'appended' && fault.commandId === commandId && fault.streamId.startsWith(prefix)) {
           throw new Error('the process died here');
         }
       },
-    };
+    });
   };
   /** Fails a reaction's step right after its append to each of `streamIds`, once each. */
   const crashInReaction = (...streamIds: string[]) => {
     const crashes = { count: 0 };
     const left = new Set(streamIds);
-    product.command.deps.faults = {
+    injectFaults({
       at: (fault: FaultStep) => {
         if (fault.step === 'appended' && left.delete(fault.streamId)) {
           crashes.count++;
           throw new Error('the reactor died here');
         }
       },
-    };
+    });
     return crashes;
   };
 
@@ -140,7 +140,7 @@ describe('tutor invoices follow from the month lock, unlocks from the withdrawal
     const commandId = randomUUID();
     crashAfterAppend(commandId, 'timesheet-');
     expect((await post('/api/invoices/save', { ...generation(tutorId), commandId })).statusCode).toBe(500);
-    product.command.deps.faults = undefined;
+    injectFaults(undefined);
     // Nobody retried: the reactor generates the invoice from the locked lessons all the same.
     await vi.waitFor(async () => expect(await referenceOf(tutorId)).toEqual([`${prefix}0001`]), { timeout: 10_000 });
 
@@ -220,7 +220,7 @@ describe('tutor invoices follow from the month lock, unlocks from the withdrawal
     const commandId = randomUUID();
     crashAfterAppend(commandId, 'invoice-');
     expect((await post('/api/invoices/withdraw', { id: generated.id, commandId })).statusCode).toBe(500);
-    product.command.deps.faults = undefined;
+    injectFaults(undefined);
     // Nobody retried: the reactor unlocks the month all the same.
     await vi.waitFor(async () => expect((await eventsOf(tutorId)).at(-1)).toBe('TimesheetMonthUnlocked'), {
       timeout: 10_000,

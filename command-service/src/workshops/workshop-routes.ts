@@ -47,12 +47,6 @@ type Options = {
   vault?: Pick<PersonalDataVault, 'shred'>;
 };
 
-/**
- * Tries of a booking that lost a race for its event's stream: each lost try lets another win, so
- * this many serve a class's worth of parents at the same moment, while bounding what one
- * anonymous request can cost (each try reads the event's stream again).
- */
-const BOOKING_ATTEMPTS = 10;
 /** Who a public booking is recorded as (no login): the events' metadata says so. */
 const PUBLIC_BOOKER = { id: 'public-booking', username: 'public', role: 'public' } as unknown as SessionUser;
 
@@ -73,17 +67,6 @@ function eventAnswer(state: Live, now?: Date) {
     placesLeft: workshop.placesLeft(state, now),
   };
 }
-
-const withRetries = async <T>(attempt: () => Promise<T>): Promise<T> => {
-  for (let tries = 1; ; tries++) {
-    try {
-      return await attempt();
-    } catch (error) {
-      const busy = error instanceof HttpError && error.code === 'concurrent_change';
-      if (!busy || tries >= BOOKING_ATTEMPTS) throw error;
-    }
-  }
-};
 
 /**
  * Workshops: events (admins), the public booking (no login, rate-limited, a honeypot), moves,
@@ -187,8 +170,11 @@ export async function workshopRoutes(app: FastifyInstance, options: Options) {
       );
       try {
         // A repeated booking (the same command id) finds its request; its e-mail follows from the event, once.
-        const state = await withRetries(() =>
-          context.run(workshopStream(eventId), workshopDecider, {
+        // A class's worth of parents may book one event at the same moment: its stream is contended.
+        const state = await context.run(
+          workshopStream(eventId),
+          workshopDecider,
+          {
             type: 'RequestBooking',
             registration: {
               registrationId,
@@ -199,7 +185,8 @@ export async function workshopRoutes(app: FastifyInstance, options: Options) {
             linkId: link.linkId,
             nowLocal: nowLocal(context),
             now: context.now,
-          }),
+          },
+          'contended',
         );
         if (state.status === 'none') throw notFound('There is no such event.');
         const position = appendedUpTo();
@@ -261,15 +248,18 @@ export async function workshopRoutes(app: FastifyInstance, options: Options) {
         const account = email
           ? await accounts.accountFor(email, clientId ?? registrationSubject({ registrationId }))
           : '';
-        const state = await withRetries(() =>
-          context.run(workshopStream(eventId), workshopDecider, {
+        const state = await context.run(
+          workshopStream(eventId),
+          workshopDecider,
+          {
             type: 'ConfirmBooking',
             registrationId,
             clientId,
             accountKey: account,
             nowLocal: nowLocal(context),
             now: context.now,
-          }),
+          },
+          'contended',
         );
         if (state.status === 'none') throw notFound('There is no such event.');
         const registration = state.registrations.get(registrationId);

@@ -4,8 +4,7 @@ import type { TestProduct } from '@agency/scripts/testing/test-product';
 import { testRequests } from '@agency/scripts/testing/test-requests';
 import type pg from 'pg';
 import { describe, expect, it, vi } from 'vitest';
-import type { FaultStep } from '../pipeline/command-pipeline';
-import { onRacePoint } from '../race-points';
+import { type FaultStep, injectFaults, onRacePoint } from '../race-points';
 
 const booking = (email: string, lastName = 'Lee') => ({
   contact: {
@@ -82,13 +81,13 @@ describe('workshop workflows are reactors: crashes, retries and erasures never l
     );
   /** Fails the command `commandId` right after it appended to a stream named `prefix…`: a crash between two writes. */
   const crashAfterAppend = (commandId: string, prefix: string) => {
-    product.command.deps.faults = {
+    injectFaults({
       at: (fault: FaultStep) => {
         if (fault.step === 'appended' && fault.commandId === commandId && fault.streamId.startsWith(prefix)) {
           throw new Error('the process died here');
         }
       },
-    };
+    });
   };
 
   useProductWithFaults((started) => {
@@ -104,7 +103,7 @@ describe('workshop workflows are reactors: crashes, retries and erasures never l
     const commandId = randomUUID();
     crashAfterAppend(commandId, 'workshop-event-');
     expect((await post('/api/events/cancel', { id: eventId, commandId })).statusCode).toBe(500);
-    product.command.deps.faults = undefined;
+    injectFaults(undefined);
     // Nobody retried: the reactor credits each invoice all the same.
     await vi.waitFor(
       async () => {
@@ -129,7 +128,7 @@ describe('workshop workflows are reactors: crashes, retries and erasures never l
     const commandId = randomUUID();
     crashAfterAppend(commandId, 'workshop-event-');
     expect((await post('/api/events/delete', { eventId, registrationId, commandId })).statusCode).toBe(500);
-    product.command.deps.faults = undefined;
+    injectFaults(undefined);
     await vi.waitFor(async () => expect(await creditNotes(id)).toHaveLength(1), { timeout: 10_000 });
     await ok('/api/events/delete', { eventId, registrationId, commandId });
     await ok('/api/events/delete', { eventId, registrationId });
@@ -146,14 +145,14 @@ describe('workshop workflows are reactors: crashes, retries and erasures never l
     const eventId = await newEvent();
     const { id } = await invoice([await book(eventId, 'inside@example.com')]);
     let crashes = 0;
-    product.command.deps.faults = {
+    injectFaults({
       at: (fault: FaultStep) => {
         // The reactor's step dies once right after it took the credit note's number.
         if (fault.step === 'appended' && fault.streamId === 'family-invoice-sequence' && crashes++ === 0) {
           throw new Error('the reactor died here');
         }
       },
-    };
+    });
     await ok('/api/events/cancel', { id: eventId });
     await vi.waitFor(async () => expect(await creditNotes(id)).toHaveLength(1), { timeout: 10_000 });
     expect(crashes).toBeGreaterThan(0);
@@ -198,7 +197,7 @@ describe('workshop workflows are reactors: crashes, retries and erasures never l
     crashAfterAppend(commandId, `workshop-event-${toEventId}`);
     const move = { fromEventId, registrationId, toEventId };
     expect((await post('/api/events/move', { ...move, commandId })).statusCode).toBe(500);
-    product.command.deps.faults = undefined;
+    injectFaults(undefined);
     await vi.waitFor(
       async () => expect(await eventsOfType('WorkshopRegistrationMovedOut', `workshop-event-${fromEventId}`)).toBe(1),
       { timeout: 10_000 },

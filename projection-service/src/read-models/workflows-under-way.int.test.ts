@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { ConsultationRowView, EventRegistrationsAnswer } from '@agency/contracts';
 import { comparePositions } from '@agency/platform';
 import { readModels, rebuildAsAFreshProcess } from '@agency/scripts/testing/database-dump';
+import { type FaultStep, injectFaults } from '@agency/scripts/testing/product-with-faults';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
 type Json = Record<string, unknown>;
-type Fault = Parameters<NonNullable<TestProduct['command']['deps']['faults']>['at']>[0];
+type Fault = FaultStep;
 
 const contact = (firstName: string, lastName: string) => ({
   firstName,
@@ -105,7 +106,7 @@ describe('workflows under way, as the query answers show them (real PostgreSQL)'
       release = resolve;
     });
     let failed = false;
-    product.command.deps.faults = {
+    injectFaults({
       at: async (fault: Fault) => {
         if (fault.step !== 'appended' || fault.streamId !== 'family-invoice-sequence') return;
         if (!failed) {
@@ -114,9 +115,9 @@ describe('workflows under way, as the query answers show them (real PostgreSQL)'
         }
         await restored;
       },
-    };
+    });
     return () => {
-      product.command.deps.faults = undefined;
+      injectFaults(undefined);
       release();
     };
   }
@@ -169,7 +170,7 @@ describe('workflows under way, as the query answers show them (real PostgreSQL)'
     admin = product.api(token);
   });
   afterEach(() => {
-    product.command.deps.faults = undefined;
+    injectFaults(undefined);
   });
   afterAll(async () => {
     await db?.end();
