@@ -15,7 +15,7 @@ import { type FaultStep, injectFaults } from './race-points';
  * references of one clean run; the retry is answered as a clean retry is; references never
  * repeat; and the read models equal a rebuild from the events.
  *
- * The routes are read from the command service's route table, so a new route fails here until it
+ * The routes are read from the command tree's part of the route table, so a new route fails here until it
  * has a scenario (or an exclusion saying why it is not a command).
  */
 

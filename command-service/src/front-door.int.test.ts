@@ -105,7 +105,7 @@ describe('the hardened front door, through the whole product (PUBLIC_URL https)'
     await product?.dispose();
   });
 
-  it('answers every API and session call with security headers and Cache-Control: no-store, errors and proxied queries included', async () => {
+  it('answers every API and session call with security headers and Cache-Control: no-store, errors and queries included', async () => {
     const answers = [
       await fetch(`${product.url}/api/clients?includeInactive=Y`, { headers: { authorization: `Bearer ${admin}` } }),
       await fetch(`${product.url}/api/tutors/${tutorId}`, { headers: { authorization: `Bearer ${admin}` } }),
@@ -319,7 +319,7 @@ describe('the hardened front door, through the whole product (PUBLIC_URL https)'
     }
   });
 
-  it('pins the JWT algorithm: the same claims signed with HS512, HS384 or none are refused by both services', async () => {
+  it('pins the JWT algorithm: the same claims signed with HS512, HS384 or none are refused by commands and queries alike', async () => {
     for (const alg of ['HS512', 'HS384', 'none'] as const) {
       const forged = reSigned(admin, alg);
       const me = await product.command.app.inject({

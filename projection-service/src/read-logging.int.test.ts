@@ -7,7 +7,7 @@ import { buildQueryApp } from './testing/query-app';
 const SECRET = 'test-secret-test-secret-test-secret';
 
 /** The request lines of reads cost CPU on every GET; refusals and errors are kept. */
-describe('the query service’s log', () => {
+describe('the query tree’s log', () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   let store: PostgresEventStore;
   beforeAll(async () => {

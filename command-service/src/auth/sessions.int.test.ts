@@ -47,7 +47,7 @@ describe('server-side sessions, and a login throttle that counts first (real Pos
     inject('POST', url, token, payload, remoteAddress);
   const login = (username: string, password: string, remoteAddress = '127.0.0.1') =>
     inject('POST', '/auth/local', undefined, { username, password }, remoteAddress);
-  /** The token's status at the command service (its own route) and at the query service (through the proxy). */
+  /** The token's status at a route of the command tree and at one of the query tree (the one app). */
   const statuses = async (token: string) => {
     const me = await inject('GET', '/auth/local/me', token);
     const query = await fetch(`${product.url}/api/users/me`, { headers: { authorization: `Bearer ${token}` } });
@@ -103,7 +103,7 @@ describe('server-side sessions, and a login throttle that counts first (real Pos
     return swapped.rowCount ? link : undefined;
   };
 
-  it('logout ends that session at both services; the other sessions of the user go on', async () => {
+  it('logout ends that session for commands and queries alike; the other sessions of the user go on', async () => {
     const first = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
     const second = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
     expect(await statuses(first)).toEqual([200, 200]);

@@ -29,7 +29,7 @@ const contact = (firstName: string, lastName: string) => ({
 
 type Heard = { event: string; data: { readModels: string[] } };
 
-/** An open GET /api/live through the front door (the command service's proxy), as a browser holds it. */
+/** An open GET /api/live through the app's port, as a browser holds it. */
 async function listen(url: string, token: string) {
   const controller = new AbortController();
   const response = await fetch(`${url}/api/live`, {
