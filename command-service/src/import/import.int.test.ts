@@ -1,8 +1,8 @@
 import { type ImportAnswer, importAnswer, LIMITS } from '@agency/contracts';
-import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { injectFaults } from '../race-points';
+import { injectFaults, useProductWithFaults } from '@agency/scripts/testing/product-with-faults';
+import type { TestProduct } from '@agency/scripts/testing/test-product';
+import type pg from 'pg';
+import { describe, expect, it } from 'vitest';
 import { childIdOf, contactIdOf } from './family-rows';
 import { idForKey } from './import-rows';
 
@@ -15,15 +15,8 @@ describe('CSV import of families, tutors and engagements (real PostgreSQL)', () 
   let product: TestProduct;
   let db: pg.Pool;
   let admin: string;
-
-  beforeAll(async () => {
-    product = await startTestProduct();
-    db = new pg.Pool({ connectionString: product.databaseUrl });
-    admin = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
-  });
-  afterAll(async () => {
-    await db?.end();
-    await product?.dispose();
+  useProductWithFaults((started) => {
+    ({ product, db, admin } = started);
   });
 
   const send = (payload: object, token = admin) =>
