@@ -9,7 +9,7 @@ const decode = (raw: string) =>
 /** The newest path like /activate/{code} (or /reset/…, /book/confirm/…) in a message to `to`, from DATA_DIR/outbox (no SMTP_URL set). */
 export async function linkFromOutbox(
   to: string,
-  kind: 'activate' | 'reset' | 'book/confirm',
+  kind: 'activate' | 'reset' | 'book/confirm' | 'family/sign-in',
   seen: Set<string>,
 ): Promise<string> {
   const outbox = join(inject('dataDir'), 'outbox');

@@ -49,8 +49,26 @@ const booking = {
   confirm: () => import('../features/booking/pages/confirm-booking-page'),
 };
 
+const family = {
+  signIn: () => import('../features/family/pages/sign-in-page'),
+  link: () => import('../features/family/pages/sign-in-link-page'),
+  home: () => import('../features/family/pages/home-page'),
+  lessons: () => import('../features/family/pages/lessons-page'),
+  invoices: () => import('../features/family/pages/invoices-page'),
+  bookings: () => import('../features/family/pages/bookings-page'),
+  myData: () => import('../features/family/pages/my-data-page'),
+};
+
 const pages: RouteObject[] = [
   { path: '/login', lazy: screen(session.login, 'LoginPage') },
+  // Families' own pages (docs/family-access.md): outside the staff shell, with their own frame.
+  { path: '/family', lazy: screen(family.signIn, 'FamilySignInPage') },
+  { path: '/family/sign-in/:token', lazy: screen(family.link, 'FamilySignInLinkPage') },
+  { path: '/family/home', lazy: screen(family.home, 'FamilyHomePage') },
+  { path: '/family/lessons', lazy: screen(family.lessons, 'FamilyLessonsPage') },
+  { path: '/family/invoices', lazy: screen(family.invoices, 'FamilyInvoicesPage') },
+  { path: '/family/bookings', lazy: screen(family.bookings, 'FamilyBookingsPage') },
+  { path: '/family/my-data', lazy: screen(family.myData, 'FamilyMyDataPage') },
   { path: '/reset', lazy: screen(session.reset, 'ResetPage') },
   { path: '/reset/:token', lazy: screen(session.newPassword, 'NewPasswordPage') },
   { path: '/activate/:code', lazy: screen(session.activate, 'ActivatePage') },

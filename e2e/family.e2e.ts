@@ -1,0 +1,116 @@
+import { pdfText } from '@agency/scripts/testing/pdf-text';
+import { strFromU8, unzipSync } from 'fflate';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { adminApi, contactFor } from './support/api';
+import { downloaded, expectAccessible, launchChromium } from './support/chromium';
+import { linkFromOutbox } from './support/outbox';
+
+const PHONE = { width: 375, height: 812 };
+
+/** No page of the family's scrolls sideways on a phone. */
+const expectNoSidewaysScroll = async (page: Page) =>
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(
+    0,
+  );
+
+describe('a family on a phone: signs in by the e-mailed link, opens an invoice, books a workshop, downloads its data', () => {
+  let browser: Browser;
+  let page: Page;
+  const stamp = Date.now() % 100000;
+  const family = contactFor('Fay', `Phone${stamp}`);
+  const workshop = `Family coding ${stamp}`;
+
+  beforeAll(async () => {
+    const api = await adminApi();
+    const { client } = await api.post('/api/clients/contact', family);
+    const { child } = await api.post(`/api/clients/child/${client.id}`, {
+      firstName: 'Finn',
+      lastName: `Phone${stamp}`,
+      dob: '2015-05-05',
+    });
+    await api.post('/api/consultations', { client: client.id, child: child.id, date: '2025-02-03' });
+    await api.post('/api/events', {
+      description: workshop,
+      dateTime: '2099-08-01T10:00',
+      durationMinutes: 90,
+      price: 25,
+      capacity: 8,
+    });
+    browser = await launchChromium();
+    const context = await browser.newContext({
+      baseURL: inject('baseUrl'),
+      viewport: PHONE,
+      isMobile: true,
+      hasTouch: true,
+    });
+    page = await context.newPage();
+  });
+  afterAll(() => browser?.close());
+
+  it('asks for a link, is told to check its mail, and signs in with the link from the outbox', async () => {
+    await page.goto('/family');
+    await page.getByRole('heading', { name: 'Family Sign In' }).waitFor();
+    await expectAccessible(page);
+    await page.getByLabel('Email').fill(family.email);
+    await page.getByRole('button', { name: 'Send Me a Link' }).click();
+    await page.getByRole('heading', { name: 'Check Your Mail' }).waitFor();
+    const link = await linkFromOutbox(family.email, 'family/sign-in', new Set());
+    await page.goto(link);
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('heading', { name: 'Your Family' }).waitFor();
+    await page.getByText(`Finn Phone${stamp}`).waitFor();
+    await expectAccessible(page);
+    await expectNoSidewaysScroll(page);
+  });
+
+  it('sees its invoice and opens its PDF', async () => {
+    await page.getByRole('navigation', { name: 'Family pages' }).getByRole('link', { name: 'Invoices' }).click();
+    await page.getByRole('heading', { name: 'Invoices' }).waitFor();
+    const link = page.getByRole('link', { name: /^Invoice .* \(PDF\)$/ }).first();
+    await link.waitFor();
+    await expectAccessible(page);
+    await expectNoSidewaysScroll(page);
+    const href = await link.getAttribute('href');
+    expect(href).toMatch(/^\/api\/family\/invoices\/doc\//);
+    // The page's own cookie, as the new tab would send it.
+    const response = await page.request.get(href ?? '');
+    expect(response.status()).toBe(200);
+    expect(response.headers()['content-type']).toBe('application/pdf');
+    const text = pdfText(await response.body());
+    const reference = /^Invoice (.*) \(PDF\)$/.exec((await link.textContent()) ?? '')?.[1];
+    expect(text).toContain(reference);
+    expect(text).toContain(`Phone${stamp}`);
+  });
+
+  it('books a workshop for its child as itself, and sees it confirmed', async () => {
+    await page.getByRole('navigation', { name: 'Family pages' }).getByRole('link', { name: 'Bookings' }).click();
+    await page.getByRole('heading', { name: 'Workshop Bookings' }).waitFor();
+    await page.getByText('No bookings yet.').waitFor();
+    const choice = page.getByLabel('Workshop', { exact: true });
+    const value = await choice.locator('option', { hasText: workshop }).getAttribute('value');
+    await choice.selectOption(value ?? '');
+    await page.getByLabel(`Finn Phone${stamp}`).check();
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Book' }).click();
+    await page.getByRole('status').filter({ hasText: 'Booked: your places are confirmed.' }).waitFor();
+    await page.getByRole('region', { name: workshop }).getByText('Confirmed').waitFor();
+    await expectNoSidewaysScroll(page);
+  });
+
+  it('downloads its own data', async () => {
+    await page.getByRole('navigation', { name: 'Family pages' }).getByRole('link', { name: 'My Data' }).click();
+    await page.getByRole('heading', { name: 'My Data' }).waitFor();
+    await expectAccessible(page);
+    await expectNoSidewaysScroll(page);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download all the data we hold about your family' }).click(),
+    ]);
+    const files = unzipSync(new Uint8Array(await downloaded(download)));
+    const data = JSON.parse(strFromU8(files['export.json'] as Uint8Array));
+    expect(data.children).toEqual([expect.objectContaining({ firstName: 'Finn', lastName: `Phone${stamp}` })]);
+    expect(data.workshopBookings.length).toBe(1);
+  });
+});
