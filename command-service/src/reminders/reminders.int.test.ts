@@ -27,6 +27,7 @@ describe('reminders of overdue family invoices: each step once, a late fee once,
   );
   const ids = { owing: randomUUID(), paid: randomUUID(), credited: randomUUID(), erased: randomUUID() };
   let pat = '';
+  let crashedFeeNumber = 0;
   let eve = '';
 
   const act = () => product.command.actAs(ADMIN, randomUUID()).context;
@@ -107,6 +108,13 @@ describe('reminders of overdue family invoices: each step once, a late fee once,
     await Promise.all([sendReminders(), sendReminders(), sendReminders()]);
     await sendReminders();
     expect((await remindersOf(ids.owing)).map((r) => r.step)).toEqual([1]);
+    // Step 2's fee as if its reactor had crashed between taking the fee's number and issuing it:
+    // the number is already taken, and the retry must use it rather than take another.
+    const taken = await act().run(familyInvoice.sequenceStream(), familyInvoice.sequenceDecider, {
+      type: 'TakeNumber',
+      documentId: lateFeeInvoiceIdOf(ids.owing, 2),
+    });
+    crashedFeeNumber = taken.numbers.get(lateFeeInvoiceIdOf(ids.owing, 2)) ?? 0;
     now = daysAfterDue(15);
     await Promise.all([sendReminders(), sendReminders()]);
     await sendReminders();
@@ -150,6 +158,10 @@ describe('reminders of overdue family invoices: each step once, a late fee once,
       await lateFees.react(event, (key) => reactionContext(product.command.deps, LATE_FEES_REACTOR, event, key));
     }
     const feeIds = [1, 2].map((step) => lateFeeInvoiceIdOf(ids.owing, step));
+    const secondFee = await product.command.deps.store.readStream(familyInvoice.familyInvoiceStream(feeIds[1] ?? ''));
+    expect(secondFee[0]?.data).toMatchObject({
+      reference: familyInvoice.familyInvoiceReference('OTA', crashedFeeNumber),
+    });
     const numbers = (await product.command.deps.store.readStream(familyInvoice.sequenceStream())).filter((event) =>
       feeIds.includes((event.data as { documentId: string }).documentId),
     );
