@@ -194,7 +194,7 @@ async function productFigures() {
     // What a browser sends: the product compresses answers of a kilobyte and more, and so does the floor.
     const wire = { 'content-type': 'application/json', 'accept-encoding': 'br, gzip' };
     const capture = async (path: string) => {
-      const { statements } = await tell<{ statements: Statement[] }>({ kind: 'capture', path });
+      const { statements } = await tell<{ statements: Statement[]; sent: number }>({ kind: 'capture', path });
       if (statements.length === 0) throw new Error(`The product ran no SQL the bench could see for ${path}.`);
       return statements;
     };
@@ -328,6 +328,24 @@ async function productFigures() {
       };
 
       if (measures('commands')) {
+        // How many statements one save sends from its request (the projection's own work is beside it).
+        const { tutorId, engagementId } = oneTutor;
+        const id = lessonIds.get(0);
+        const { sent } = await tell<{ statements: Statement[]; sent: number }>({
+          kind: 'capture',
+          path: '/api/lessons/lesson',
+          body: {
+            commandId: crypto.randomUUID(),
+            tutorId,
+            lesson: { ...(id ? { id } : {}), engagementId, date: today, duration: 1 },
+          },
+        });
+        // That save may have made the cell's lesson: the writer then sends its id, as the grid would.
+        const cell = timesheet.cellLessonId({ engagement: { engagementId }, date: today });
+        if ((await db.query('select 1 from read.lessons where id = $1', [cell])).rowCount) lessonIds.set(0, cell);
+        say(
+          `one lesson save: the product sent ${sent} statement(s) from its request; the floor sends ${1 + (weeks[tutorId]?.length ?? 0)}`,
+        );
         const figure = `lesson save, answered once visible (${writers.length} writers)`;
         const job = { date: today, warmup: 16, total: SAVES };
         const floorWriters: Writer[] = writers.map(({ tutorId, engagementId }) => ({ tutorId, engagementId }));

@@ -1,4 +1,6 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { writeFileSync } from 'node:fs';
+import http from 'node:http';
 import { Session } from 'node:inspector/promises';
 import { configFromEnvironment } from '@agency/scripts/config';
 import { startProduct } from '@agency/scripts/product';
@@ -15,12 +17,12 @@ import type { Statement } from './floor';
  */
 export type HostRequest =
   | { kind: 'start'; databaseUrl: string }
-  | { kind: 'capture'; path: string }
+  | { kind: 'capture'; path: string; body?: unknown }
   | { kind: 'profile'; file?: string }
   | { kind: 'stop' };
 export type HostAnswer =
   | { url: string; token: string }
-  | { statements: Statement[] }
+  | { statements: Statement[]; sent: number }
   | { profiling: boolean }
   | { stopped: true };
 
@@ -45,34 +47,47 @@ async function profile(file: string | undefined) {
   return false;
 }
 
+/** Set while the product's HTTP servers handle a request, in every async step that follows from it. */
+const inRequest = new AsyncLocalStorage<true>();
+
 /**
- * What the product asks the database while it answers `path` alone: every statement its
- * connections send, less the sign-in's (auth.*) and those of the machinery around the read
- * models (the event store, checkpoints, locks, transactions), which a bare server does not need.
+ * What the product asks the database to answer `path`: every statement sent from the request's
+ * own async steps (not the projections', reactors' or leadership's, which run beside it), less the
+ * sign-in's (auth.*) and the machinery's (the event store, checkpoints, locks, transactions), which
+ * a bare server does not need.
  */
-async function capture(path: string): Promise<Statement[]> {
+async function capture(path: string, body?: unknown) {
   const seen: Statement[] = [];
+  const server = http.Server.prototype as unknown as { emit: (...args: unknown[]) => boolean };
+  const emit = server.emit;
+  server.emit = function (this: unknown, ...args: unknown[]) {
+    return args[0] === 'request' ? inRequest.run(true, () => emit.apply(this, args)) : emit.apply(this, args);
+  };
   const query = pg.Client.prototype.query;
   const client = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
   client.query = function (this: unknown, ...args: unknown[]) {
     const [config, values] = args as [unknown, unknown];
     const text = typeof config === 'string' ? config : (config as { text?: unknown } | null)?.text;
-    if (typeof text === 'string') {
+    if (typeof text === 'string' && inRequest.getStore()) {
       const given = Array.isArray(values) ? values : (config as { values?: unknown[] }).values;
       seen.push({ text, values: given ?? [] });
     }
     return (query as (...args: unknown[]) => unknown).apply(this, args);
   };
   try {
-    const response = await fetch(`${product?.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
-    if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`);
+    const response = await fetch(`${product?.url}${path}`, {
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) }),
+    });
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
     await response.arrayBuffer();
   } finally {
     client.query = query as unknown as (...args: unknown[]) => unknown;
+    server.emit = emit;
   }
   const machinery =
     /\bauth\.|\bes\.|\bcommand\.|projection_checkpoints|pg_advisory|pg_notify|^\s*(begin|commit|rollback|set|listen|unlisten|reset|discard)\b/i;
-  return seen.filter((statement) => !machinery.test(statement.text));
+  return { statements: seen.filter((statement) => !machinery.test(statement.text)), sent: seen.length };
 }
 
 async function handle(request: HostRequest): Promise<HostAnswer> {
@@ -93,7 +108,7 @@ async function handle(request: HostRequest): Promise<HostAnswer> {
     token = await product.command.signSession({ ...admin, role: 'admin' });
     return { url: product.url, token };
   }
-  if (request.kind === 'capture') return { statements: await capture(request.path) };
+  if (request.kind === 'capture') return capture(request.path, request.body);
   if (request.kind === 'profile') return { profiling: await profile(request.file) };
   await product?.stop();
   return { stopped: true };
