@@ -1,26 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { healthAnswer, projectionFailureView } from '@agency/contracts';
 import { parsePosition } from '@agency/platform';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
+import { contact, testRequests } from '@agency/scripts/testing/test-requests';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const contact = {
-  firstName: 'Ann',
-  lastName: 'Lee',
-  address: ['1 High Street', '', 'Oxford', ''],
-  postcode: 'OX1 1AA',
-  email: 'ann@example.com',
-  phone: [{ type: 'Home', number: '01865 000000' }],
-};
-
-async function waitUntil(check: () => Promise<boolean>, what: string) {
-  for (let i = 0; i < 600; i++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`Timed out waiting for ${what}`);
-}
+const ann = contact('Ann', 'Lee');
 
 describe('a stalled projection (real PostgreSQL, both services)', () => {
   let product: TestProduct;
@@ -37,16 +22,10 @@ describe('a stalled projection (real PostgreSQL, both services)', () => {
     await product?.dispose();
   });
 
-  const post = async (url: string, payload: object) => {
-    const response = await product.command.app.inject({
-      method: 'POST',
-      url,
-      payload: { commandId: randomUUID(), ...payload },
-      headers: { authorization: `Bearer ${admin}` },
-    });
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json();
-  };
+  const { ok: post } = testRequests(
+    () => product,
+    () => admin,
+  );
   const health = async (token?: string) => {
     const response = await fetch(`${product.url}/api/health`, {
       headers: token ? { authorization: `Bearer ${token}` } : {},
@@ -56,7 +35,7 @@ describe('a stalled projection (real PostgreSQL, both services)', () => {
   };
 
   it('answers visible:false at once, the health report names it, and all is visible again once it resumes', async () => {
-    const first = await post('/api/clients/contact', contact);
+    const first = await post('/api/clients/contact', ann);
     expect(first.visible).toBe(true);
     expect(await health()).toEqual({ status: 'ok' });
 
@@ -71,7 +50,7 @@ describe('a stalled projection (real PostgreSQL, both services)', () => {
 
     // The command is recorded; later commands still succeed, and answer visible:false without
     // waiting when the stalled projection handles their events: a wait this long would time the test out.
-    const second = await post('/api/clients/contact', { ...contact, firstName: 'Bea' });
+    const second = await post('/api/clients/contact', { ...ann, firstName: 'Bea' });
     expect(second.visible).toBe(false);
     const { projections } = product.command.deps;
     expect(await projections.waitFor(parsePosition(second.position), 600_000, ['ClientRegistered'])).toBe(false);
@@ -95,12 +74,17 @@ describe('a stalled projection (real PostgreSQL, both services)', () => {
 
     // Fixed: the retry applies the child and what followed; answers are visible again.
     await db.query('alter table read.children drop constraint refuse_stall');
-    await waitUntil(async () => (await health()).status === 'ok', 'the clients projection to resume');
+    await expect
+      .poll(async () => (await health()).status === 'ok', {
+        message: 'the clients projection to resume',
+        timeout: 30_000,
+      })
+      .toBe(true);
     const detail = await fetch(`${product.url}/api/clients/${first.client.id}`, {
       headers: { authorization: `Bearer ${admin}` },
     }).then((r) => r.json());
     expect(detail.client.children.map((c: { firstName: string }) => c.firstName)).toEqual(['Stall']);
-    const third = await post('/api/clients/contact', { ...contact, firstName: 'Cy' });
+    const third = await post('/api/clients/contact', { ...ann, firstName: 'Cy' });
     expect(third.visible).toBe(true);
   });
 });

@@ -30,14 +30,6 @@ let poisonRefused = true;
 const steady = recorder('steady', () => false);
 const fragile = recorder('fragile', (event) => poisonRefused && event.data.label === 'poison');
 
-async function waitUntil(check: () => Promise<boolean>, what: string) {
-  for (let i = 0; i < 600; i++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`Timed out waiting for ${what}`);
-}
-
 describe('a projection fails alone', () => {
   let pool: pg.Pool;
   let store: EventStore;
@@ -117,8 +109,15 @@ describe('a projection fails alone', () => {
   it('stops at the event it cannot apply, records it, lets the others move on, and resumes once fixed', async () => {
     const [, , beforePoison, poison] = await note('a1', 'a2', 'a3', 'poison');
     await note('b1', 'b2');
-    await waitUntil(async () => (await labels('steady')).length === 6, 'steady to apply all six');
-    await waitUntil(async () => Boolean((await status('fragile'))?.failure), 'fragile to record its failure');
+    await expect
+      .poll(async () => (await labels('steady')).length === 6, { message: 'steady to apply all six', timeout: 30_000 })
+      .toBe(true);
+    await expect
+      .poll(async () => Boolean((await status('fragile'))?.failure), {
+        message: 'fragile to record its failure',
+        timeout: 30_000,
+      })
+      .toBe(true);
 
     // Stopped exactly at the poison: everything before it applied, nothing after it, nothing skipped.
     expect(await labels('fragile')).toEqual(['a1', 'a2', 'a3']);
@@ -135,9 +134,19 @@ describe('a projection fails alone', () => {
     expect(log.some((line) => line.includes('projection fragile stopped at event'))).toBe(true);
 
     // It is retried with backoff (the attempts count up) while the others keep going.
-    await waitUntil(async () => ((await status('fragile'))?.attempts ?? 0) >= 2, 'a second attempt');
+    await expect
+      .poll(async () => ((await status('fragile'))?.attempts ?? 0) >= 2, {
+        message: 'a second attempt',
+        timeout: 30_000,
+      })
+      .toBe(true);
     await note('c1');
-    await waitUntil(async () => (await labels('steady')).length === 7, 'steady to apply the seventh');
+    await expect
+      .poll(async () => (await labels('steady')).length === 7, {
+        message: 'steady to apply the seventh',
+        timeout: 30_000,
+      })
+      .toBe(true);
     expect(await labels('fragile')).toEqual(['a1', 'a2', 'a3']);
     expect((await status('steady'))?.failure).toBeNull();
 
@@ -158,12 +167,22 @@ describe('a projection fails alone', () => {
 
     // The fix (as an upgrade would bring): the next retry applies the poison and everything after it.
     poisonRefused = false;
-    await waitUntil(async () => (await status('fragile'))?.following === true, 'fragile to follow again');
+    await expect
+      .poll(async () => (await status('fragile'))?.following === true, {
+        message: 'fragile to follow again',
+        timeout: 30_000,
+      })
+      .toBe(true);
     expect(await labels('fragile')).toEqual(await labels('steady'));
     expect((await status('fragile'))?.failure).toBeNull();
     expect(await health()).toEqual({ status: 'ok' });
     await note('d1');
-    await waitUntil(async () => (await labels('fragile')).includes('d1'), 'fragile to apply a live event');
+    await expect
+      .poll(async () => (await labels('fragile')).includes('d1'), {
+        message: 'fragile to apply a live event',
+        timeout: 30_000,
+      })
+      .toBe(true);
     expect(await labels('fragile')).toEqual(await labels('steady'));
   });
 
@@ -171,8 +190,15 @@ describe('a projection fails alone', () => {
     poisonRefused = true;
     await note('poison');
     await note('e1');
-    await waitUntil(async () => (await labels('steady')).length === 10, 'steady to apply ten');
-    await waitUntil(async () => Boolean((await status('fragile'))?.failure), 'fragile to stop again');
+    await expect
+      .poll(async () => (await labels('steady')).length === 10, { message: 'steady to apply ten', timeout: 30_000 })
+      .toBe(true);
+    await expect
+      .poll(async () => Boolean((await status('fragile'))?.failure), {
+        message: 'fragile to stop again',
+        timeout: 30_000,
+      })
+      .toBe(true);
     expect(await labels('fragile')).toHaveLength(8);
     const steadyBefore = await pool.query(`select * from ${LIVE_SCHEMA}.steady order by event_id`);
 

@@ -1,13 +1,11 @@
-import type { AddressInfo } from 'node:net';
+import { type Delivered, startLoopbackSmtp } from '@agency/scripts/testing/loopback-smtp';
 import { pdfText } from '@agency/scripts/testing/pdf-text';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
 import { testRequests } from '@agency/scripts/testing/test-requests';
 import pg from 'pg';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 type Json = Record<string, unknown>;
-type Delivered = { to: string[]; raw: string };
 type Row = {
   id: string;
   date: string;
@@ -43,12 +41,12 @@ function attachedPdf(raw: string): Buffer {
 
 describe('consultations and family invoices (real PostgreSQL, real SMTP on loopback)', () => {
   let product: TestProduct;
-  let smtp: SMTPServer;
+  let smtp: Awaited<ReturnType<typeof startLoopbackSmtp>>;
   let db: pg.Pool;
   let admin: string;
   let tutorToken: string;
   let partnerToken: string;
-  const inbox: Delivered[] = [];
+  let inbox: Delivered[];
   let family: { clientId: string; childId: string };
   let otherFamily: { clientId: string; childId: string };
 
@@ -80,25 +78,9 @@ describe('consultations and family invoices (real PostgreSQL, real SMTP on loopb
   };
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('end', () => {
-          inbox.push({
-            to: session.envelope.rcptTo.map((r) => r.address),
-            raw: Buffer.concat(chunks).toString('utf8'),
-          });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const { port } = smtp.server.address() as AddressInfo;
-    product = await startTestProduct({ smtpUrl: `smtp://127.0.0.1:${port}` });
+    smtp = await startLoopbackSmtp();
+    inbox = smtp.inbox;
+    product = await startTestProduct({ smtpUrl: smtp.url });
     db = new pg.Pool({ connectionString: product.databaseUrl });
     admin = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
     tutorToken = await product.command.signSession({ id: 'u-tutor', username: 'tt', role: 'tutor', tutorId: 't-1' });
@@ -114,7 +96,7 @@ describe('consultations and family invoices (real PostgreSQL, real SMTP on loopb
   afterAll(async () => {
     await db?.end();
     await product?.dispose();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp?.close();
   });
 
   it('records a consultation with an assessment at the default £175, issues its invoice and e-mails the PDF', async () => {

@@ -6,28 +6,13 @@ import { invoicesProjection } from './invoices/projection';
 import { lessonsProjection } from './lessons/projection';
 import { migrations } from './migrations';
 import type { Projection } from './projection';
+import { lesson } from './testing/lesson-details';
 import { type GivenEvent, projectionTestBed } from './testing/projection-test-bed';
 
 const batched = [lessonsProjection, engagementsProjection, invoicesProjection];
 
 /** The same projection without `applyBatch`: the runner then applies every event by its handler. */
 const eventByEvent = (projection: Projection): Projection => ({ ...projection, applyBatch: undefined });
-
-const lesson = (overrides: Partial<LessonDetails> = {}): LessonDetails => ({
-  lessonId: randomUUID(),
-  engagementId: 'e-1',
-  studentId: 's-1',
-  date: '2026-03-02',
-  duration: 150,
-  ratePence: 3000,
-  amountPence: 4500,
-  amountEdited: false,
-  commissionBp: 2500,
-  commissionPence: 1125,
-  partnerBp: 1000,
-  partnerCommissionPence: 113,
-  ...overrides,
-});
 
 function engagementEvents(): GivenEvent[] {
   const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];

@@ -1,24 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { LessonDetails } from '@agency/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lesson } from '../testing/lesson-details';
 import { projectionTestBed } from '../testing/projection-test-bed';
 import { lessonsProjection } from './projection';
-
-const lesson = (overrides: Partial<LessonDetails> = {}): LessonDetails => ({
-  lessonId: randomUUID(),
-  engagementId: 'e-1',
-  studentId: 's-1',
-  date: '2026-03-02',
-  duration: 150,
-  ratePence: 3000,
-  amountPence: 4500,
-  amountEdited: false,
-  commissionBp: 2500,
-  commissionPence: 1125,
-  partnerBp: 1000,
-  partnerCommissionPence: 113,
-  ...overrides,
-});
 
 describe('lessons read model', () => {
   let bed: Awaited<ReturnType<typeof projectionTestBed>>;
