@@ -34,7 +34,7 @@ describe('the accountant’s export read model', () => {
   afterAll(() => bed.close());
   const period = { from: '2026-03-01', to: '2026-04-30' };
 
-  it('holds a tutor’s invoice once confirmed (never a withdrawn one), its payments, and a discount as a negative line', async () => {
+  it('holds a tutor’s invoice once final (never a withdrawn one), its payments, and a discount as a negative line', async () => {
     await bed.given(
       { streamId: 'agency-details', type: 'AgencyDetailsSet', data: { details: seedAgencyDetails } },
       generated('AB00001'),
@@ -110,5 +110,26 @@ describe('the accountant’s export read model', () => {
     expect(payments.map((row) => [row.row_id, row.doc_number, row.amount_pence])).toEqual([
       ['pay-t1', 'AB00002', 11_876],
     ]);
+  });
+
+  it('makes a tutor’s invoice paid before it was confirmed a sale at its payment (it can no longer be withdrawn)', async () => {
+    const other = { invoiceId: 'inv-t2', tutorId: 'tutor-2', month: '2026-03' };
+    const draft = generated('CD00001');
+    await bed.given(
+      { ...draft, streamId: 'invoice-tutor-2-2026-03', data: { ...(draft.data as object), ...other } } as GivenEvent,
+      {
+        streamId: 'invoice-tutor-2-2026-03',
+        type: 'InvoicePaymentRecorded',
+        data: { ...other, paymentId: 'pay-t2', date: '2026-04-05', amountPence: 5_000 },
+      },
+      { streamId: 'invoice-tutor-2-2026-03', type: 'InvoiceConfirmed', data: other },
+    );
+    const sales = await exportRows(db, { ...period, part: 'sales' });
+    expect(sales.filter((row) => row.doc_number === 'CD00001').map((row) => row.row_id)).toEqual([
+      'inv-t2~CD00001:1',
+      'inv-t2~CD00001:2',
+    ]);
+    const payments = await exportRows(db, { ...period, part: 'payments' });
+    expect(payments.map((row) => row.row_id)).toContain('pay-t2');
   });
 });

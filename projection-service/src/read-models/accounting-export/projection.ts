@@ -81,11 +81,47 @@ const erase = (sql: pg.ClientBase, contactId: string) =>
     ERASED,
   ]);
 
+/**
+ * A tutor's generated invoice becomes a sale once final: confirmed, or paid (then it can no longer
+ * be withdrawn), whichever comes first; its rows carry that event's position.
+ */
+async function recordSale(sql: pg.ClientBase, event: Pick<RecordedEvent, 'position'>, invoiceId: string) {
+  const draft = (await sql.query('select generated from accounting_tutor_drafts where invoice_id = $1', [invoiceId]))
+    .rows[0];
+  if (!draft) return;
+  const generated = draft.generated as Extract<InvoiceEvent, { type: 'InvoiceGenerated' }>['data'];
+  const terms = (await sql.query('select payment_terms_days from accounting_terms where id = 1')).rows[0];
+  const dueDate = addDays(generated.date, (terms?.payment_terms_days as number | undefined) ?? 0);
+  await sql.query('delete from accounting_tutor_drafts where invoice_id = $1', [generated.invoiceId]);
+  // A final invoice's id is its reference's: the month's id may be used again after a withdrawal.
+  const documentId = `${generated.invoiceId}~${generated.reference}`;
+  await insert(
+    sql,
+    event,
+    generated.items.map((item, index) => ({
+      rowId: `${documentId}:${index + 1}`,
+      part: 'sales',
+      source: 'tutor',
+      documentId,
+      lineNo: index + 1,
+      docNumber: generated.reference,
+      againstNumber: null,
+      contactId: generated.tutorId,
+      contactName: null,
+      contactEmail: null,
+      date: generated.date,
+      dueDate,
+      description: `Commission ${generated.month}: ${item.commissionBp / 100}% of earnings of ${formatPounds(item.earningsPence)}`,
+      amountPence: item.commissionPence,
+    })),
+  );
+}
+
 export const accountingExportProjection = defineProjection<
   FamilyInvoiceEvent | InvoiceEvent | AgencyEvent | ClientEvent | WorkshopEvent
 >({
   name: 'accounting-export',
-  version: 1,
+  version: 2,
   migrations: ['081_accounting_export.sql'],
   handlers: {
     AgencyDetailsSet: (sql, { data }) =>
@@ -176,40 +212,11 @@ export const accountingExportProjection = defineProjection<
       ),
     InvoiceWithdrawn: (sql, { data }) =>
       sql.query('delete from accounting_tutor_drafts where invoice_id = $1', [data.invoiceId]),
-    InvoiceConfirmed: async (sql, event) => {
-      const draft = (
-        await sql.query('select generated from accounting_tutor_drafts where invoice_id = $1', [event.data.invoiceId])
-      ).rows[0];
-      if (!draft) return;
-      const generated = draft.generated as Extract<InvoiceEvent, { type: 'InvoiceGenerated' }>['data'];
-      const terms = (await sql.query('select payment_terms_days from accounting_terms where id = 1')).rows[0];
-      const dueDate = addDays(generated.date, (terms?.payment_terms_days as number | undefined) ?? 0);
-      await sql.query('delete from accounting_tutor_drafts where invoice_id = $1', [generated.invoiceId]);
-      // A confirmed invoice's id is its reference's: the month's id may be used again after a withdrawal.
-      const documentId = `${generated.invoiceId}~${generated.reference}`;
-      return insert(
-        sql,
-        event,
-        generated.items.map((item, index) => ({
-          rowId: `${documentId}:${index + 1}`,
-          part: 'sales',
-          source: 'tutor',
-          documentId,
-          lineNo: index + 1,
-          docNumber: generated.reference,
-          againstNumber: null,
-          contactId: generated.tutorId,
-          contactName: null,
-          contactEmail: null,
-          date: generated.date,
-          dueDate,
-          description: `Commission ${generated.month}: ${item.commissionBp / 100}% of earnings of ${formatPounds(item.earningsPence)}`,
-          amountPence: item.commissionPence,
-        })),
-      );
-    },
+    InvoiceConfirmed: (sql, event) => recordSale(sql, event, event.data.invoiceId),
     InvoicePaymentRecorded: async (sql, event) => {
       const { invoiceId, paymentId, date, amountPence } = event.data;
+      // A payment on an invoice not yet confirmed makes it final too (it can no longer be withdrawn).
+      await recordSale(sql, event, invoiceId);
       const found = (
         await sql.query(
           `select document_id from accounting_rows where source = 'tutor' and part = 'sales' and document_id like $1
