@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { DEFAULT_LOGIN_LIMITS } from '@agency/command-service';
 import { COMMAND_MIGRATIONS, migrateCommandSide } from '@agency/command-service/schema';
 import { migrateEventStore } from '@agency/platform';
@@ -9,6 +10,8 @@ import {
   EVENT_STORE_MIGRATIONS,
   type MigrationSet,
   migrate,
+  migrateWith,
+  migrationSet,
   PERSONAL_DATA_MIGRATIONS,
   SESSIONS_MIGRATIONS,
 } from '@agency/platform/migrations';
@@ -163,5 +166,114 @@ describe('numbered migrations (docs/migrations.md)', () => {
     expect([...(one ?? []), ...(other ?? [])].sort()).toEqual(everySchemaMigration);
     expect((await recorded(pools[0]!)).map((row) => row.migration)).toEqual(everySchemaMigration);
     expect(await startOf(pools[1]!)).toEqual([]);
+  });
+
+  /** A folder of migration files (name → SQL) of owner `probe`, and the set read from it now. */
+  const probeFolder = (files: Record<string, string>) => {
+    const root = mkdtempSync(join(tmpdir(), 'agency-probe-migrations-'));
+    cleanups.push(async () => rmSync(root, { recursive: true, force: true }));
+    for (const [name, sql] of Object.entries(files)) writeFileSync(join(root, name), sql);
+    return { root, set: () => migrationSet('probe', pathToFileURL(`${root}/`)) };
+  };
+  const probeDatabase = async () => {
+    const database = await createTestDatabase();
+    cleanups.push(database.drop);
+    const db = new pg.Pool({ connectionString: database.url, max: 4 });
+    cleanups.push(() => endPool(db));
+    return db;
+  };
+  const exists = async (db: pg.Pool, table: string) =>
+    (await db.query('select to_regclass($1) is not null as ok', [table])).rows[0].ok as boolean;
+
+  it('a migration failing half-way leaves nothing of it and no record, names its file and line, and is tried again by the next start, one start after another', async () => {
+    const db = await probeDatabase();
+    const { root, set } = probeFolder({
+      '001_first.sql': 'create table public.first (id int);',
+      '002_broken.sql': 'create table public.half (id int);\ninsert into public.half values (1);\nselect 1 / 0;\n',
+    });
+    // Two starts at once: the one that waits finds the failure not recorded and meets it too.
+    const starts = await Promise.allSettled([migrate(db, set()), migrate(db, set())]);
+    for (const start of starts) {
+      expect(start.status).toBe('rejected');
+      expect(String((start as PromiseRejectedResult).reason)).toMatch(
+        `Migration ${join(root, '002_broken.sql')} failed: division by zero. Nothing of it was applied or recorded; the next start tries it again.`,
+      );
+    }
+    expect(await exists(db, 'public.first')).toBe(true);
+    expect(await exists(db, 'public.half')).toBe(false);
+    expect((await recorded(db)).map((row) => row.migration)).toEqual(['probe/001_first.sql']);
+    // A syntax error is told with its line.
+    writeFileSync(
+      join(root, '002_broken.sql'),
+      'create table public.half (id int);\n\ncreat table public.other (id int);',
+    );
+    await expect(migrate(db, set())).rejects.toThrow(/002_broken\.sql failed, line 3: syntax error at or near "creat"/);
+    // Mended before it ever applied (editing an unapplied file is allowed): the next start applies it.
+    writeFileSync(join(root, '002_broken.sql'), 'create table public.half (id int);');
+    expect(await migrate(db, set())).toEqual(['probe/002_broken.sql']);
+    expect(await exists(db, 'public.half')).toBe(true);
+  });
+
+  it('a migration edited or renamed after it was applied stops the start with what to do, and applies nothing', async () => {
+    const db = await probeDatabase();
+    const first = 'create table public.first (\n  id int\n);\n';
+    const { root, set } = probeFolder({ '001_first.sql': first });
+    expect(await migrate(db, set())).toEqual(['probe/001_first.sql']);
+    writeFileSync(join(root, '002_second.sql'), 'create table public.second (id int);');
+    // Edited (a comment is an edit too: the file no longer says what was applied).
+    writeFileSync(join(root, '001_first.sql'), `-- the first table\n${first}`);
+    await expect(migrate(db, set())).rejects.toThrow(/001_first\.sql was edited after it was applied/);
+    expect(await exists(db, 'public.second')).toBe(false);
+    // Renamed: its record names a file there is not.
+    rmSync(join(root, '001_first.sql'));
+    writeFileSync(join(root, '001_first_table.sql'), first);
+    await expect(migrate(db, set())).rejects.toThrow(
+      /probe\/001_first\.sql is recorded as applied.*renamed or removed/,
+    );
+    expect(await exists(db, 'public.second')).toBe(false);
+    // Put back, with other line endings (a checkout on another system), which are no edit.
+    rmSync(join(root, '001_first_table.sql'));
+    writeFileSync(join(root, '001_first.sql'), first.replaceAll('\n', '\r\n'));
+    expect(await migrate(db, set())).toEqual(['probe/002_second.sql']);
+    // A record made before checksums were kept takes the file's as the one applied.
+    await db.query("update migrations.applied set checksum = null where owner = 'probe'");
+    expect(await migrate(db, set())).toEqual([]);
+    const unchecked = await db.query('select count(*)::int as n from migrations.applied where checksum is null');
+    expect(unchecked.rows[0].n).toBe(0);
+  });
+
+  it('a migration that needs a lock a long transaction holds says so while it waits, goes on once it ends, and gives up clearly', async () => {
+    const db = await probeDatabase();
+    await db.query('create table public.busy (id int)');
+    const { set } = probeFolder({ '001_alter_busy.sql': 'alter table public.busy add column note text;' });
+    const long = await db.connect();
+    try {
+      await long.query("set application_name = 'long-report'");
+      await long.query('begin');
+      await long.query('select count(*) from public.busy');
+      // Gives up: the wait is told, then the failure names the migration and who held on.
+      const told: string[] = [];
+      await expect(
+        migrateWith(db, { log: (line) => told.push(line), lockTimeoutMs: 20, giveUpAfterMs: 0 }, set()),
+      ).rejects.toThrow(/001_alter_busy\.sql could not take the locks it needs.*long-report/);
+      expect((await recorded(db)).map((row) => row.migration)).toEqual([]);
+      // Waits: the long transaction ends once the migration has said it is waiting, and it is applied.
+      const applied = migrateWith(
+        db,
+        {
+          lockTimeoutMs: 20,
+          log: (line) => {
+            told.push(line);
+            if (told.length === 1) void long.query('commit');
+          },
+        },
+        set(),
+      );
+      expect(await applied).toEqual(['probe/001_alter_busy.sql']);
+      expect(told[0]).toMatch(/001_alter_busy\.sql waits for a lock another transaction holds.*long-report/);
+    } finally {
+      await long.query('rollback').catch(() => {});
+      long.release();
+    }
   });
 });
