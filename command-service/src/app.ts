@@ -183,7 +183,7 @@ export async function commandTree(app: FastifyInstance, options: CommandAppOptio
   const invoicing = familyInvoicing({ timeZone });
   await app.register(consultationRoutes, { deps, invoicing });
   await app.register(familyInvoiceRoutes, { deps });
-  await app.register(familyPortal, { db, deps, sessions, timeZone });
+  await app.register(familyPortal, { db, deps, sessions, timeZone, publicUrl });
   await app.register(workshopRoutes, { deps, invoicing, db, timeZone, vault: options.personalData });
   // Public bookings nobody confirmed lapse when their hold runs out (docs/limits.md, "Public bookings").
   const lapseDueBookings = bookingLapses({ deps, links: bookingLinks(db), timeZone, vault: options.personalData });

@@ -161,6 +161,21 @@ const RULES: Record<string, Rule> = {
     call: (f) => ({ url: `/api/clients/erasure-request/decide/${f.clientA}`, body: {} }),
     expect: adminOnly,
   },
+  // Calendar feeds: made and revoked by their owner (a family its own, an admin the agency's); read by address alone.
+  'POST /api/family/calendar-feed': {
+    call: () => ({ url: '/api/family/calendar-feed', body: {} }),
+    expect: ownFamilyScoped,
+  },
+  'POST /api/family/calendar-feed/revoke': {
+    call: () => ({ url: '/api/family/calendar-feed/revoke', body: {} }),
+    expect: ownFamilyScoped,
+  },
+  'POST /api/agency/calendar-feed': { call: () => ({ url: '/api/agency/calendar-feed', body: {} }), expect: adminOnly },
+  'POST /api/agency/calendar-feed/revoke': {
+    call: () => ({ url: '/api/agency/calendar-feed/revoke', body: {} }),
+    expect: adminOnly,
+  },
+  'GET /api/calendar/:file': { call: () => ({ url: '/api/calendar/no-such-feed.ics' }), expect: open },
   'GET /api/family/invoices/doc/:id': {
     call: (f) => ({ url: `/api/family/invoices/doc/${f.familyInvoice}` }),
     expect: ownFamily,

@@ -10,6 +10,7 @@ import { asOfRoutes, pastAwarePool } from './audit/as-of';
 import { historyQueries } from './audit/history-queries';
 import { invoiceTraceQueries } from './audit/invoice-trace';
 import { CheckpointHub, LiveStreams, liveUpdates } from './live/live-updates';
+import { calendarFeedQueries } from './queries/family/calendar-feeds';
 import { familyAccessQueries } from './queries/family/family-access-queries';
 import { familyQueries } from './queries/family/family-queries';
 import { healthQueries } from './queries/health-queries';
@@ -110,6 +111,7 @@ export async function queryTree(app: FastifyInstance, options: QueryTreeOptions)
   await app.register(consultationQueries, { db });
   await app.register(familyAccessQueries, { db, store: options.store });
   await app.register(familyQueries, { db, today });
+  await app.register(calendarFeedQueries, { db, today });
   await app.register(familyInvoiceQueries, { db, today });
   await app.register(reminderQueries, { db });
   await app.register(agedDebtQueries, { db, today });

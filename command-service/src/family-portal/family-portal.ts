@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { ResetThrottle } from '../auth/reset-throttle';
 import type { CommandDependencies } from '../pipeline/command-pipeline';
+import { calendarFeedRoutes } from './calendar-feed-routes';
 import { familyAccessRoutes } from './family-access-routes';
 import { familyBookingRoutes } from './family-booking-routes';
 import { familyErasureRoutes } from './family-erasure-routes';
@@ -12,7 +13,7 @@ import { familySignInRoutes } from './family-sign-in-routes';
 /** Families' own sign-in, their bookings, and the admin's hold on them, as one registration (docs/family-access.md). */
 export async function familyPortal(
   app: FastifyInstance,
-  options: { db: pg.Pool; deps: CommandDependencies; sessions: Sessions; timeZone: string },
+  options: { db: pg.Pool; deps: CommandDependencies; sessions: Sessions; timeZone: string; publicUrl: string },
 ) {
   const { db, deps, sessions } = options;
   // Its own bucket: links asked for from an address do not spend its password resets, nor the reverse.
@@ -21,4 +22,5 @@ export async function familyPortal(
   await familyAccessRoutes(app, { db, deps, sessions });
   await familyBookingRoutes(app, { db, deps, timeZone: options.timeZone });
   await familyErasureRoutes(app, { deps });
+  await calendarFeedRoutes(app, { db, publicUrl: options.publicUrl });
 }

@@ -7,7 +7,7 @@ import { Shell } from './shell';
 
 const loadUser = (_: null, signal: AbortSignal) => takeCurrentUserAskedEarly() ?? fetchCurrentUser(signal);
 
-/** The guard of every route inside the shell: no session → /login. */
+/** The guard of every route inside the shell: no session → /login; a family's → its own pages. */
 export function SignedInShell() {
   const { state, retry } = useLoader(loadUser, null);
   const location = useLocation();
@@ -15,13 +15,18 @@ export function SignedInShell() {
     return <Navigate to="/login" replace state={{ from: location.pathname }} />;
   return (
     <LoadState state={state} onRetry={retry}>
-      {(user) => (
-        <CurrentUserContext.Provider value={user}>
-          <Shell user={user}>
-            <Outlet />
-          </Shell>
-        </CurrentUserContext.Provider>
-      )}
+      {(user) =>
+        // A family's login has its own pages, outside the staff shell (docs/family-access.md).
+        user.role === 'family' ? (
+          <Navigate to="/family/home" replace />
+        ) : (
+          <CurrentUserContext.Provider value={user}>
+            <Shell user={user}>
+              <Outlet />
+            </Shell>
+          </CurrentUserContext.Provider>
+        )
+      }
     </LoadState>
   );
 }

@@ -126,6 +126,34 @@ describe("a family's own pages (real PostgreSQL)", () => {
     expect(theirs.bookings.map((booking: { state: string }) => booking.state)).toEqual(['waiting list']);
   });
 
+  it('gives a family a calendar feed of its confirmed bookings at an address only it has, until revoked', async () => {
+    const post = (url: string, token: string) =>
+      product.command.app.inject({ method: 'POST', url, payload: {}, headers: { authorization: `Bearer ${token}` } });
+    const made = await post('/api/family/calendar-feed', a.token);
+    expect(made.statusCode, made.body).toBe(200);
+    const path = new URL(made.json().feed.url).pathname;
+    const feed = await fetch(`${product.url}${path}`);
+    expect(feed.status).toBe(200);
+    expect(feed.headers.get('content-type')).toContain('text/calendar');
+    const text = await feed.text();
+    expect(text).toContain('BEGIN:VCALENDAR\r\n');
+    expect(text).toContain('SUMMARY:Pages workshop');
+    expect(text).toContain('DTSTART:20990720T100000');
+    // Family B is on the waiting list only: its feed holds no event.
+    const theirs = new URL((await post('/api/family/calendar-feed', b.token)).json().feed.url).pathname;
+    expect(await (await fetch(`${product.url}${theirs}`)).text()).not.toContain('BEGIN:VEVENT');
+    // The agency's feed lists the upcoming workshop; only an admin makes one.
+    expect((await post('/api/agency/calendar-feed', a.token)).statusCode).toBe(403);
+    const agency = new URL((await post('/api/agency/calendar-feed', admin)).json().feed.url).pathname;
+    expect(await (await fetch(`${product.url}${agency}`)).text()).toContain('SUMMARY:Pages workshop');
+    // Revoked, the address answers nothing; a new feed replaces the old address.
+    expect((await post('/api/family/calendar-feed/revoke', a.token)).json().revoked).toBe(1);
+    expect((await fetch(`${product.url}${path}`)).status).toBe(404);
+    const again = new URL((await post('/api/family/calendar-feed', b.token)).json().feed.url).pathname;
+    expect((await fetch(`${product.url}${theirs}`)).status).toBe(404);
+    expect((await fetch(`${product.url}${again}`)).status).toBe(200);
+  });
+
   it('downloads its own subject-access export, and nothing of another family or of the agency’s business', async () => {
     const response = await get('/api/family/export', a.token);
     expect(response.status).toBe(200);
