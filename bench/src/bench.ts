@@ -194,7 +194,7 @@ async function productFigures() {
     // What a browser sends: the product compresses answers of a kilobyte and more, and so does the floor.
     const wire = { 'content-type': 'application/json', 'accept-encoding': 'br, gzip' };
     const capture = async (path: string) => {
-      const { statements } = await tell<{ statements: Statement[]; sent: number }>({ kind: 'capture', path });
+      const { statements } = await tell<{ statements: Statement[]; sent: string[] }>({ kind: 'capture', path });
       if (statements.length === 0) throw new Error(`The product ran no SQL the bench could see for ${path}.`);
       return statements;
     };
@@ -331,7 +331,7 @@ async function productFigures() {
         // How many statements one save sends from its request (the projection's own work is beside it).
         const { tutorId, engagementId } = oneTutor;
         const id = lessonIds.get(0);
-        const { sent } = await tell<{ statements: Statement[]; sent: number }>({
+        const { sent } = await tell<{ statements: Statement[]; sent: string[] }>({
           kind: 'capture',
           path: '/api/lessons/lesson',
           body: {
@@ -344,8 +344,9 @@ async function productFigures() {
         const cell = timesheet.cellLessonId({ engagement: { engagementId }, date: today });
         if ((await db.query('select 1 from read.lessons where id = $1', [cell])).rowCount) lessonIds.set(0, cell);
         say(
-          `one lesson save: the product sent ${sent} statement(s) from its request; the floor sends ${1 + (weeks[tutorId]?.length ?? 0)}`,
+          `one lesson save: the product sent ${sent.length} statement(s) from its request; the floor sends ${1 + (weeks[tutorId]?.length ?? 0)}`,
         );
+        for (const text of sent) say(`    ${text.replace(/\s+/g, ' ').trim().slice(0, 110)}`);
         const figure = `lesson save, answered once visible (${writers.length} writers)`;
         const job = { date: today, warmup: 16, total: SAVES };
         const floorWriters: Writer[] = writers.map(({ tutorId, engagementId }) => ({ tutorId, engagementId }));

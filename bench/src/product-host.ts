@@ -22,7 +22,7 @@ export type HostRequest =
   | { kind: 'stop' };
 export type HostAnswer =
   | { url: string; token: string }
-  | { statements: Statement[]; sent: number }
+  | { statements: Statement[]; sent: string[] }
   | { profiling: boolean }
   | { stopped: true };
 
@@ -87,7 +87,10 @@ async function capture(path: string, body?: unknown) {
   }
   const machinery =
     /\bauth\.|\bes\.|\bcommand\.|projection_checkpoints|pg_advisory|pg_notify|^\s*(begin|commit|rollback|set|listen|unlisten|reset|discard)\b/i;
-  return { statements: seen.filter((statement) => !machinery.test(statement.text)), sent: seen.length };
+  return {
+    statements: seen.filter((statement) => !machinery.test(statement.text)),
+    sent: seen.map((statement) => statement.text),
+  };
 }
 
 async function handle(request: HostRequest): Promise<HostAnswer> {
