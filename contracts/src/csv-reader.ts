@@ -2,7 +2,8 @@
  * The one CSV reader of the product, for files made by spreadsheets (docs/import.md): UTF-8 with
  * or without a byte-order mark, `,` or `;` between fields (whichever the header row uses outside
  * quotes), quoted fields that hold the delimiter, doubled quotes or new lines, rows ended by CRLF,
- * LF or CR. A field the product's own writer defused (`'=…`, docs/csv.md) reads back as typed.
+ * LF or CR; byte-order marks (at the start or anywhere else) dropped. A field the product's own
+ * writer defused (`'=…`, docs/csv.md) reads back as typed.
  * Linear in the length of the text: one pass, no backtracking.
  */
 export type CsvRecord = {
@@ -47,7 +48,9 @@ const DEFUSED = /^'[=+\-@\t\r]/;
 const undefuse = (field: string) => (DEFUSED.test(field) ? field.slice(1) : field);
 
 export function readCsv(input: string): CsvDocument {
-  const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+  // A byte-order mark is never part of a value: one at the start, or one that files joined end to
+  // end left in the middle, is dropped (else a reference would differ from itself invisibly).
+  const text = input.replace(/\uFEFF/g, '');
   const delimiter = detectDelimiter(text);
   const rows: CsvRecord[] = [];
   let fields: string[] = [];

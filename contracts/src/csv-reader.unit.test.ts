@@ -39,4 +39,20 @@ describe('the CSV reader', () => {
     expect(calendarDateFrom('2024-3-9')).toBe('2024-03-09');
     expect(calendarDateFrom('March 3')).toBe('March 3');
   });
+
+  it('reads CR-only rows, drops a byte-order mark met mid-file, and keeps a huge field whole', () => {
+    const long = 'x'.repeat(100_000);
+    const document = readCsv(`ref,note\r\uFEFFA,"one\rtwo"\r\uFEFFref,note\rB,${long}`);
+    expect(document.records).toEqual([
+      { row: 2, fields: ['A', 'one\rtwo'] },
+      // A quoted new line does not start a row: the spreadsheet shows this one as row 3.
+      { row: 3, fields: ['ref', 'note'] },
+      { row: 4, fields: ['B', long] },
+    ]);
+  });
+
+  it('answers a file of only a header with no rows, and refuses a quote left open at the very end', () => {
+    expect(readCsv('ref,note\r\n').records).toEqual([]);
+    expect(() => readCsv('ref,note\nA,"')).toThrow(new CsvSyntaxError('Row 2 opens a quote that is never closed.', 2));
+  });
 });

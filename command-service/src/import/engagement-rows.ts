@@ -41,7 +41,8 @@ export type EngagementReads = {
   rosters: Map<string, TutorRoster>;
 };
 
-const COLUMNS = {
+/** The file's column for each path of the engagement form's body (and of the deciders' refusals). */
+export const ENGAGEMENT_COLUMNS: Record<string, string> = {
   tutorId: 'tutor_reference',
   studentId: 'child',
   rate: 'rate',
@@ -125,10 +126,19 @@ export async function planEngagement(
     const message = `There is no family with the reference ${familyKey}: import the families first`;
     throw new RowRefused(message, { family_reference: message });
   }
+  // Nothing is recorded for an erased family: its children are no one's students any more.
+  if (family.folded.state.erased) {
+    const message = `The family ${familyKey} was erased: nothing can be recorded for it`;
+    throw new RowRefused(message, { family_reference: message });
+  }
   const studentId = studentOf(row, clientId, family);
   const roster = reads.rosters.get(tutorId) ?? (await readRoster(store, tutorId));
   if (roster.folded.state.status === 'none') {
     const message = `There is no tutor with the reference ${tutorKey}: import the tutors first`;
+    throw new RowRefused(message, { tutor_reference: message });
+  }
+  if (roster.folded.state.erased) {
+    const message = `The tutor ${tutorKey} was erased: nothing can be recorded for them`;
     throw new RowRefused(message, { tutor_reference: message });
   }
   const body = parsedWith(
@@ -142,7 +152,7 @@ export async function planEngagement(
       startDate: dateCell(row, 'start_date'),
       subjects: subjectsOf(row.cell('subjects')),
     },
-    COLUMNS,
+    ENGAGEMENT_COLUMNS,
   );
   const begins: EngagementStart = {
     startDate: body.startDate,

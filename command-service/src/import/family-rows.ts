@@ -82,6 +82,8 @@ export async function planFamily(
 ): Promise<RowPlan> {
   const clientId = idForKey('families', key);
   const family = await readFamily(store, clientId);
+  if (family.folded.state.status === 'registered' && family.folded.state.erased)
+    throw new RowRefused("This family's personal data was erased.");
   const contactId = contactIdOf(clientId);
   const known = family.contacts.get(contactId);
   const body = parsedWith(
@@ -127,11 +129,7 @@ export async function planFamily(
     if (!kept) commands.push({ type: 'AddChild', child });
     else if (!sameAs(kept, child)) commands.push({ type: 'ChangeChildDetails', child });
   }
-  if (commands.length === 0) {
-    if (family.folded.state.status === 'registered' && family.folded.state.erased)
-      throw new RowRefused("This family's personal data was erased.");
-    return { outcome: 'unchanged', id: clientId };
-  }
+  if (commands.length === 0) return { outcome: 'unchanged', id: clientId };
   return {
     outcome: 'update',
     id: clientId,

@@ -42,12 +42,33 @@ export class RowRefused extends Error {
   }
 }
 
-/** Why a command's own rules refused a row (its message and fields), or the error itself when it is no refusal. */
-export function refusalOf(error: unknown): RowRefused {
+/**
+ * The file's column for a path of a command's body (`contact.firstName`, `studentId`): the path
+ * itself, a body it lies within, or a column named for its last part; else the path as it is.
+ */
+export function columnOf(path: string, columns: Record<string, string>): string {
+  const last = path.split('.').at(-1) ?? path;
+  return (
+    columns[path] ??
+    Object.entries(columns).find(([prefix]) => path.startsWith(`${prefix}.`))?.[1] ??
+    Object.entries(columns).find(([other]) => other === last || other.endsWith(`.${last}`))?.[1] ??
+    path
+  );
+}
+
+/**
+ * Why a command's own rules refused a row (its message and fields, named as the file's columns),
+ * or the error itself when it is no refusal.
+ */
+export function refusalOf(error: unknown, columns: Record<string, string> = {}): RowRefused {
   if (error instanceof RowRefused) return error;
-  if (error instanceof DomainError) return new RowRefused(error.message, error.fields);
-  if (error instanceof HttpError && error.statusCode < 500) return new RowRefused(error.message, error.fields);
-  throw error;
+  const refused =
+    error instanceof DomainError || (error instanceof HttpError && error.statusCode < 500) ? error : undefined;
+  if (!refused) throw error;
+  if (!refused.fields) return new RowRefused(refused.message);
+  const fields: Record<string, string> = {};
+  for (const [path, message] of Object.entries(refused.fields)) fields[columnOf(path, columns)] ??= message;
+  return new RowRefused(refused.message, fields);
 }
 
 /**
@@ -58,12 +79,7 @@ export function parsedWith<S extends z.ZodType>(schema: S, body: unknown, column
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
   const fields: Record<string, string> = {};
-  for (const issue of parsed.error.issues) {
-    const path = issue.path.join('.');
-    const column =
-      columns[path] ?? Object.entries(columns).find(([prefix]) => path.startsWith(`${prefix}.`))?.[1] ?? path;
-    fields[column] ??= issue.message;
-  }
+  for (const issue of parsed.error.issues) fields[columnOf(issue.path.join('.'), columns)] ??= issue.message;
   throw new RowRefused(Object.values(fields).join('; '), fields);
 }
 

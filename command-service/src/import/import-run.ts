@@ -7,6 +7,7 @@ import {
   type ImportRowAnswer,
   importSummaryOf,
   LIMITS,
+  MAX_IMPORT_CHILDREN,
   readCsv,
   type SessionUser,
 } from '@agency/contracts';
@@ -18,10 +19,10 @@ import { settledTutor } from '../engagements/roster';
 import { type CommandDependencies, createCommandContext, derivedId } from '../pipeline/command-pipeline';
 import { StreamStates } from '../pipeline/stream-states';
 import type { TutorNames } from '../tutors/tutor-names';
-import { type EngagementReads, planEngagement } from './engagement-rows';
+import { ENGAGEMENT_COLUMNS, type EngagementReads, planEngagement } from './engagement-rows';
 import { planFamily } from './family-rows';
-import { type ImportRow, inSequence, type RowPlan, refusalOf, rowsOf } from './import-rows';
-import { namesInUse, planTutor } from './tutor-rows';
+import { CONTACT_COLUMNS, type ImportRow, inSequence, type RowPlan, refusalOf, rowsOf } from './import-rows';
+import { namesInUse, planTutor, TUTOR_COLUMNS } from './tutor-rows';
 
 export type ImportOptions = { deps: CommandDependencies; db: pg.Pool; names: TutorNames; timeZone: string };
 
@@ -30,6 +31,29 @@ const REQUIRED_COLUMNS: Record<ImportKind, string[]> = {
   families: ['first_name', 'last_name', 'email', 'phone', 'address_1', 'postcode'],
   tutors: ['first_name', 'last_name', 'email', 'postcode'],
   engagements: ['tutor_reference', 'family_reference', 'child', 'rate', 'start_date'],
+};
+
+/** The columns a kind's rows read (besides the key column): each may be named once only. */
+const KNOWN_COLUMNS: Record<ImportKind, string[]> = {
+  families: [
+    ...Object.values(CONTACT_COLUMNS),
+    'phone_2',
+    'address_2',
+    'address_3',
+    'address_4',
+    ...Array.from({ length: MAX_IMPORT_CHILDREN }, (_, at) =>
+      ['first_name', 'last_name', 'dob'].map((part) => `child_${at + 1}_${part}`),
+    ).flat(),
+  ],
+  tutors: [...Object.values(TUTOR_COLUMNS), 'phone_2', 'address_2', 'address_3', 'address_4'],
+  engagements: [...Object.values(ENGAGEMENT_COLUMNS), 'family_reference'],
+};
+
+/** The file's columns for the paths a kind's commands name in their refusals. */
+const COLUMNS_OF: Record<ImportKind, Record<string, string>> = {
+  families: CONTACT_COLUMNS,
+  tutors: TUTOR_COLUMNS,
+  engagements: ENGAGEMENT_COLUMNS,
 };
 
 /**
@@ -61,9 +85,17 @@ function fileRows(body: ImportBody) {
       { csv: `At most ${LIMITS.maxImportRows.toLocaleString('en-GB')} rows` },
     );
   }
-  const columns = new Set(document.header.map(columnName));
+  const named = document.header.map(columnName);
+  const columns = new Set(named);
   const key = columnName(body.key);
   if (!columns.has(key)) throw invalid('key', `The file has no column ${body.key} to key its rows by.`);
+  // Two columns the import reads under one name: which one the agency meant cannot be told.
+  const read = new Set([key, ...KNOWN_COLUMNS[body.kind]]);
+  const twice = [...columns].filter(
+    (column) => read.has(column) && named.indexOf(column) !== named.lastIndexOf(column),
+  );
+  if (twice.length > 0)
+    throw invalid('csv', `The file names the column ${twice.join(', ')} more than once: keep one of each.`);
   const lacking = REQUIRED_COLUMNS[body.kind].filter((column) => !columns.has(column));
   if (lacking.length > 0) throw invalid('csv', `The file lacks the columns ${lacking.join(', ')} (see the template).`);
   return { key, rows: rowsOf(document.header, document.records) };
@@ -163,7 +195,7 @@ export async function runImport(body: ImportBody, user: SessionUser, options: Im
       if (!body.dryRun) await write(row, value, planned);
       return { ...answer, outcome: planned.outcome, id: planned.id };
     } catch (error) {
-      const refusal = refusalOf(error);
+      const refusal = refusalOf(error, COLUMNS_OF[body.kind]);
       return {
         ...answer,
         outcome: 'refused',

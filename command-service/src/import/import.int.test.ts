@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { type ImportAnswer, importAnswer, LIMITS } from '@agency/contracts';
 import { injectFaults, useProductWithFaults } from '@agency/scripts/testing/product-with-faults';
-import type { TestProduct } from '@agency/scripts/testing/test-product';
+import { TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { childIdOf, contactIdOf } from './family-rows';
@@ -265,5 +266,280 @@ describe('CSV import of families, tutors and engagements (real PostgreSQL)', () 
       headers: { authorization: `Bearer ${admin}` },
     });
     expect(templates.statusCode).toBe(404);
+  });
+
+  const post = (url: string, payload: object, token = admin) =>
+    product.command.app.inject({
+      method: 'POST',
+      url,
+      payload: { commandId: randomUUID(), ...payload },
+      headers: { authorization: `Bearer ${token}` },
+    });
+  const posted = async (url: string, payload: object, token = admin) => {
+    const response = await post(url, payload, token);
+    expect(response.statusCode, `${url} ${response.body}`).toBe(200);
+    return response.json();
+  };
+  /** A 4xx in the product's shape: a code, a message and (when some are at fault) the fields. */
+  const expectRefusal = (response: { statusCode: number; json: () => unknown; body: string }, status: number) => {
+    expect(response.statusCode, response.body).toBe(status);
+    const { error } = response.json() as { error: { code: string; message: string; fields?: object } };
+    expect(error).toEqual({
+      code: expect.any(String),
+      message: expect.any(String),
+      ...(error.fields ? { fields: expect.any(Object) } : {}),
+    });
+  };
+  const familyHeader =
+    'reference,first_name,last_name,email,phone,address_1,postcode,dob,child_1_first_name,child_1_dob';
+  const familyRow = (key: string, first = 'Ann', rest = ',,') =>
+    `${key},${first},Edge,${key.toLowerCase()}@example.com,07700 900100,1 Edge Road,OX1 1AA${rest}`;
+
+  it('refuses extreme values row by row, each under its column, and a dry run of them writes nothing', async () => {
+    const before = await eventCount();
+    const file = [
+      familyHeader,
+      familyRow('X1', 'Ann', ',31/02/2026,,'),
+      familyRow('X2', 'Bea', ',,Cal,00/00/0000'),
+      familyRow('X3', 'D'.repeat(100_000)),
+      familyRow('X4', '"=HYPERLINK(""http://evil.example"",""x"")"'),
+      familyRow('X5', 'Eve', ',1900-01-01,Fay,2101-01-01'),
+    ].join('\n');
+    const dry = await importCsv('families', file, { dryRun: true });
+    expect(dry.rows.map(({ row, outcome, fields }) => [row, outcome, Object.keys(fields ?? {})])).toEqual([
+      [2, 'refused', ['dob']],
+      [3, 'refused', ['child_1_dob']],
+      [4, 'refused', ['first_name']],
+      [5, 'create', []],
+      [6, 'refused', ['child_1_dob']],
+    ]);
+    const engagements = [
+      'reference,tutor_reference,family_reference,child,rate,commission,partner_share,start_date,subjects',
+      'XE1,T2,F1,Alice,£99999999999.99,0%,0,2024-10-02,English',
+      'XE2,T2,F1,Alice,-£1,0%,0,2024-10-02,English',
+      'XE3,T2,F1,Alice,£40,100.001%,0,2024-10-02,English',
+      'XE4,T2,F1,Alice,£40,10%,-1%,2024-10-02,English',
+      'XE5,T2,F1,Alice,£40,10%,0,31/02/2026,English',
+      'XE6,T2,F1,Alice,£40,10%,0,00/00/0000,English',
+      'XE7,T2,F1,Alice,£40,10%,0,2024-10-02,Astrology',
+      'XE8,T2,F1,Alice,£40,0%,100%,2024-10-02,English',
+      // One ongoing engagement per tutor and child: refused under the file's column, not the form's.
+      'XE9,T2,F1,Alice,£40,0%,100%,2024-10-03,English',
+    ].join('\n');
+    const engagementsDry = await importCsv('engagements', engagements, { dryRun: true });
+    expect(engagementsDry.rows.map(({ row, outcome, fields }) => [row, outcome, Object.keys(fields ?? {})])).toEqual([
+      [2, 'refused', ['rate']],
+      [3, 'refused', ['rate']],
+      [4, 'refused', ['commission']],
+      [5, 'refused', ['partner_share']],
+      [6, 'refused', ['start_date']],
+      [7, 'refused', ['start_date']],
+      [8, 'refused', ['subjects']],
+      [9, 'create', []],
+      [10, 'refused', ['child']],
+    ]);
+    expect(await eventCount()).toBe(before);
+    // The real run writes the good rows only, and a formula-looking name is kept as typed, as text.
+    const real = await importCsv('engagements', engagements);
+    expect(outcomes(real)).toEqual(outcomes(engagementsDry));
+    expect(await eventCount()).toBeGreaterThan(before);
+  });
+
+  it('reads a 10,000-row file to its end: every row answered, none written twice', async () => {
+    // Two references, each repeated: the first of each is planned, every later one refused naming it.
+    const rows = Array.from({ length: LIMITS.maxImportRows }, (_, at) =>
+      at % 2 === 0 ? familyRow('BIG1', 'Big', ',,,') : familyRow('BIG2', 'Bob', ',,,'),
+    );
+    const answer = await importCsv('families', [familyHeader, ...rows].join('\r'), { dryRun: true });
+    expect(answer.totalRows).toBe(LIMITS.maxImportRows);
+    expect(answer.summary).toEqual({ rows: LIMITS.maxImportRows, create: 2, update: 0, unchanged: 0, refused: 9998 });
+    expect(answer.rows.at(-1)).toMatchObject({ row: LIMITS.maxImportRows + 1, reason: 'Row 3 has the same reference' });
+  });
+
+  it('refuses, row by row, to bring back or attach to a family or tutor erased earlier', async () => {
+    const family = [familyHeader, familyRow('Z1', 'Zoe', ',,Zac,01/02/2015')].join('\n');
+    const tutorFile = [
+      'reference,first_name,last_name,email,postcode,username,invoice_prefix,start_date',
+      'Z9,Zed,Gone,zed@example.com,OX1 1AA,zedgone,ZG,01/09/2024',
+    ].join('\n');
+    expect(outcomes(await importCsv('families', family))).toEqual([[2, 'create']]);
+    expect(outcomes(await importCsv('tutors', tutorFile))).toEqual([[2, 'create']]);
+    const clientId = idForKey('families', 'Z1');
+    const tutorId = idForKey('tutors', 'Z9');
+    await posted(`/api/clients/erase/${clientId}`, { reason: 'Asked by the family', confirm: true });
+    await posted(`/api/tutors/active/${tutorId}`, { active: false, endDate: '2025-01-31' });
+    await posted(`/api/tutors/erase/${tutorId}`, { reason: 'Asked by the tutor', confirm: true });
+    const before = await eventCount();
+    const engagements = [
+      'reference,tutor_reference,family_reference,child,rate,commission,partner_share,start_date,subjects',
+      'ZE1,T1,Z1,1,£40,10%,0,2024-10-02,English',
+      `ZE2,T1,${clientId},1,£40,10%,0,2024-10-02,English`,
+      'ZE3,Z9,F2,Maya,£40,10%,0,2024-10-02,English',
+    ].join('\n');
+    for (const dryRun of [true, false]) {
+      for (const [kind, file] of [
+        ['families', family],
+        ['families', family.replace('Zoe', 'Zoey')],
+        ['tutors', tutorFile],
+        ['tutors', tutorFile.replace('Zed', 'Zeb')],
+      ] as const) {
+        const [row] = (await importCsv(kind, file, { dryRun })).rows;
+        expect(row, `${kind} ${dryRun}`).toMatchObject({ outcome: 'refused', reason: expect.stringMatching(/erased/) });
+      }
+      const answer = await importCsv('engagements', engagements, { dryRun });
+      expect(answer.rows.map(({ outcome, reason, fields }) => [outcome, reason, Object.keys(fields ?? {})])).toEqual([
+        ['refused', expect.stringMatching(/erased/), ['family_reference']],
+        ['refused', expect.stringMatching(/erased/), ['family_reference']],
+        ['refused', expect.stringMatching(/erased/), ['tutor_reference']],
+      ]);
+    }
+    expect(await eventCount()).toBe(before);
+  });
+
+  it('two admins importing the same files at the same moment write each row once', async () => {
+    const second = { username: 'admin.two', password: 'Admin-two-pass-42' };
+    await posted('/api/users', { ...second, role: 'admin', name: 'Second Admin' });
+    const other = await product.login(second.username, second.password);
+    const families = [
+      familyHeader,
+      ...Array.from({ length: 12 }, (_, n) => familyRow(`P${n}`, 'Pat', `,,Kit,0${(n % 9) + 1}/01/2015`)),
+    ].join('\n');
+    const tutorFile = [
+      'reference,first_name,last_name,email,postcode,username,invoice_prefix,start_date',
+      ...Array.from({ length: 4 }, (_, n) => `PT${n},Pia,Twin${n},pt${n}@example.com,OX1 1AA,,,01/09/2024`),
+    ].join('\n');
+    const engagements = [
+      'reference,tutor_reference,family_reference,child,rate,commission,partner_share,start_date,subjects',
+      ...Array.from({ length: 4 }, (_, n) => `PE${n},PT${n},P${n},1,£40,10%,0,2024-10-02,English`),
+    ].join('\n');
+    for (const [kind, file] of [
+      ['families', families],
+      ['tutors', tutorFile],
+      ['engagements', engagements],
+    ] as const) {
+      const answers = await Promise.all([admin, other].map((token) => send({ kind, csv: file }, token)));
+      for (const response of answers) {
+        expect(response.statusCode, response.body).toBe(200);
+        const rows = importAnswer.parse(response.json()).rows;
+        expect(
+          rows.filter(({ outcome }) => outcome !== 'create' && outcome !== 'unchanged'),
+          kind,
+        ).toEqual([]);
+      }
+      // Once more, alone: every row is there, as the file says.
+      const again = await importCsv(kind, file);
+      expect(again.summary.unchanged, kind).toBe(again.summary.rows);
+    }
+    const counted = await db.query(
+      `select event_type, count(*)::int as n, count(distinct stream_id)::int as streams from es.events
+        where event_type in ('ClientRegistered', 'ChildAdded', 'TutorRegistered', 'TutorEngagementStarted', 'EngagementStarted')
+          and (stream_id = any($1) or stream_id = any($2))
+        group by event_type order by event_type`,
+      [
+        Array.from({ length: 12 }, (_, n) => `client-${idForKey('families', `P${n}`)}`),
+        Array.from({ length: 4 }, (_, n) => `tutor-${idForKey('tutors', `PT${n}`)}`),
+      ],
+    );
+    expect(counted.rows).toEqual([
+      { event_type: 'ChildAdded', n: 12, streams: 12 },
+      { event_type: 'ClientRegistered', n: 12, streams: 12 },
+      { event_type: 'TutorEngagementStarted', n: 4, streams: 4 },
+      { event_type: 'TutorRegistered', n: 4, streams: 4 },
+    ]);
+  });
+
+  it('answers a non-admin, an ended session and a login turned off with 401/403, writing nothing', async () => {
+    const before = await eventCount();
+    const file = [familyHeader, familyRow('NA1')].join('\n');
+    const tokens: [string, string, number][] = [];
+    for (const role of ['tutor', 'partner', 'auditor'] as const) {
+      const login = { username: `import.${role}`, password: `Import-${role}-pass-42` };
+      const tutorId = role === 'auditor' ? null : idForKey('tutors', 'T1');
+      await posted('/api/users', { ...login, role, tutorId, name: role });
+      tokens.push([role, await product.login(login.username, login.password), 403]);
+    }
+    const ended = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
+    expect((await post('/auth/local/logout', {}, ended)).statusCode).toBe(200);
+    tokens.push(['ended', ended, 401]);
+    const off = { username: 'import.off', password: 'Import-off-pass-42' };
+    const { user } = await posted('/api/users', { ...off, role: 'admin', name: 'Off Admin' });
+    const offToken = await product.login(off.username, off.password);
+    await posted(`/api/users/active/${user.id}`, { active: false });
+    tokens.push(['off', offToken, 401], ['none', 'not-a-token', 401]);
+    const written = await eventCount();
+    for (const [who, token, status] of tokens) {
+      for (const dryRun of [false, true])
+        expectRefusal(await send({ kind: 'families', csv: file, dryRun }, token), status);
+      const template = await product.command.app.inject({
+        method: 'GET',
+        url: '/api/import/templates/families.csv',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(template.statusCode, who).toBe(status);
+    }
+    expect(await eventCount()).toBe(written);
+    expect(written).toBeGreaterThan(before);
+  });
+
+  it('refuses a request it cannot honour whole, with a 4xx in the product shape', async () => {
+    const before = await eventCount();
+    const file = [familyHeader, familyRow('R1')].join('\n');
+    for (const options of [
+      { offset: -1 },
+      { offset: LIMITS.maxImportRows + 1 },
+      { offset: 1.5 },
+      { offset: '1' },
+      { limit: 0 },
+      { limit: -5 },
+      { limit: LIMITS.maxImportRows + 1 },
+      { key: 'no_such_column' },
+      { key: 'x'.repeat(LIMITS.maxTextLength + 1) },
+      { csv: '' },
+      { csv: '\uFEFF' },
+      { csv: '\r\n\r\n' },
+      { csv: `${familyHeader}\nR1,"Ann` },
+      { csv: file.replace('Ann', 'A\u0000nn') },
+      // Two columns the import reads, under one name: which one is meant cannot be told.
+      { csv: file.replace('email,phone', 'email,Email') },
+      { csv: file.replace('reference,', 'Reference,').replace('postcode,', 'reference,') },
+      { dryRun: 'yes' },
+      { kind: 'Families' },
+    ]) {
+      const response = await send({ kind: 'families', csv: file, ...options });
+      expect(response.statusCode, JSON.stringify(options).slice(0, 100)).toBe(400);
+      expectRefusal(response, 400);
+    }
+    expect(await eventCount()).toBe(before);
+    // A slice past the end is no error: no rows, and the file's own count.
+    const past = await importCsv('families', file, { offset: 5, limit: 2, dryRun: true });
+    expect([past.totalRows, past.rows]).toEqual([1, []]);
+    // Only a header: nothing to do. Unknown columns named twice are ignored, as unknown columns are.
+    const headerOnly = await importCsv('families', `${familyHeader},notes,notes\r\n`, { dryRun: true });
+    expect([headerOnly.totalRows, headerOnly.summary.rows]).toEqual([0, 0]);
+    // CR alone between rows, and a byte-order mark that a concatenated file left in the middle.
+    const joined = [familyHeader, familyRow('R2', '\uFEFFRia'), familyRow('\uFEFFR3', 'Rex')].join('\r');
+    const read = await importCsv('families', joined, { dryRun: true });
+    expect(read.rows.map(({ row, key, outcome }) => [row, key, outcome])).toEqual([
+      [2, 'R2', 'create'],
+      [3, 'R3', 'create'],
+    ]);
+    expect(await eventCount()).toBe(before);
+  });
+
+  it('a tutor whose names a crash left reserved is registered under those names on the retry', async () => {
+    // The crash came after the names were reserved and before the tutor was recorded.
+    const tutorId = idForKey('tutors', 'RL1');
+    await db.query(`insert into command.usernames (name, tutor_id) values ('rleft', $1)`, [tutorId]);
+    await db.query(`insert into command.tutor_names (kind, name, tutor_id) values ('prefix', 'RL', $1)`, [tutorId]);
+    const file = ['reference,first_name,last_name,email,postcode', 'RL1,Rae,Left,rae@example.com,OX1 1AA'].join('\n');
+    expect(outcomes(await importCsv('tutors', file))).toEqual([[2, 'create']]);
+    const { tutor: rae } = await get(`/api/tutors/${tutorId}`);
+    expect(rae).toMatchObject({ username: 'rleft', invoicePrefix: 'RL' });
+    const held = await db.query(
+      `select name from command.usernames where tutor_id = $1
+       union all select name from command.tutor_names where tutor_id = $1 order by name`,
+      [tutorId],
+    );
+    expect(held.rows.map(({ name }) => name)).toEqual(['RL', 'rleft']);
   });
 });

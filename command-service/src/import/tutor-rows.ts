@@ -1,6 +1,6 @@
 import { type ContactDetails, type TutorEvent, tutorBody } from '@agency/contracts';
 import { contactDetails, todayIn, tutor } from '@agency/domain';
-import type { EventStore } from '@agency/platform';
+import { type EventStore, HttpError } from '@agency/platform';
 import type pg from 'pg';
 import { derivedId } from '../pipeline/command-pipeline';
 import { foldStream } from '../pipeline/stream-states';
@@ -38,12 +38,44 @@ export async function namesInUse(db: pg.Pool): Promise<NamesInUse> {
   return names;
 }
 
-const COLUMNS = {
+/** The file's column for each path of the tutor form's body (and of the tutor decider's refusals). */
+export const TUTOR_COLUMNS: Record<string, string> = {
   ...Object.fromEntries(Object.entries(CONTACT_COLUMNS).map(([path, column]) => [`contact.${path}`, column])),
   'tutor.username': 'username',
   'tutor.invoicePrefix': 'invoice_prefix',
   'tutor.startDate': 'start_date',
 };
+
+/**
+ * A new tutor's names when the row leaves them blank: the ones already reserved for this tutor's
+ * id (by a run cut short, or another run of the same file at the same moment) are theirs, so
+ * every run suggests the same; otherwise suggested from the name, as the form does.
+ */
+function suggestedNames(row: ImportRow, tutorId: string, inUse: NamesInUse) {
+  const reservedFor = (map: Map<string, string | null>) => [...map].find(([, holder]) => holder === tutorId)?.[0];
+  const suggested = tutor.suggestTutorNames(row.cell('first_name'), row.cell('last_name'), {
+    usernames: new Set(inUse.usernames.keys()),
+    prefixes: new Set(inUse.prefixes.keys()),
+  });
+  return {
+    username: reservedFor(inUse.usernames) ?? suggested.username,
+    prefix: reservedFor(inUse.prefixes) ?? suggested.prefix,
+  };
+}
+
+/**
+ * Reserves a new tutor's names. Another run of the same file may be reserving them for this very
+ * tutor at the same moment: the statement that waited for it cannot see what it committed, and
+ * says taken; asked again, it sees they are this tutor's own.
+ */
+async function reserveOnce(names: TutorNames, tutorId: string, username: string, invoicePrefix: string) {
+  try {
+    await names.reserve(tutorId, username, invoicePrefix);
+  } catch (error) {
+    if (!(error instanceof HttpError && error.code === 'name_taken')) throw error;
+    await names.reserve(tutorId, username, invoicePrefix);
+  }
+}
 
 async function readTutor(store: EventStore, tutorId: string) {
   const events = await store.readStream(tutor.tutorStream(tutorId));
@@ -74,12 +106,10 @@ export async function planTutor(
   const tutorId = idForKey('tutors', key);
   const known = await readTutor(store, tutorId);
   const state = known.folded.state;
+  if (state.status !== 'none' && state.erased) throw new RowRefused("This tutor's personal data was erased.");
   const suggested =
     state.status === 'none'
-      ? tutor.suggestTutorNames(row.cell('first_name'), row.cell('last_name'), {
-          usernames: new Set(inUse.usernames.keys()),
-          prefixes: new Set(inUse.prefixes.keys()),
-        })
+      ? suggestedNames(row, tutorId, inUse)
       : { username: state.username, prefix: state.invoicePrefix };
   const body = parsedWith(
     tutorBody,
@@ -98,20 +128,21 @@ export async function planTutor(
         startDate: dateCell(row, 'start_date'),
       },
     },
-    COLUMNS,
+    TUTOR_COLUMNS,
   );
   const { username, invoicePrefix } = body.tutor;
   const stream = tutor.tutorStream(tutorId);
   if (state.status === 'none') {
     const fields: Record<string, string> = {};
     const holder = (map: Map<string, string | null>, name: string) => (map.has(name) ? map.get(name) : tutorId);
-    if (holder(inUse.usernames, username) !== tutorId) fields.username = 'That username is already taken';
-    if (holder(inUse.prefixes, invoicePrefix) !== tutorId)
+    // Reserved as the store keeps them: usernames in lower case, prefixes in upper case.
+    if (holder(inUse.usernames, username.toLowerCase()) !== tutorId) fields.username = 'That username is already taken';
+    if (holder(inUse.prefixes, invoicePrefix.toUpperCase()) !== tutorId)
       fields.invoice_prefix = 'That invoice prefix is already taken';
     if (Object.keys(fields).length > 0) throw new RowRefused(Object.values(fields).join('; '), fields);
     // Held for this row from now on, so a later row of the file is not given the same.
-    inUse.usernames.set(username, tutorId);
-    inUse.prefixes.set(invoicePrefix, tutorId);
+    inUse.usernames.set(username.toLowerCase(), tutorId);
+    inUse.prefixes.set(invoicePrefix.toUpperCase(), tutorId);
     const contact = contactDetails(derivedId(tutorId, 'contact'), body.contact);
     const startDate = body.tutor.startDate ?? todayIn(timeZone, now);
     const command: tutor.TutorCommand = { type: 'RegisterTutor', tutorId, startDate, username, invoicePrefix, contact };
@@ -120,7 +151,7 @@ export async function planTutor(
       id: tutorId,
       write: {
         ...planWrite(tutor.tutorDecider, known.folded, [command], stream, now),
-        before: () => names.reserve(tutorId, username, invoicePrefix),
+        before: () => reserveOnce(names, tutorId, username, invoicePrefix),
         undo: () => names.release(tutorId),
       },
     };
@@ -131,10 +162,8 @@ export async function planTutor(
   if (Object.keys(fields).length > 0)
     throw new RowRefused('A tutor keeps the username and invoice prefix first given.', fields);
   const { id: _id, ...contact } = contactDetails(state.contactId, body.contact);
-  if (known.contact && sameAs({ ...known.contact, id: state.contactId }, { ...contact, id: state.contactId })) {
-    if (state.erased) throw new RowRefused("This tutor's personal data was erased.");
+  if (known.contact && sameAs({ ...known.contact, id: state.contactId }, { ...contact, id: state.contactId }))
     return { outcome: 'unchanged', id: tutorId };
-  }
   const command: tutor.TutorCommand = { type: 'ChangeTutorDetails', contact };
   return { outcome: 'update', id: tutorId, write: planWrite(tutor.tutorDecider, known.folded, [command], stream, now) };
 }
