@@ -2,51 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createTestDatabase } from '@agency/scripts/testing/test-database';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { comparePositions, type EventToAppend, type Position, type RecordedEvent, START } from './port';
-import { migrateEventStore, PostgresEventStore, type SubscriptionStep } from './postgres/postgres-event-store';
+import { describe, expect, it, vi } from 'vitest';
+import { anEvent, eventMetadata, usePostgresStoreDatabase } from '../testing/postgres-store-bed';
+import { comparePositions, type Position, type RecordedEvent, START } from './port';
+import { migrateEventStore, type PostgresEventStore } from './postgres/postgres-event-store';
 
 /**
  * How far `$all` readers go: every running appender holds them back, and nothing else does
  * (all-horizon.ts). Open transactions are barriers the test commits or rolls back itself.
  */
 describe('PostgreSQL $all horizon: only appenders hold readers back', () => {
-  let database: { url: string; drop: () => Promise<void> };
-  /** Another database of the same cluster. */
-  let other: { url: string; drop: () => Promise<void> };
-  const closers: (() => Promise<unknown>)[] = [];
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    other = await createTestDatabase();
-    const pool = new pg.Pool({ connectionString: database.url });
-    await migrateEventStore(pool);
-    await pool.end();
-  });
-  afterAll(async () => {
-    for (const close of closers.reverse()) await close().catch(() => {});
-    await database.drop();
-    await other.drop();
-  });
-
-  const open = (options: ConstructorParameters<typeof PostgresEventStore>[1] = {}, url = database.url) => {
-    const store = new PostgresEventStore(new pg.Pool({ connectionString: url, max: 5 }), options);
-    closers.push(() => store.close());
-    return store;
-  };
-  const connect = async (url = database.url) => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    closers.push(() => client.end());
-    return client;
-  };
-  const metadata = () => ({
-    userId: 'user-1',
-    role: 'admin',
-    commandId: randomUUID(),
-    correlationId: randomUUID(),
-    causationId: randomUUID(),
-  });
-  const event = (type: string): EventToAppend => ({ type, data: {}, metadata: metadata() });
+  const bed = usePostgresStoreDatabase({ others: 1 });
+  const { closers, open, connect } = bed;
   const stream = () => `horizon-${randomUUID()}`;
   const types = (events: RecordedEvent[]) => events.map((e) => e.type);
   /** es.append_to_stream on `client`, inside whatever transaction it has open. */
@@ -57,7 +24,7 @@ describe('PostgreSQL $all horizon: only appenders hold readers back', () => {
       [randomUUID()],
       [type],
       [JSON.stringify({})],
-      [JSON.stringify(metadata())],
+      [JSON.stringify(eventMetadata())],
     ]);
   /** A transaction that writes (so it has a transaction id), left open until the test ends it. */
   const openWriter = async (url: string, statements: string[]) => {
@@ -69,48 +36,26 @@ describe('PostgreSQL $all horizon: only appenders hold readers back', () => {
     expect(row.xid).not.toBeNull();
     return { client, xid: BigInt(row.xid), pid: row.pid as number };
   };
-  /** Runs `followAll` until the test ends, collecting what it delivers. */
-  const follow = (store: PostgresEventStore, from: Position) => {
-    const delivered: RecordedEvent[] = [];
-    const stop = new AbortController();
-    const running = store.followAll(
-      from,
-      async (events) => {
-        delivered.push(...events);
-      },
-      { signal: stop.signal },
-    );
-    closers.push(async () => {
-      stop.abort();
-      await running;
-    });
-    return delivered;
-  };
+  const follow = (store: PostgresEventStore, from: Position) => bed.follow(store, from).delivered;
 
   it('unrelated transactions with an id (a temp table, DDL on a scratch schema, a write in another database) do not hold $all back', async () => {
-    const steps: SubscriptionStep[] = [];
-    const logged: string[] = [];
-    const store = open({
-      pollIntervalMs: 200,
-      log: (line) => logged.push(line),
-      onSubscriptionStep: (s) => steps.push(s),
-    });
+    const { store, steps, logged } = bed.observed();
     const from = await store.head();
     const scratch = `scratch_${randomUUID().replaceAll('-', '')}`;
     const unrelated = [
-      await openWriter(database.url, ['create temp table scratch (x int)', 'insert into scratch values (1)']),
+      await openWriter(bed.url(), ['create temp table scratch (x int)', 'insert into scratch values (1)']),
       // As an as-of view or a rebuild beside the live product does.
-      await openWriter(database.url, [
+      await openWriter(bed.url(), [
         `create schema ${scratch}`,
         `create table ${scratch}.t (x int)`,
         `insert into ${scratch}.t select generate_series(1, 100)`,
         `create index on ${scratch}.t (x)`,
       ]),
-      await openWriter(other.url, ['create table t (x int)', 'insert into t values (1)']),
+      await openWriter(bed.otherUrl(), ['create table t (x int)', 'insert into t values (1)']),
     ];
 
     const id = stream();
-    await store.appendToStream(id, [event('First'), event('Second')], { expectedRevision: 'no_stream' });
+    await store.appendToStream(id, [anEvent('First'), anEvent('Second')], { expectedRevision: 'no_stream' });
     const read = await store.readAll({ from });
     expect(types(read)).toEqual(['First', 'Second']);
     // Every one of them is older than the events: a horizon at pg_snapshot_xmin would have stopped before them.
@@ -139,19 +84,13 @@ describe('PostgreSQL $all horizon: only appenders hold readers back', () => {
   });
 
   it('a slow appender holds back every later event until it commits, beside an older unrelated transaction that does not; then each once, in order', async () => {
-    const steps: SubscriptionStep[] = [];
-    const logged: string[] = [];
-    const store = open({
-      pollIntervalMs: 200,
-      log: (line) => logged.push(line),
-      onSubscriptionStep: (s) => steps.push(s),
-    });
+    const { store, steps, logged } = bed.observed();
     const from = await store.head();
-    const unrelated = await openWriter(database.url, [
+    const unrelated = await openWriter(bed.url(), [
       'create temp table scratch (x int)',
       'insert into scratch values (1)',
     ]);
-    await store.appendToStream(stream(), [event('Before')], { expectedRevision: 'no_stream' });
+    await store.appendToStream(stream(), [anEvent('Before')], { expectedRevision: 'no_stream' });
 
     // The appender inserts its event, then stays open (the barrier): its id is below every later event's.
     const appender = await connect();
@@ -160,7 +99,7 @@ describe('PostgreSQL $all horizon: only appenders hold readers back', () => {
     const heldStream = stream();
     await appendOn(appender, heldStream, 'Held');
     for (const i of [1, 2, 3])
-      await store.appendToStream(stream(), [event(`Later${i}`)], { expectedRevision: 'no_stream' });
+      await store.appendToStream(stream(), [anEvent(`Later${i}`)], { expectedRevision: 'no_stream' });
 
     const delivered = follow(store, from);
     await vi.waitFor(
@@ -179,7 +118,7 @@ describe('PostgreSQL $all horizon: only appenders hold readers back', () => {
 
     await appender.query('commit');
     await vi.waitFor(() => expect(delivered).toHaveLength(5), { timeout: 20_000, interval: 20 });
-    await store.appendToStream(stream(), [event('Marker')], { expectedRevision: 'no_stream' });
+    await store.appendToStream(stream(), [anEvent('Marker')], { expectedRevision: 'no_stream' });
     await vi.waitFor(() => expect(delivered).toHaveLength(6), { timeout: 20_000, interval: 20 });
     expect(types(delivered)).toEqual(['Before', 'Held', 'Later1', 'Later2', 'Later3', 'Marker']);
     expect(new Set(delivered.map((e) => e.id)).size).toBe(6);
@@ -191,13 +130,13 @@ describe('PostgreSQL $all horizon: only appenders hold readers back', () => {
   it('a bulk writer that announces itself first (the scale seed, a rebase) holds readers back like an append', async () => {
     const store = open();
     const from = await store.head();
-    const bulk = await openWriter(database.url, [
+    const bulk = await openWriter(bed.url(), [
       'select es.announce_append()',
       `create temp table staging as select 'Bulk' as type`,
       `insert into es.events (stream_id, stream_revision, event_id, event_type, data, metadata)
-       select '${stream()}', 0, '${randomUUID()}', type, '{}', '${JSON.stringify(metadata())}' from staging`,
+       select '${stream()}', 0, '${randomUUID()}', type, '{}', '${JSON.stringify(eventMetadata())}' from staging`,
     ]);
-    await store.appendToStream(stream(), [event('Later')], { expectedRevision: 'no_stream' });
+    await store.appendToStream(stream(), [anEvent('Later')], { expectedRevision: 'no_stream' });
     // Committed, but after the bulk writer's id: withheld until the bulk commits.
     expect(await store.readAll({ from })).toEqual([]);
     await bulk.client.query('commit');
@@ -238,7 +177,7 @@ describe('PostgreSQL $all horizon: only appenders hold readers back', () => {
     const store = open({ pollIntervalMs: 50 });
     const from = await store.head();
     const delivered = follow(store, from);
-    const longUnrelated = await openWriter(database.url, [
+    const longUnrelated = await openWriter(bed.url(), [
       'create temp table scratch (x int)',
       'insert into scratch values (1)',
     ]);

@@ -1,75 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import { createTestDatabase } from '@agency/scripts/testing/test-database';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type EventToAppend, type Position, type RecordedEvent, START } from './port';
-import { migrateEventStore, PostgresEventStore, type SubscriptionStep } from './postgres/postgres-event-store';
+import { describe, expect, it, vi } from 'vitest';
+import { anEvent, eventMetadata, usePostgresStoreDatabase } from '../testing/postgres-store-bed';
+import { type Position, START } from './port';
+import type { PostgresEventStore, SubscriptionStep } from './postgres/postgres-event-store';
 
 /** The PostgreSQL adapter's live subscription loop, step by step (the contract suite covers the rest). */
 describe('PostgreSQL $all subscription', () => {
-  let database: { url: string; drop: () => Promise<void> };
-  const closers: (() => Promise<unknown>)[] = [];
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    const pool = new pg.Pool({ connectionString: database.url });
-    await migrateEventStore(pool);
-    await pool.end();
-  });
-  afterAll(async () => {
-    for (const close of closers.reverse()) await close().catch(() => {});
-    await database.drop();
-  });
-
-  const open = (options: ConstructorParameters<typeof PostgresEventStore>[1] = {}) => {
-    const store = new PostgresEventStore(new pg.Pool({ connectionString: database.url, max: 5 }), options);
-    closers.push(() => store.close());
-    return store;
-  };
-  const metadata = () => ({
-    userId: 'user-1',
-    role: 'admin',
-    commandId: randomUUID(),
-    correlationId: randomUUID(),
-    causationId: randomUUID(),
-  });
-  const event = (type: string): EventToAppend => ({ type, data: {}, metadata: metadata() });
+  const bed = usePostgresStoreDatabase();
+  const { closers, open, follow } = bed;
   const stream = () => `sub-${randomUUID()}`;
   const head = async (store: PostgresEventStore): Promise<Position> =>
     (await store.readAll({ limit: 1_000_000 })).at(-1)?.position ?? START;
 
-  /** Runs `followAll` until the test ends, collecting what it delivers. */
-  const follow = (store: PostgresEventStore, from: Position, onBatch?: (events: RecordedEvent[]) => Promise<void>) => {
-    const delivered: RecordedEvent[] = [];
-    const stop = new AbortController();
-    const running = store.followAll(
-      from,
-      async (events) => {
-        delivered.push(...events);
-        await onBatch?.(events);
-      },
-      { signal: stop.signal },
-    );
-    closers.push(async () => {
-      stop.abort();
-      await running;
-    });
-    return { delivered, running };
-  };
   const count = (steps: SubscriptionStep[], kind: SubscriptionStep['kind']) =>
     steps.filter((s) => s.kind === kind).length;
 
   it('a transaction holding an append open: nothing after it is delivered until it commits, then every event once, in order', async () => {
-    const steps: SubscriptionStep[] = [];
-    const logged: string[] = [];
-    const store = open({
-      pollIntervalMs: 200,
-      log: (line) => logged.push(line),
-      onSubscriptionStep: (s) => steps.push(s),
-    });
+    const { store, steps, logged } = bed.observed();
     const from = await head(store);
 
     // The held transaction appends first (its transaction id is the smaller), then stays open.
-    const held = new pg.Client({ connectionString: database.url });
+    const held = new pg.Client({ connectionString: bed.url() });
     await held.connect();
     closers.push(() => held.end());
     const { pid } = (await held.query('select pg_backend_pid() as pid')).rows[0];
@@ -80,11 +32,11 @@ describe('PostgreSQL $all subscription', () => {
       [randomUUID()],
       ['Held'],
       [JSON.stringify({})],
-      [JSON.stringify(metadata())],
+      [JSON.stringify(eventMetadata())],
     ]);
     const later = [stream(), stream(), stream()];
     for (const [i, id] of later.entries()) {
-      await store.appendToStream(id, [event(`Later${i + 1}`)], { expectedRevision: 'no_stream' });
+      await store.appendToStream(id, [anEvent(`Later${i + 1}`)], { expectedRevision: 'no_stream' });
     }
 
     const { delivered } = follow(store, from);
@@ -110,7 +62,7 @@ describe('PostgreSQL $all subscription', () => {
     await vi.waitFor(() => expect(delivered).toHaveLength(4), { timeout: 20_000, interval: 20 });
     // A few more cycles: nothing is delivered twice.
     const readsSoFar = count(steps, 'read');
-    await store.appendToStream(stream(), [event('Marker')], { expectedRevision: 'no_stream' });
+    await store.appendToStream(stream(), [anEvent('Marker')], { expectedRevision: 'no_stream' });
     await vi.waitFor(() => expect(delivered).toHaveLength(5), { timeout: 20_000, interval: 20 });
     expect(count(steps, 'read')).toBeGreaterThan(readsSoFar);
     expect(delivered.map((e) => e.type)).toEqual(['Held', 'Later1', 'Later2', 'Later3', 'Marker']);
@@ -125,13 +77,13 @@ describe('PostgreSQL $all subscription', () => {
     const writer = open();
     const id = stream();
     const from = await head(store);
-    await writer.appendToStream(id, [event('First')], { expectedRevision: 'no_stream' });
+    await writer.appendToStream(id, [anEvent('First')], { expectedRevision: 'no_stream' });
     const { delivered } = follow(store, from, async (events) => {
       if (events[0]?.type !== 'First') return;
       // While the subscriber is busy with this batch, a new event is committed and its
       // notification reaches the subscriber's listener.
       const notified = count(steps, 'notified');
-      await writer.appendToStream(id, [event('Second')], { expectedRevision: 0 });
+      await writer.appendToStream(id, [anEvent('Second')], { expectedRevision: 0 });
       await vi.waitFor(() => expect(count(steps, 'notified')).toBeGreaterThan(notified), {
         timeout: 20_000,
         interval: 5,
@@ -150,7 +102,7 @@ describe('PostgreSQL $all subscription', () => {
     const id = stream();
     await store.appendToStream(
       id,
-      Array.from({ length: 9 }, (_, i) => event(`E${i}`)),
+      Array.from({ length: 9 }, (_, i) => anEvent(`E${i}`)),
       { expectedRevision: 'no_stream' },
     );
     const readsDuringHandling: number[] = [];
@@ -168,7 +120,7 @@ describe('PostgreSQL $all subscription', () => {
 
   it('rejects with the error of its handler', async () => {
     const store = open({ batchSize: 2 });
-    await store.appendToStream(stream(), [event('Boom')], { expectedRevision: 'no_stream' });
+    await store.appendToStream(stream(), [anEvent('Boom')], { expectedRevision: 'no_stream' });
     await expect(
       store.followAll(START, async () => {
         throw new Error('handler failed');
