@@ -50,8 +50,14 @@ export type KeysPayload = { masterKey: string; tables: { table: string; columns:
 
 export class BackupRefused extends Error {}
 
+/**
+ * The header's block: the magic line, the header as JSON, and that JSON's sha256 (the body's
+ * checksum is in the header; this one covers the header itself: a damaged row count, transaction
+ * count or sequence value would otherwise be restored as read).
+ */
 export function headerBlock(header: BackupHeader | KeysHeader): Buffer {
-  const text = `${MAGIC} ${FORMAT}\n${JSON.stringify(header)}\n`;
+  const json = JSON.stringify(header);
+  const text = `${MAGIC} ${FORMAT}\n${json}\nsha256 ${createHash('sha256').update(json).digest('hex')}\n`;
   const bytes = Buffer.from(text);
   if (bytes.length > HEADER_BYTES) throw new Error(`The backup's header needs ${bytes.length} bytes, over its block`);
   return Buffer.concat([bytes, Buffer.alloc(HEADER_BYTES - bytes.length, ' ')]);
@@ -76,12 +82,22 @@ export async function readHeader<K extends 'backup' | 'keys'>(
     closeSync(fd);
   }
   const text = block.subarray(0, read).toString('utf8');
-  const [magic, json] = text.split('\n');
+  const [magic, json, checksum] = text.split('\n');
   const what = kind === 'backup' ? 'a backup of this product' : "a backup's keys file";
   if (!magic?.startsWith(`${MAGIC} `)) throw new BackupRefused(`${file} is not ${what}.`);
   if (magic !== `${MAGIC} ${FORMAT}`) {
     throw new BackupRefused(
       `${file} is in backup format ${magic.slice(MAGIC.length + 1)}; this release reads ${FORMAT}.`,
+    );
+  }
+  if (
+    checksum !==
+    `sha256 ${createHash('sha256')
+      .update(json ?? '')
+      .digest('hex')}`
+  ) {
+    throw new BackupRefused(
+      `${file} is damaged: its header does not match its checksum. Nothing was restored from it.`,
     );
   }
   let header: BackupHeader | KeysHeader;
@@ -113,18 +129,31 @@ async function checkBody(file: string, body: { bytes: number; sha256: string }) 
 
 const SCRYPT = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 
-/** A passphrase from its file (one line; a final new line is not part of it). */
-export function passphraseFrom(text: string, file: string): string {
-  const passphrase = text.replace(/\r?\n$/, '');
-  if (passphrase.length < 12) throw new BackupRefused(`The passphrase in ${file} is shorter than 12 characters.`);
+/**
+ * A passphrase from its file: UTF-8 (a file in another encoding is refused rather than read as
+ * other characters, which would make different passphrases one), without a byte-order mark or a
+ * final new line, in Unicode's composed form (NFC), so an "é" typed as one character or as "e"
+ * and an accent opens what the other sealed. At least 12 characters.
+ */
+export function passphraseFrom(bytes: Buffer, file: string): string {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new BackupRefused(`The passphrase file ${file} is not UTF-8 text: save it as UTF-8.`);
+  }
+  const passphrase = normalPassphrase(text.replace(/^\uFEFF/, '').replace(/\r?\n$/, ''));
+  if ([...passphrase].length < 12) throw new BackupRefused(`The passphrase in ${file} is shorter than 12 characters.`);
   return passphrase;
 }
+
+const normalPassphrase = (passphrase: string) => passphrase.normalize('NFC');
 
 /** The keys under a passphrase: scrypt derives the key, AES-256-GCM seals (and authenticates) them. */
 export function sealKeys(payload: KeysPayload, passphrase: string): Buffer {
   const salt = randomBytes(16);
   const iv = randomBytes(12);
-  const key = scryptSync(passphrase, salt, 32, SCRYPT);
+  const key = scryptSync(normalPassphrase(passphrase), salt, 32, SCRYPT);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   const sealed = Buffer.concat([cipher.update(JSON.stringify(payload)), cipher.final()]);
   const parameters = Buffer.from(JSON.stringify({ kdf: 'scrypt', N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p }));
@@ -143,7 +172,7 @@ export function openKeys(sealed: Buffer, passphrase: string | undefined): KeysPa
   const salt = sealed.subarray(at, at + 16);
   const iv = sealed.subarray(at + 16, at + 28);
   const tag = sealed.subarray(at + 28, at + 44);
-  const key = scryptSync(passphrase, salt, 32, { N, r, p, maxmem: SCRYPT.maxmem });
+  const key = scryptSync(normalPassphrase(passphrase), salt, 32, { N, r, p, maxmem: SCRYPT.maxmem });
   const decipher = createDecipheriv('aes-256-gcm', key, iv);
   decipher.setAuthTag(tag);
   try {

@@ -15,8 +15,9 @@ import {
   openKeys,
   qualified,
   readHeader,
+  type TableEntry,
 } from './backup-format';
-import { AFTER_LOAD } from './copy-store';
+import { AFTER_LOAD, LEFT_BEHIND } from './copy-store';
 import type { ErasedSubject } from './erased-subjects';
 
 export type PreparedRestore = { file: string; header: BackupHeader; ddl: string[]; keys: KeysPayload };
@@ -41,18 +42,51 @@ export async function prepareRestore(options: {
   const { lines, close } = bodyLines(options.file);
   let ddl: string[] | undefined;
   let sealed: string | undefined;
+  // The whole body is read once here: the tables, columns and row counts it holds must be those its
+  // header lists (a header that says otherwise would restore a store other than it claims).
+  const found: TableEntry[] = [];
+  let ended = false;
   try {
+    let inTable: TableEntry | undefined;
     for await (const line of lines) {
-      const section = JSON.parse(line) as { ddl?: string[]; keys?: string };
+      if (inTable) {
+        if (line === '\\.') inTable = undefined;
+        else inTable.rows++;
+        continue;
+      }
+      let section: { ddl?: string[]; keys?: string; table?: string; columns?: string[]; end?: boolean };
+      try {
+        section = JSON.parse(line);
+      } catch {
+        throw new BackupRefused(`${options.file} is damaged: a section of its body does not read.`);
+      }
       if (section.ddl) ddl = section.ddl;
       else if (section.keys) sealed = section.keys;
-      if (ddl && (sealed || header.keys === 'apart')) break;
+      else if (section.table && section.columns) {
+        inTable = { table: section.table, columns: section.columns, rows: 0 };
+        found.push(inTable);
+      } else if (section.end) {
+        ended = true;
+        break;
+      }
     }
+  } catch (error) {
+    if (error instanceof BackupRefused) throw error;
+    throw new BackupRefused(`${options.file} is damaged: its body does not decompress (${(error as Error).message}).`);
   } finally {
     close();
   }
-  if (!ddl || (header.keys === 'included' && !sealed))
-    throw new BackupRefused(`${options.file} is damaged: it lacks its schema or keys.`);
+  if (!ddl || !ended || (header.keys === 'included' && !sealed))
+    throw new BackupRefused(`${options.file} is damaged: it lacks its schema, its keys or its end.`);
+  const listed = header.tables.filter((t) => !LEFT_BEHIND.has(t.table));
+  const describe = (tables: TableEntry[]) =>
+    tables.map((t) => `${t.table} (${t.columns.join(', ')}): ${t.rows} rows`).join('; ');
+  if (describe(listed) !== describe(found) || header.tables.some((t) => LEFT_BEHIND.has(t.table) && t.rows !== 0)) {
+    throw new BackupRefused(
+      `${options.file} is damaged: its header lists other tables or rows than its body holds ` +
+        `(header: ${describe(listed)}; body: ${describe(found)}). Nothing was restored from it.`,
+    );
+  }
   let keys: KeysPayload;
   if (header.keys === 'included') {
     keys = openKeys(Buffer.from(sealed as string, 'base64'), options.passphrase);
@@ -98,6 +132,24 @@ async function copyInto(client: pg.Client, table: string, columns: string[], row
   return sink.rowCount;
 }
 
+/** Held by a restore's transaction (docs/backups.md). */
+const RESTORE_LOCK = 7412002;
+
+async function refuseNonEmpty(client: pg.Client) {
+  // From the catalog, not information_schema, which lists only the tables this user may use.
+  const present = await client.query<{ name: string }>(
+    `select format('%I.%I', n.nspname, c.relname) as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where c.relkind in ('r', 'p', 'v', 'm', 'f') and n.nspname not in ('pg_catalog', 'information_schema')
+        and n.nspname not like 'pg\\_%' order by 1 limit 4`,
+  );
+  if (present.rows.length > 0) {
+    throw new BackupRefused(
+      `The target database is not empty (it holds ${present.rows.map((r) => r.name).join(', ')}…): ` +
+        'restore into an empty DATA_DIR or an empty database (DATABASE_URL). Nothing was changed.',
+    );
+  }
+}
+
 /** The smallest normal transaction id (0–2 are PostgreSQL's own), and room left for transactions meanwhile. */
 const FIRST_ID = 3;
 const HEADROOM = 1000;
@@ -117,16 +169,7 @@ export async function restoreBackup(
   const client = new pg.Client({ connectionString: options.databaseUrl, application_name: 'agency-restore' });
   await client.connect();
   try {
-    const present = await client.query<{ name: string }>(
-      `select format('%I.%I', table_schema, table_name) as name from information_schema.tables
-        where table_schema not in ('pg_catalog', 'information_schema') order by 1 limit 4`,
-    );
-    if (present.rows.length > 0) {
-      throw new BackupRefused(
-        `The target database is not empty (it holds ${present.rows.map((r) => r.name).join(', ')}…): ` +
-          'restore into an empty DATA_DIR or an empty database (DATABASE_URL). Nothing was changed.',
-      );
-    }
+    await refuseNonEmpty(client);
     // The events keep their order under new ids 3, 4, …, which must all be below the ids this cluster hands out.
     const needed = FIRST_ID + header.transactions + HEADROOM;
     const next = Number((await client.query('select pg_snapshot_xmax(pg_current_snapshot())::text as n')).rows[0].n);
@@ -137,6 +180,9 @@ export async function restoreBackup(
     }
     await client.query('begin');
     try {
+      // Two restores into one target at once: the second waits here, then finds the first's tables.
+      await client.query('select pg_advisory_xact_lock($1)', [RESTORE_LOCK]);
+      await refuseNonEmpty(client);
       await client.query('set local check_function_bodies = off');
       for (const statement of ddl) await client.query(statement);
       const { lines, close } = bodyLines(prepared.file);
@@ -152,8 +198,15 @@ export async function restoreBackup(
           if (line === undefined) throw new BackupRefused(`${prepared.file} ends before its last section.`);
           const section = JSON.parse(line) as { table?: string; columns?: string[]; end?: boolean };
           if (section.end) break;
-          if (section.table && section.columns)
-            rows += await copyInto(client, section.table, section.columns, nextLine);
+          if (section.table && section.columns) {
+            const copied = await copyInto(client, section.table, section.columns, nextLine);
+            if (copied !== header.tables.find((t) => t.table === section.table)?.rows) {
+              throw new BackupRefused(
+                `${prepared.file} is damaged: ${section.table} loads other rows than its header lists.`,
+              );
+            }
+            rows += copied;
+          }
         }
       } finally {
         close();
@@ -163,7 +216,7 @@ export async function restoreBackup(
         await client.query('select setval($1::regclass, $2::bigint, $3)', [sequence, value, called]);
       }
       await rewrapKeys(client, Buffer.from(keys.masterKey, 'base64'), options.masterKey);
-      await renumberPositions(client, header.transactions);
+      await renumberPositions(client, header, prepared.file);
       const erasedAgain = await eraseAgain(client, options.erased);
       await client.query('commit');
       return { tables: header.tables.length + keys.tables.length, rows, events: header.events, erasedAgain };
@@ -195,9 +248,22 @@ async function rewrapKeys(client: pg.Client, from: Buffer, to: Buffer) {
  * order (events of one transaction keep one id). What holds a position (a reactor's checkpoint,
  * a kept command answer) is moved to the same event's new position first (copy-store.ts, AFTER_LOAD).
  */
-async function renumberPositions(client: pg.Client, transactions: number) {
+async function renumberPositions(client: pg.Client, header: BackupHeader, file: string) {
+  const loaded = (
+    await client.query<{ events: string; transactions: string }>(
+      'select count(*)::text as events, count(distinct transaction_id)::text as transactions from es.events',
+    )
+  ).rows[0]!;
+  // The ids made room for were counted from the header: a body with more would be renumbered into ids to come.
+  if (Number(loaded.events) !== header.events || Number(loaded.transactions) !== header.transactions) {
+    throw new BackupRefused(
+      `${file} is damaged: it holds ${loaded.events} events of ${loaded.transactions} transactions, ` +
+        `its header ${header.events} of ${header.transactions}. Nothing was restored from it.`,
+    );
+  }
   const own = BigInt((await client.query('select pg_current_xact_id()::text as own')).rows[0].own);
-  if (BigInt(FIRST_ID + transactions) >= own) throw new Error('This cluster has handed out too few transaction ids');
+  if (BigInt(FIRST_ID + header.transactions) >= own)
+    throw new Error('This cluster has handed out too few transaction ids');
   const holders = [
     (await client.query("select to_regclass('command.reactor_checkpoints') is not null as ok")).rows[0].ok
       ? 'select commit_position as c, prepare_position as p from command.reactor_checkpoints'

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { closeSync, createWriteStream, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
@@ -45,6 +46,27 @@ function partialName(file: string) {
 }
 
 /**
+ * The partial file made at once, empty, so that a folder missing or not writable is told before
+ * the database is touched, not as an error about a temporary name once the tables are read.
+ */
+function makePartial(partial: string, file: string) {
+  try {
+    closeSync(openSync(partial, 'w', 0o600));
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const why =
+      code === 'ENOENT'
+        ? 'there is no such folder'
+        : code === 'ENOTDIR'
+          ? 'part of its path is a file, not a folder'
+          : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+            ? 'that folder is not writable'
+            : (error as Error).message;
+    throw new BackupRefused(`Cannot write ${file}: ${why} (${dirname(file)}). Nothing was written.`);
+  }
+}
+
+/**
  * One consistent copy of the product's database (but its read models, sessions and login
  * counters): a single REPEATABLE READ READ ONLY transaction, which takes no transaction id, so
  * the live projections and every reader of `$all` go on past it (their horizon is held back only
@@ -61,6 +83,13 @@ export async function writeBackup(options: BackupOptions): Promise<BackupHeader>
   const partial = partialName(options.file);
   const keysFile = options.keysFile ?? `${options.file}.keys`;
   const keysPartial = partialName(keysFile);
+  makePartial(partial, options.file);
+  try {
+    if (options.keys === 'apart') makePartial(keysPartial, keysFile);
+  } catch (error) {
+    rmSync(partial, { force: true });
+    throw error;
+  }
   try {
     await client.connect();
     await client.query('begin isolation level repeatable read read only');
@@ -118,10 +147,13 @@ export async function writeBackup(options: BackupOptions): Promise<BackupHeader>
           done(null, chunk);
         },
       }),
-      createWriteStream(partial, { mode: 0o600, start: HEADER_BYTES }),
+      createWriteStream(partial, { flags: 'r+', mode: 0o600, start: HEADER_BYTES }),
     );
+    // A write that fails (a full disk, the folder gone) ends the pipeline at once: the next wait
+    // for the compressor meets that error instead of waiting for a drain that never comes.
+    written.catch(() => {});
     const write = async (data: string | Buffer) => {
-      if (!gzip.write(data)) await once(gzip, 'drain');
+      if (!gzip.write(data)) await Promise.race([once(gzip, 'drain'), written]);
     };
     await write(`${JSON.stringify({ ddl })}\n`);
     if (options.keys === 'included') {

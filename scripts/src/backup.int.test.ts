@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { client as clients } from '@agency/domain';
-import { PostgresEventStore } from '@agency/platform';
+import { migrateEventStore, PostgresEventStore } from '@agency/platform';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HEADER_BYTES } from './backup-format';
+import { type BackupHeader, HEADER_BYTES, headerBlock } from './backup-format';
 import { prepareRestore, restoreBackup } from './backup-restore';
 import { writeBackup } from './backup-write';
 import type { ProductConfig } from './config';
@@ -237,4 +237,193 @@ describe('backups and the restore drill', () => {
     },
     CLUSTER_TEST_MS,
   );
+
+  /** A backup of `databaseUrl` with its keys apart and unsealed (no scrypt), and the header it wrote. */
+  const backupOf = async (databaseUrl: string, name: string, afterSnapshot?: () => Promise<void>) => {
+    const file = join(work, name);
+    const header = await writeBackup({ databaseUrl, file, keys: 'apart', masterKey: MASTER_KEY, afterSnapshot });
+    return { file, header };
+  };
+  const MASTER_KEY = Buffer.alloc(32, 7);
+  const emptyDatabase = async () => {
+    const database = await createTestDatabase();
+    cleanups.push(() => database.drop());
+    return database.url;
+  };
+  const restoreInto = async (url: string, file: string) =>
+    restoreBackup(await prepareRestore({ file }), { databaseUrl: url, masterKey: MASTER_KEY, erased: [] });
+  const tablesOf = async (url: string) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      return (
+        await client.query(
+          "select count(*)::int as n from pg_tables where schemaname not like 'pg\\_%' and schemaname <> 'information_schema'",
+        )
+      ).rows[0].n as number;
+    } finally {
+      await client.end();
+    }
+  };
+
+  it('a backup into a folder that is not there, or through a file, is refused before the database is touched, and leaves nothing', async () => {
+    const unreachable = 'postgres://nobody@127.0.0.1:1/none';
+    const options = { databaseUrl: unreachable, keys: 'apart' as const, masterKey: MASTER_KEY };
+    await expect(writeBackup({ ...options, file: join(work, 'no-such-folder', 'a.backup') })).rejects.toThrow(
+      /Cannot write .*a\.backup: there is no such folder .*Nothing was written/,
+    );
+    writeFileSync(join(work, 'a-file'), '');
+    await expect(writeBackup({ ...options, file: join(work, 'a-file', 'a.backup') })).rejects.toThrow(
+      /part of its path is a file, not a folder/,
+    );
+    // The keys' folder too, and the backup's partial file goes with the refusal.
+    await expect(
+      writeBackup({ ...options, file: join(work, 'b.backup'), keysFile: join(work, 'nowhere', 'b.keys') }),
+    ).rejects.toThrow(/Cannot write .*b\.keys: there is no such folder/);
+    expect(readdirSync(work).filter((name) => name.startsWith('a.') || name.startsWith('b.'))).toEqual([]);
+  });
+
+  it('a backup made while a long write transaction runs elsewhere waits for it in nothing, holds none of it and holds nobody back', async () => {
+    const metadata = { userId: 'test', role: 'admin', commandId: randomUUID(), correlationId: 't', causationId: 't' };
+    const append = (client: pg.PoolClient | pg.Pool, stream: string) =>
+      client.query(
+        `select * from es.append_to_stream($1, -1, array[$2::uuid], array['BackupProbeRecorded'], array['{}'::jsonb], array[$3::jsonb])`,
+        [stream, randomUUID(), JSON.stringify(metadata)],
+      );
+    const long = await db.connect();
+    try {
+      await long.query('begin');
+      await append(long, 'backup-probe-uncommitted');
+      await long.query("update auth.accounts set username = username where username = 'admin'");
+      const { file, header } = await backupOf(product.databaseUrl, 'during-a-write.backup', async () => {
+        // Another append commits while both run: the snapshot holds back neither.
+        await append(db, 'backup-probe-after-the-snapshot');
+      });
+      await long.query('commit');
+      const target = await emptyDatabase();
+      await restoreInto(target, file);
+      const restored = new pg.Pool({ connectionString: target, max: 1 });
+      try {
+        const probes = await restored.query("select stream_id from es.events where stream_id like 'backup-probe-%'");
+        expect(probes.rows).toEqual([]);
+        const events = await restored.query('select count(*)::int as n from es.events');
+        expect(events.rows[0].n).toBe(header.events);
+        const accounts = await restored.query("select count(*)::int as n from auth.accounts where username = 'admin'");
+        expect(accounts.rows[0].n).toBe(1);
+      } finally {
+        await endPool(restored);
+      }
+      const source = await db.query("select count(*)::int as n from es.events where stream_id like 'backup-probe-%'");
+      expect(source.rows[0].n).toBe(2);
+    } finally {
+      await long.query('rollback').catch(() => {});
+      long.release();
+    }
+  });
+
+  it('a header that lists other tables, rows or transactions than its body holds is refused, and two restores at once into one target load it once', async () => {
+    const { file, header } = await backupOf(product.databaseUrl, 'header.backup');
+    const body = readFileSync(file).subarray(HEADER_BYTES);
+    const withHeader = (name: string, block: Buffer) => {
+      const path = join(work, name);
+      writeFileSync(path, Buffer.concat([block, body]));
+      copyFileSync(`${file}.keys`, `${path}.keys`);
+      return path;
+    };
+    const edited = (name: string, change: (h: BackupHeader) => BackupHeader) =>
+      withHeader(name, headerBlock(change(structuredClone(header))));
+    // A damaged header (one digit of a count) is caught by its own checksum.
+    const block = headerBlock(header);
+    const at = block.indexOf(`"events":${header.events}`) + '"events":'.length;
+    block[at] = block[at] === 0x31 ? 0x32 : 0x31;
+    await expect(prepareRestore({ file: withHeader('digit.backup', block) })).rejects.toThrow(
+      /header does not match its checksum/,
+    );
+    // A header written whole but wrong (a writer's bug): the body is compared with it before anything is made.
+    const busiest = header.tables.reduce((a, b) => (b.rows > a.rows ? b : a));
+    for (const [name, change] of [
+      [
+        'rows.backup',
+        (h: BackupHeader) => ({
+          ...h,
+          tables: h.tables.map((t) => (t.table === busiest.table ? { ...t, rows: t.rows + 1 } : t)),
+        }),
+      ],
+      [
+        'missing-table.backup',
+        (h: BackupHeader) => ({ ...h, tables: h.tables.filter((t) => t.table !== busiest.table) }),
+      ],
+      [
+        'columns.backup',
+        (h: BackupHeader) => ({
+          ...h,
+          tables: h.tables.map((t) => (t.table === busiest.table ? { ...t, columns: t.columns.slice(1) } : t)),
+        }),
+      ],
+    ] as const) {
+      await expect(prepareRestore({ file: edited(name, change) })).rejects.toThrow(/header lists other tables or rows/);
+    }
+    // Fewer transactions than the events have: refused in the load, which leaves the target empty.
+    const target = await emptyDatabase();
+    await expect(
+      restoreInto(
+        target,
+        edited('transactions.backup', (h) => ({ ...h, transactions: h.transactions - 1 })),
+      ),
+    ).rejects.toThrow(/holds \d+ events of \d+ transactions, its header \d+ of \d+/);
+    expect(await tablesOf(target)).toBe(0);
+    // Two restores at once: one loads, the other waits for it and is refused as the target is no longer empty.
+    const outcomes = await Promise.allSettled([restoreInto(target, file), restoreInto(target, file)]);
+    expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(String(outcomes.find((o) => o.status === 'rejected')?.reason)).toMatch(/target database is not empty/);
+  });
+
+  it('odd values come back as they were: every byte in bytea, control and astral characters, a COPY end marker and new lines in text, json with NUL, a 1 MB row', async () => {
+    const source = await emptyDatabase();
+    const pool = new pg.Pool({ connectionString: source, max: 1 });
+    const rows = async (url: string) => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        // Compared by their digests and lengths: pg's parsing of a megabyte of bytea is slow, not the restore.
+        return (
+          await client.query(
+            'select id, md5(t) as t, length(t) as chars, md5(b) as b, length(b) as bytes, j::text as j, js::text as js from extreme.odd order by id',
+          )
+        ).rows;
+      } finally {
+        await client.end();
+      }
+    };
+    const odd = 'a\tb\nc\r\nd\\e\n\\.\n\u2028\u2029\u0085é🐘\u0001\u007f"\'`;,|';
+    const big = Array.from({ length: 1024 * 400 }, (_, i) =>
+      i % 2 ? '🐘' : String.fromCharCode(0x20 + (i % 0x5f)),
+    ).join('');
+    try {
+      await migrateEventStore(pool);
+      await pool.query(
+        'create schema extreme; create table extreme.odd (id int primary key, t text, b bytea, j jsonb, js json)',
+      );
+      await pool.query(
+        `insert into extreme.odd values ($1, $2, $3, $4, $5), (2, $6, $7, null, null), (3, null, null, '{}', '[]')`,
+        [
+          1,
+          odd,
+          Buffer.from(Array.from({ length: 256 }, (_, i) => i)),
+          JSON.stringify({ [odd]: [odd, 1e300, null] }),
+          '{"nul": "\\u0000", "same": 1, "same": 2}',
+          `${big}${odd}`,
+          Buffer.alloc(1024 * 1024, 0x5c),
+        ],
+      );
+    } finally {
+      await endPool(pool);
+    }
+    const { file } = await backupOf(source, 'odd.backup');
+    const target = await emptyDatabase();
+    await restoreInto(target, file);
+    const before = await rows(source);
+    expect(before[1]).toMatchObject({ chars: [...big, ...odd].length, bytes: 1024 * 1024 });
+    expect(await rows(target)).toEqual(before);
+  });
 });

@@ -33,7 +33,7 @@ try {
   let passphrase: string | undefined;
   if (passphraseFile) {
     try {
-      passphrase = passphraseFrom(readFileSync(passphraseFile, 'utf8'), passphraseFile);
+      passphrase = passphraseFrom(readFileSync(passphraseFile), passphraseFile);
     } catch (error) {
       if (error instanceof BackupRefused) throw error;
       throw new BackupRefused(`Cannot read the passphrase file ${passphraseFile}: ${(error as Error).message}`);

@@ -31,7 +31,7 @@ if (!file || positionals.length > 1) {
 let exitCode = 0;
 try {
   const passphraseFile = values['passphrase-file'];
-  const passphrase = passphraseFile ? passphraseFrom(readFileSync(passphraseFile, 'utf8'), passphraseFile) : undefined;
+  const passphrase = passphraseFile ? passphraseFrom(readFileSync(passphraseFile), passphraseFile) : undefined;
   const prepared = await prepareRestore({
     file: resolve(file),
     keysFile: values['keys-file'] && resolve(values['keys-file']),
