@@ -99,6 +99,25 @@ export function readCsv(input: string): CsvDocument {
 }
 
 /**
+ * The file's text: UTF-8 (with or without a byte-order mark), or UTF-16 as Excel's "Unicode text"
+ * saves it (its byte-order mark says which). Anything else is refused in words, rather than sent
+ * with its £ turned into � or, for UTF-16 read as UTF-8, refused by the server for its NULs.
+ */
+export function csvFileText(bytes: Uint8Array): string {
+  const [first, second] = bytes;
+  const utf16 = first === 0xff && second === 0xfe ? 'utf-16le' : first === 0xfe && second === 0xff ? 'utf-16be' : '';
+  let text: string;
+  try {
+    text = new TextDecoder(utf16 || 'utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new Error('The file is not UTF-8 text: save it from the spreadsheet as "CSV UTF-8".');
+  }
+  if (text.includes('\u0000'))
+    throw new Error('The file holds NUL characters (is it a spreadsheet, not a CSV?): save it as "CSV UTF-8".');
+  return text;
+}
+
+/**
  * A header as the product names its columns: `First Name`, `first-name` and `first_name` are the
  * same column (`first_name`).
  */

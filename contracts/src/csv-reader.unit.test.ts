@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toCsv } from './csv';
-import { CsvSyntaxError, calendarDateFrom, columnName, readCsv } from './csv-reader';
+import { CsvSyntaxError, calendarDateFrom, columnName, csvFileText, readCsv } from './csv-reader';
 
 describe('the CSV reader', () => {
   it('reads what the writer wrote, formulas defused on the way out and restored on the way in', () => {
@@ -54,5 +54,20 @@ describe('the CSV reader', () => {
   it('answers a file of only a header with no rows, and refuses a quote left open at the very end', () => {
     expect(readCsv('ref,note\r\n').records).toEqual([]);
     expect(() => readCsv('ref,note\nA,"')).toThrow(new CsvSyntaxError('Row 2 opens a quote that is never closed.', 2));
+  });
+
+  it('reads UTF-8 with or without a BOM, and UTF-16 as Excel saves it', () => {
+    const csv = 'ref,rate\nA,£45\n';
+    expect(csvFileText(Buffer.from(csv))).toBe(csv);
+    expect(csvFileText(Buffer.from(`\uFEFF${csv}`))).toBe(`\uFEFF${csv}`);
+    expect(csvFileText(Buffer.from(`\uFEFF${csv}`, 'utf16le'))).toBe(`\uFEFF${csv}`);
+    const bigEndian = Buffer.from(`\uFEFF${csv}`, 'utf16le').swap16();
+    expect(csvFileText(bigEndian)).toBe(`\uFEFF${csv}`);
+  });
+
+  it('refuses in words a file that is not UTF-8 text, or holds NULs', () => {
+    // £ as Windows-1252 saves it: one byte, 0xA3.
+    expect(() => csvFileText(Buffer.from([0x72, 0x65, 0x66, 0x0a, 0xa3, 0x34, 0x35]))).toThrow(/CSV UTF-8/);
+    expect(() => csvFileText(Buffer.from('ref\nA\u0000B\n'))).toThrow(/NUL/);
   });
 });

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { type ImportAnswer, type ImportRowAnswer, importKind, importSummaryOf } from '@agency/contracts';
+import { csvFileText, type ImportAnswer, type ImportRowAnswer, importKind, importSummaryOf } from '@agency/contracts';
 import { configFromEnvironment } from './config';
+import { printable, rowLine } from './import-lines';
 import { startProduct } from './product';
 
 const USAGE = `Usage: npm run import -- FILE --kind families|tutors|engagements [--key reference] [--dry-run]
@@ -38,20 +39,11 @@ const kind = importKind.safeParse(values.kind);
 if (!kind.success) fail('--kind must be families, tutors or engagements.');
 let csv: string;
 try {
-  csv = readFileSync(file, 'utf8');
+  csv = csvFileText(readFileSync(file));
 } catch (error) {
   fail(`Cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
 }
 const dryRun = values['dry-run'] ?? false;
-
-const WORDS: Record<ImportRowAnswer['outcome'], [string, string]> = {
-  create: ['would create', 'created'],
-  update: ['would update', 'updated'],
-  unchanged: ['unchanged', 'unchanged'],
-  refused: ['refused', 'refused'],
-};
-const line = ({ row, key, outcome, id, reason }: ImportRowAnswer) =>
-  `row ${row}\t${key}\t${WORDS[outcome][dryRun ? 0 : 1]}${reason ? `: ${reason}` : id ? `\t${id}` : ''}`;
 
 // Runs the real services on a spare port beside (or instead of) `npm start`, and imports through them.
 const product = await startProduct({ ...configFromEnvironment(), port: 0 }, { log: () => {}, logLevel: 'warn' });
@@ -75,8 +67,9 @@ try {
   let answer = await send(0, dryRun ? undefined : ROWS_PER_REQUEST);
   for (;;) {
     rows.push(...answer.rows);
-    for (const row of answer.rows) console.log(line(row));
-    if (rows.length >= answer.totalRows) break;
+    for (const row of answer.rows) console.log(rowLine(row, dryRun));
+    // An empty part ends it too: a file changed under a run never loops it forever.
+    if (rows.length >= answer.totalRows || answer.rows.length === 0) break;
     process.stderr.write(`${rows.length} of ${answer.totalRows} rows\n`);
     answer = await send(rows.length, ROWS_PER_REQUEST);
   }
@@ -87,7 +80,7 @@ try {
   );
   if (summary.refused > 0) process.exitCode = 2;
 } catch (error) {
-  console.error(`Could not import ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`Could not import ${file}: ${printable(error instanceof Error ? error.message : String(error))}`);
   process.exitCode = 1;
 } finally {
   await product.stop();

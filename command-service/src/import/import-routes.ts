@@ -6,6 +6,7 @@ import {
   importTemplate,
   LIMITS,
   nonJsonAnswer,
+  type SessionUser,
 } from '@agency/contracts';
 import { describeOnly, forbidden, invalidInput, notFound } from '@agency/platform';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -45,16 +46,22 @@ export async function importRoutes(app: FastifyInstance, options: ImportOptions)
     },
   );
 
+  const admins = new WeakMap<FastifyRequest, SessionUser>();
   app.post(
     '/api/import',
     {
       // The one route that takes a whole file: its own body limit (docs/limits.md).
       bodyLimit: LIMITS.maxImportBodyBytes,
+      // Who asks is checked before the body is read: only an admin's file (up to that limit) is
+      // ever parsed, never one that anybody without a session sends.
+      onRequest: async (request) => {
+        admins.set(request, await admin(request));
+      },
       schema: { body: importBody, response: { 200: importAnswer } },
       validatorCompiler: describeOnly,
     },
     async (request) => {
-      const user = await admin(request);
+      const user = admins.get(request) ?? (await admin(request));
       const parsed = importBody.safeParse(request.body ?? {});
       if (!parsed.success) throw invalidInput(parsed.error.issues);
       return runImport(parsed.data, user, options);

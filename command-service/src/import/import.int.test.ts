@@ -476,6 +476,14 @@ describe('CSV import of families, tutors and engagements (real PostgreSQL)', () 
         headers: { authorization: `Bearer ${token}` },
       });
       expect(template.statusCode, who).toBe(status);
+      // Refused before the body is read: what they send is never parsed, not even to find it broken.
+      const unread = await product.command.app.inject({
+        method: 'POST',
+        url: '/api/import',
+        payload: '{"kind": "families", "csv": ',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      });
+      expect(unread.statusCode, who).toBe(status);
     }
     expect(await eventCount()).toBe(written);
     expect(written).toBeGreaterThan(before);
@@ -541,5 +549,41 @@ describe('CSV import of families, tutors and engagements (real PostgreSQL)', () 
       [tutorId],
     );
     expect(held.rows.map(({ name }) => name)).toEqual(['RL', 'rleft']);
+  });
+
+  it('engagements cut short by a crash between two rows, then retried, are each started once', async () => {
+    const file = [
+      'reference,tutor_reference,family_reference,child,rate,commission,partner_share,start_date,subjects',
+      ...[4, 5, 6].map((n) => `CE${n},PT0,P${n},1,£40,10%,0,2024-10-02,English`),
+    ].join('\n');
+    const roster = `tutor-${idForKey('tutors', 'PT0')}`;
+    let appended = 0;
+    injectFaults({
+      at: (fault) => {
+        if (fault.step === 'appended' && fault.streamId === roster && ++appended === 2) throw new Error('crash');
+      },
+    });
+    expect((await send({ kind: 'engagements', csv: file })).statusCode).toBe(500);
+    injectFaults(undefined);
+    expect(outcomes(await importCsv('engagements', file))).toEqual([
+      [2, 'unchanged'],
+      [3, 'unchanged'],
+      [4, 'create'],
+    ]);
+    expect(outcomes(await importCsv('engagements', file))).toEqual([
+      [2, 'unchanged'],
+      [3, 'unchanged'],
+      [4, 'unchanged'],
+    ]);
+    const started = await db.query(
+      `select event_type, count(*)::int as n from es.events
+        where event_type in ('TutorEngagementStarted', 'EngagementStarted') and data->>'engagementId' = any($1)
+        group by event_type order by event_type`,
+      [[4, 5, 6].map((n) => idForKey('engagements', `CE${n}`))],
+    );
+    expect(started.rows).toEqual([
+      { event_type: 'EngagementStarted', n: 3 },
+      { event_type: 'TutorEngagementStarted', n: 3 },
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import { IMPORT_KINDS, type ImportRowAnswer, importSummaryOf, LIMITS } from '@agency/contracts';
+import { csvFileText, IMPORT_KINDS, type ImportRowAnswer, importSummaryOf, LIMITS } from '@agency/contracts';
 import styled from '@emotion/styled';
 import { type FormEvent, useState } from 'react';
 import { ErrorAlert } from '../../../components/alert';
@@ -109,7 +109,12 @@ export function ImportPage() {
       setFailure('The file is too large: split it into smaller files.');
       return;
     }
-    setFile({ name: picked.name, text: await picked.text() });
+    try {
+      // UTF-8, or UTF-16 as Excel's "Unicode text" saves it; anything else is refused here, in words.
+      setFile({ name: picked.name, text: csvFileText(new Uint8Array(await picked.arrayBuffer())) });
+    } catch (error) {
+      setFailure(errorMessage(error));
+    }
   };
 
   const check = async (event: FormEvent) => {
