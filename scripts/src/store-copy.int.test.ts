@@ -65,6 +65,19 @@ const run = (script: string, args: string[], env: Record<string, string>) =>
 
 describe('npm run store:copy', () => {
   const cleanups: (() => Promise<void>)[] = [];
+  /** npm run store:copy of `source` into a new database, with a DATA_DIR of its own; both go after the tests. */
+  const copyToANewDatabase = async (source: string) => {
+    const targetDatabase = await createTestDatabase();
+    cleanups.push(targetDatabase.drop);
+    const dataDir = mkdtempSync(join(tmpdir(), 'agency-copy-'));
+    cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+    const copy = run('scripts/src/store-copy.ts', ['--to', targetDatabase.url], {
+      DATABASE_URL: source,
+      DATA_DIR: dataDir,
+    });
+    expect(copy.status, copy.stderr + copy.stdout).toBe(0);
+    return { targetDatabase, dataDir, copy };
+  };
   afterAll(async () => {
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
   });
@@ -162,15 +175,7 @@ describe('npm run store:copy', () => {
       phone: [{ type: 'Home', number: '0100' }],
     });
     await product.stop();
-    const targetDatabase = await createTestDatabase();
-    cleanups.push(targetDatabase.drop);
-    const dataDir = mkdtempSync(join(tmpdir(), 'agency-copy-'));
-    cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
-    const copy = run('scripts/src/store-copy.ts', ['--to', targetDatabase.url], {
-      DATABASE_URL: product.databaseUrl,
-      DATA_DIR: dataDir,
-    });
-    expect(copy.status, copy.stderr + copy.stdout).toBe(0);
+    const { targetDatabase, dataDir } = await copyToANewDatabase(product.databaseUrl);
     const rebuild = run('scripts/src/rebuild.ts', [], { DATABASE_URL: targetDatabase.url, DATA_DIR: dataDir });
     expect(rebuild.status, rebuild.stderr + rebuild.stdout).toBe(0);
     expect(await readModels(targetDatabase.url)).toEqual(await readModels(product.databaseUrl));
@@ -225,15 +230,7 @@ describe('npm run store:copy', () => {
     await reactorsSettled(sourceDb);
     await product.stop();
 
-    const targetDatabase = await createTestDatabase();
-    cleanups.push(targetDatabase.drop);
-    const dataDir = mkdtempSync(join(tmpdir(), 'agency-copy-'));
-    cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
-    const copy = run('scripts/src/store-copy.ts', ['--to', targetDatabase.url], {
-      DATABASE_URL: product.databaseUrl,
-      DATA_DIR: dataDir,
-    });
-    expect(copy.status, copy.stderr + copy.stdout).toBe(0);
+    const { targetDatabase, copy } = await copyToANewDatabase(product.databaseUrl);
     for (const table of ['invoice.reference_counters', 'command.usernames', 'command.tutor_names', 'auth.accounts'])
       expect(copy.stdout).toContain(`Copied ${table}:`);
     expect(copy.stdout).not.toContain('auth.sessions');

@@ -11,20 +11,9 @@ import { copyStore, verifyCopy } from './copy-store';
 import { seedDemoData } from './demo-data';
 import { encryptStore } from './encrypt-store';
 import { openPersonalData, type PersonalData } from './personal-data';
+import { readModels } from './testing/database-dump';
 import { createTestDatabase } from './testing/test-database';
 import { startTestProduct, type TestProduct } from './testing/test-product';
-
-/** Every read model row, to compare two builds. */
-async function readModels(db: pg.Pool) {
-  const tables = await db.query(
-    "select table_name from information_schema.tables where table_schema = 'read' and table_name not like 'projection_%' order by 1",
-  );
-  const rows: Record<string, string[]> = {};
-  for (const { table_name } of tables.rows) {
-    rows[table_name] = (await db.query(`select t::text from read."${table_name}" t order by 1`)).rows.map((r) => r.t);
-  }
-  return rows;
-}
 
 /** The text of every stored event, ciphertexts left out (random bytes could hold a short name by chance). */
 const eventsText = async (db: pg.Pool) =>
