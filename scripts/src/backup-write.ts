@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { closeSync, createWriteStream, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { closeSync, createWriteStream, fsyncSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
@@ -38,11 +38,40 @@ export type BackupOptions = {
   masterKey: Buffer;
   /** Called once the snapshot is taken (tests: commands go on meanwhile). */
   afterSnapshot?: () => Promise<void>;
+  /** How long a table's lock is waited for (an exclusive lock someone else holds) before the backup gives up. */
+  lockTimeoutMs?: number;
 };
+
+/**
+ * A table another transaction holds exclusively (a migration altering it, a `lock table`) is
+ * waited for this long, then the backup stops, naming who held it: a daily backup never hangs
+ * silently into the next day's.
+ */
+const LOCK_TIMEOUT_MS = 60_000;
 
 /** A file written whole under a temporary name, then renamed: a backup cut short leaves no file that looks whole. */
 function partialName(file: string) {
   return `${file}.partial-${process.pid}`;
+}
+
+/** The partial files a killed backup left beside `file` (their process is gone): removed, as they may be large. */
+function removeLeftPartials(file: string) {
+  const prefix = `${basename(file)}.partial-`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(file));
+  } catch {
+    return; // the folder's own trouble is told by makePartial
+  }
+  for (const name of names) {
+    const pid = Number(name.slice(prefix.length));
+    if (!name.startsWith(prefix) || !Number.isInteger(pid) || pid <= 0 || pid === process.pid) continue;
+    try {
+      process.kill(pid, 0);
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ESRCH') rmSync(join(dirname(file), name), { force: true });
+    }
+  }
 }
 
 /**
@@ -83,6 +112,8 @@ export async function writeBackup(options: BackupOptions): Promise<BackupHeader>
   const partial = partialName(options.file);
   const keysFile = options.keysFile ?? `${options.file}.keys`;
   const keysPartial = partialName(keysFile);
+  removeLeftPartials(options.file);
+  if (options.keys === 'apart') removeLeftPartials(keysFile);
   makePartial(partial, options.file);
   try {
     if (options.keys === 'apart') makePartial(keysPartial, keysFile);
@@ -93,6 +124,7 @@ export async function writeBackup(options: BackupOptions): Promise<BackupHeader>
   try {
     await client.connect();
     await client.query('begin isolation level repeatable read read only');
+    await client.query(`set local lock_timeout = ${Math.max(1, Math.round(options.lockTimeoutMs ?? LOCK_TIMEOUT_MS))}`);
     // The snapshot is taken at the first statement: everything below reads as of this moment.
     const tables = (
       await client.query<{ table: string; columns: string[] }>(
@@ -231,6 +263,22 @@ export async function writeBackup(options: BackupOptions): Promise<BackupHeader>
     await client.query('rollback').catch(() => {});
     rmSync(partial, { force: true });
     rmSync(keysPartial, { force: true });
+    if ((error as { code?: string }).code === '55P03') {
+      const holders = await client
+        .query<{ who: string }>(
+          `select distinct format('pid %s (%s: %s)', a.pid, coalesce(nullif(a.application_name, ''), 'no application name'),
+                  left(regexp_replace(a.query, '\\s+', ' ', 'g'), 80)) as who
+             from pg_locks l join pg_stat_activity a on a.pid = l.pid
+            where l.locktype = 'relation' and l.mode = 'AccessExclusiveLock' and l.granted and a.pid <> pg_backend_pid()
+              and l.database = (select oid from pg_database where datname = current_database())`,
+        )
+        .then((result) => result.rows.map((row) => row.who).join('; '))
+        .catch(() => '');
+      throw new BackupRefused(
+        `The backup waited too long for a table another transaction holds exclusively (${holders || 'it has ended since'}). ` +
+          'Nothing was written; run it again once that transaction has ended.',
+      );
+    }
     throw error;
   } finally {
     await client.end().catch(() => {});

@@ -1,7 +1,9 @@
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { client as clients } from '@agency/domain';
 import { migrateEventStore, PostgresEventStore } from '@agency/platform';
 import pg from 'pg';
@@ -425,5 +427,107 @@ describe('backups and the restore drill', () => {
     const before = await rows(source);
     expect(before[1]).toMatchObject({ chars: [...big, ...odd].length, bytes: 1024 * 1024 });
     expect(await rows(target)).toEqual(before);
+  });
+
+  /**
+   * `code` run in a child process (the backup or restore modules imported as `write`, `restore`),
+   * SIGKILLed once its session of `databaseUrl` named `application` waits for a lock the test holds:
+   * a process killed half-way, at a point the test chose.
+   */
+  const killWhileWaiting = async (databaseUrl: string, application: string, code: string) => {
+    const modules = `const write = await import(${JSON.stringify(fileURLToPath(new URL('./backup-write.ts', import.meta.url)))});
+      const restore = await import(${JSON.stringify(fileURLToPath(new URL('./backup-restore.ts', import.meta.url)))});`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `${modules}\n${code}`], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let output = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    const watcher = new pg.Client({ connectionString: databaseUrl });
+    await watcher.connect();
+    try {
+      // Polled: the wait is the child's to reach; a child that ends first fails the test with what it said.
+      for (;;) {
+        const waiting = await watcher.query(
+          "select 1 from pg_stat_activity where application_name = $1 and wait_event_type = 'Lock'",
+          [application],
+        );
+        if (waiting.rows.length > 0) break;
+        if (child.exitCode !== null) throw new Error(`The child ended before it waited: ${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    } finally {
+      await watcher.end();
+    }
+    const pid = child.pid as number;
+    child.kill('SIGKILL');
+    await exited;
+    return pid;
+  };
+
+  it('a backup killed half-way leaves the older backup under its name and a partial file no restore takes; a restore killed half-way leaves the target empty and runs again', async () => {
+    const { file, header } = await backupOf(product.databaseUrl, 'killed.backup');
+    // The backup waits for a table late in its order (a lock the test holds) after writing the others.
+    const holder = await db.connect();
+    let pid: number;
+    try {
+      await holder.query('begin');
+      await holder.query('lock table migrations.applied in access exclusive mode');
+      // Given up on clearly (here after 50 ms), naming who held the table, with nothing written.
+      await expect(
+        writeBackup({
+          databaseUrl: product.databaseUrl,
+          file,
+          keys: 'apart',
+          masterKey: MASTER_KEY,
+          lockTimeoutMs: 50,
+        }),
+      ).rejects.toThrow(
+        /waited too long for a table another transaction holds exclusively \(pid \d+ .*lock table migrations\.applied/,
+      );
+      pid = await killWhileWaiting(
+        product.databaseUrl,
+        'agency-backup',
+        `await write.writeBackup({ databaseUrl: ${JSON.stringify(product.databaseUrl)}, file: ${JSON.stringify(file)},
+           keys: 'apart', masterKey: Buffer.alloc(32, 7) });`,
+      );
+    } finally {
+      await holder.query('rollback');
+      holder.release();
+    }
+    expect((await prepareRestore({ file })).header.backupId).toBe(header.backupId);
+    expect(readdirSync(work).filter((name) => name.startsWith('killed.backup.partial-'))).toEqual([
+      `killed.backup.partial-${pid}`,
+    ]);
+    const partial = `${file}.partial-${pid}`;
+    expect(readdirSync(work)).toContain(`killed.backup.partial-${pid}`);
+    await expect(prepareRestore({ file: partial })).rejects.toThrow(/is not a backup of this product/);
+    // The next backup there takes the killed one's leftovers away.
+    const next = await backupOf(product.databaseUrl, 'killed.backup');
+    expect(readdirSync(work).filter((name) => name.startsWith('killed.backup.partial-'))).toEqual([]);
+
+    // The restore waits to create a schema another transaction is creating, its load begun, and is killed there.
+    const target = await emptyDatabase();
+    const other = new pg.Client({ connectionString: target });
+    await other.connect();
+    try {
+      await other.query('begin');
+      await other.query('create schema pii');
+      await killWhileWaiting(
+        target,
+        'agency-restore',
+        `const prepared = await restore.prepareRestore({ file: ${JSON.stringify(file)} });
+         await restore.restoreBackup(prepared, { databaseUrl: ${JSON.stringify(target)}, masterKey: Buffer.alloc(32, 7), erased: [] });`,
+      );
+    } finally {
+      await other.query('rollback');
+      await other.end();
+    }
+    expect(await tablesOf(target)).toBe(0);
+    const again = await restoreInto(target, file);
+    expect(again.events).toBe(next.header.events);
+    expect(await tablesOf(target)).toBeGreaterThan(0);
   });
 });
