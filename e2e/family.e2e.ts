@@ -113,4 +113,17 @@ describe('a family on a phone: signs in by the e-mailed link, opens an invoice, 
     expect(data.children).toEqual([expect.objectContaining({ firstName: 'Finn', lastName: `Phone${stamp}` })]);
     expect(data.workshopBookings.length).toBe(1);
   });
+
+  it('makes a calendar address of its confirmed bookings, and lands on its own pages from a staff address', async () => {
+    await page.getByRole('button', { name: 'New Calendar Address' }).click();
+    const address = page.getByRole('status').getByRole('link');
+    await address.waitFor();
+    await expectAccessible(page);
+    await expectNoSidewaysScroll(page);
+    const feed = await page.request.get(new URL((await address.getAttribute('href')) ?? '').pathname);
+    expect(feed.status()).toBe(200);
+    expect(await feed.text()).toContain(`SUMMARY:${workshop}`);
+    await page.goto('/clients');
+    await page.waitForURL('**/family/home');
+  });
 });

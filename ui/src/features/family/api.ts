@@ -35,3 +35,7 @@ export const askForErasure = (commandId: string) =>
 /** Links opened in a new tab carry the session's cookie. */
 export const documentUrl = (id: string) => `/api/family/invoices/doc/${encodeURIComponent(id)}`;
 export const EXPORT_URL = '/api/family/export';
+
+/** The family's calendar feed: a new address (the one before stops working), or none. */
+export const makeCalendarFeed = () => postJson<{ feed: { url: string } }>('/api/family/calendar-feed', {});
+export const revokeCalendarFeed = () => postJson<{ revoked: number }>('/api/family/calendar-feed/revoke', {});

@@ -5,6 +5,7 @@ import { Panel, SectionHeading } from '../../../components/panel';
 import { errorMessage } from '../../../lib/http';
 import { useLoader } from '../../../lib/use-loader';
 import { askForErasure, EXPORT_URL, fetchDetails } from '../api';
+import { CalendarFeed } from '../components/calendar-feed';
 import { FamilyFrame } from '../components/family-frame';
 
 /**
@@ -46,6 +47,7 @@ export function FamilyMyDataPage() {
           ))
         }
       </LoadState>
+      <CalendarFeed />
       <Panel aria-label="Your data">
         <SectionHeading>Your Data</SectionHeading>
         <p>
