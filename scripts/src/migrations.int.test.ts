@@ -276,4 +276,49 @@ describe('numbered migrations (docs/migrations.md)', () => {
       long.release();
     }
   });
+
+  it('a start killed while it applies a migration leaves nothing of it, and the start waiting for it applies it', async () => {
+    const db = await probeDatabase();
+    const { set } = probeFolder({ '001_first.sql': 'create table public.first (id int);' });
+    let killedPid = 0;
+    let started!: () => void;
+    const inside = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    let abandon!: (error: Error) => void;
+    const killed = migrate(db, {
+      owner: 'probe',
+      migrations: [
+        {
+          name: '001_first.sql',
+          up: async (client) => {
+            client.on('error', () => {}); // its session, ended by the server
+            await client.query('create table public.first (id int)');
+            killedPid = (await client.query('select pg_backend_pid() as pid')).rows[0].pid;
+            started();
+            await new Promise((_, reject) => {
+              abandon = reject;
+            });
+          },
+        },
+      ],
+    });
+    await inside;
+    const told: string[] = [];
+    const waiting = migrateWith(
+      db,
+      {
+        log: (line) => {
+          told.push(line);
+          // The other start has said it waits: the first process dies (its session ends, as a kill ends it).
+          void db.query('select pg_terminate_backend($1)', [killedPid]).then(() => abandon(new Error('killed')));
+        },
+      },
+      set(),
+    );
+    await expect(killed).rejects.toThrow(/001_first\.sql failed/);
+    expect(await waiting).toEqual(['probe/001_first.sql']);
+    expect(told[0]).toMatch(new RegExp(`waiting for another start.*pid ${killedPid}`));
+    expect(await exists(db, 'public.first')).toBe(true);
+  });
 });
