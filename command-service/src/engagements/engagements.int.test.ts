@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
-import { contact } from '@agency/scripts/testing/test-requests';
+import { contact, testRequests } from '@agency/scripts/testing/test-requests';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -32,15 +32,10 @@ describe('engagements: commands, history periods, queries and the rules they com
       payload,
       headers: token ? { authorization: `Bearer ${token}` } : {},
     });
-  const ok = async (url: string, payload: Json, token = admin) => {
-    const response = await post(url, { commandId: randomUUID(), ...payload }, token);
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json();
-  };
-  const get = async (url: string, token = admin) => {
-    const response = await fetch(`${product.url}${url}`, { headers: { authorization: `Bearer ${token}` } });
-    return { status: response.status, body: await response.json() };
-  };
+  const { ok, get } = testRequests(
+    () => product,
+    () => admin,
+  );
   const countEvents = async () => Number((await db.query('select count(*) from es.events')).rows[0].count);
   const engage = (payload: Json) => post('/api/tutors/engagement', { commandId: randomUUID(), ...payload });
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { commissionOf, engagement, lessonAmount, partnerCommissionOf, timesheet, todayIn } from '@agency/domain';
 import { pdfText } from '@agency/scripts/testing/pdf-text';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
-import { contact } from '@agency/scripts/testing/test-requests';
+import { contact, testRequests } from '@agency/scripts/testing/test-requests';
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,15 +35,10 @@ describe('invoices: generation with the month lock, references, confirmation, pa
 
   const post = (url: string, payload: Json, token = admin) =>
     product.command.app.inject({ method: 'POST', url, payload, headers: { authorization: `Bearer ${token}` } });
-  const ok = async (url: string, payload: Json, token = admin) => {
-    const response = await post(url, { commandId: randomUUID(), ...payload }, token);
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json();
-  };
-  const get = async (url: string, token = admin) => {
-    const response = await fetch(`${product.url}${url}`, { headers: { authorization: `Bearer ${token}` } });
-    return { status: response.status, body: await response.json() };
-  };
+  const { ok, get } = testRequests(
+    () => product,
+    () => admin,
+  );
   const countEvents = async () => Number((await db.query('select count(*) from es.events')).rows[0].count);
   const streamLength = async (stream: string) =>
     Number((await db.query('select count(*) from es.events where stream_id = $1', [stream])).rows[0].count);
