@@ -96,6 +96,10 @@ function fileRows(body: ImportBody) {
   );
   if (twice.length > 0)
     throw invalid('csv', `The file names the column ${twice.join(', ')} more than once: keep one of each.`);
+  // Children past the last the import reads would be left out without a word: the file is refused.
+  const past = [...columns].filter((column) => Number(/^child_(\d+)_/.exec(column)?.[1]) > MAX_IMPORT_CHILDREN);
+  if (body.kind === 'families' && past.length > 0)
+    throw invalid('csv', `A row names children 1 to ${MAX_IMPORT_CHILDREN} at most: the file has ${past.join(', ')}.`);
   const lacking = REQUIRED_COLUMNS[body.kind].filter((column) => !columns.has(column));
   if (lacking.length > 0) throw invalid('csv', `The file lacks the columns ${lacking.join(', ')} (see the template).`);
   return { key, rows: rowsOf(document.header, document.records) };

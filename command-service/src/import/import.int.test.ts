@@ -4,6 +4,7 @@ import { injectFaults, useProductWithFaults } from '@agency/scripts/testing/prod
 import { TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { onRacePoint } from '../race-points';
 import { childIdOf, contactIdOf } from './family-rows';
 import { idForKey } from './import-rows';
 
@@ -510,6 +511,8 @@ describe('CSV import of families, tutors and engagements (real PostgreSQL)', () 
       // Two columns the import reads, under one name: which one is meant cannot be told.
       { csv: file.replace('email,phone', 'email,Email') },
       { csv: file.replace('reference,', 'Reference,').replace('postcode,', 'reference,') },
+      // An eleventh child would be left out without a word.
+      { csv: file.replace('child_1_dob', 'child_1_dob,child_11_first_name') },
       { dryRun: 'yes' },
       { kind: 'Families' },
     ]) {
@@ -585,5 +588,61 @@ describe('CSV import of families, tutors and engagements (real PostgreSQL)', () 
       { event_type: 'EngagementStarted', n: 3 },
       { event_type: 'TutorEngagementStarted', n: 3 },
     ]);
+  });
+
+  it('never suggests a new tutor the names of a tutor recorded since the names were read', async () => {
+    const header = 'reference,first_name,last_name,email,postcode';
+    expect(outcomes(await importCsv('tutors', `${header}\nSN1,Sol,Nash,sol@example.com,OX1 1AA`))).toEqual([
+      [2, 'create'],
+    ]);
+    const solId = idForKey('tutors', 'SN1');
+    // As another run's tutor is when this run read the names before that run reserved them.
+    const held = await db.query(
+      `with u as (delete from command.usernames where tutor_id = $1 returning name),
+            p as (delete from command.tutor_names where tutor_id = $1 returning kind, name)
+       select (select name from u) as username, (select name from p) as prefix`,
+      [solId],
+    );
+    const { username, prefix } = held.rows[0];
+    try {
+      const file = `${header}\nSN1,Sol,Nash,sol@example.com,OX1 1AA\nSN2,Sam,Nash,sam.nash@example.com,OX1 1AA`;
+      expect(outcomes(await importCsv('tutors', file))).toEqual([
+        [2, 'unchanged'],
+        [3, 'create'],
+      ]);
+      const { tutor: sam } = await get(`/api/tutors/${idForKey('tutors', 'SN2')}`);
+      expect([sam.username, sam.invoicePrefix]).toEqual(['samnash', 'SNA']);
+      expect([username, prefix]).toEqual(['snash', 'SN']);
+    } finally {
+      await db.query(`insert into command.usernames (name, tutor_id) values ($1, $2) on conflict do nothing`, [
+        username,
+        solId,
+      ]);
+      await db.query(
+        `insert into command.tutor_names (kind, name, tutor_id) values ('prefix', $1, $2) on conflict do nothing`,
+        [prefix, solId],
+      );
+    }
+  });
+
+  it('a tutor row refused because another run recorded the tutor meanwhile frees none of their names', async () => {
+    const header = 'reference,first_name,last_name,email,postcode,username,invoice_prefix';
+    const tutorId = idForKey('tutors', 'RR1');
+    // The other run records the tutor, under other names, while this one holds its reservation.
+    const remove = onRacePoint('tutor.namesReserved', async () => {
+      remove();
+      const other = await importCsv('tutors', `${header}\nRR1,Ria,Race,ria@example.com,OX1 1AA,rrother,RRO`);
+      expect(outcomes(other)).toEqual([[2, 'create']]);
+    });
+    try {
+      const mine = await importCsv('tutors', `${header}\nRR1,Ria,Race,ria.race@example.com,OX1 1AA,rrmine,RRM`);
+      expect(outcomes(mine)).toEqual([[2, 'refused']]);
+    } finally {
+      remove();
+    }
+    const held = await db.query(`select name from command.usernames where tutor_id = $1`, [tutorId]);
+    expect(held.rows.map(({ name }) => name)).toContain('rrother');
+    const prefixes = await db.query(`select name from command.tutor_names where tutor_id = $1`, [tutorId]);
+    expect(prefixes.rows.map(({ name }) => name)).toContain('RRO');
   });
 });

@@ -107,6 +107,12 @@ export async function planTutor(
   const known = await readTutor(store, tutorId);
   const state = known.folded.state;
   if (state.status !== 'none' && state.erased) throw new RowRefused("This tutor's personal data was erased.");
+  if (state.status !== 'none') {
+    // A tutor recorded since the names were read (another run of the file, at the same moment)
+    // holds theirs: the rows below must not be suggested them.
+    inUse.usernames.set(state.username.toLowerCase(), tutorId);
+    inUse.prefixes.set(state.invoicePrefix.toUpperCase(), tutorId);
+  }
   const suggested =
     state.status === 'none'
       ? suggestedNames(row, tutorId, inUse)
@@ -152,7 +158,11 @@ export async function planTutor(
       write: {
         ...planWrite(tutor.tutorDecider, known.folded, [command], stream, now),
         before: () => reserveOnce(names, tutorId, username, invoicePrefix),
-        undo: () => names.release(tutorId),
+        // Released only while no tutor holds them: a refusal because another run recorded this
+        // tutor meanwhile must not free the names that tutor now goes by.
+        undo: async () => {
+          if ((await store.readStream(stream)).length === 0) await names.release(tutorId);
+        },
       },
     };
   }
