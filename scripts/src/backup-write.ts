@@ -258,6 +258,16 @@ export async function writeBackup(options: BackupOptions): Promise<BackupHeader>
     }
     if (options.keys === 'apart') renameSync(keysPartial, keysFile);
     renameSync(partial, options.file);
+    // The renames are on disk too before the backup is called done (a power cut would undo them otherwise).
+    for (const folder of new Set([dirname(options.file), dirname(keysFile)])) {
+      if (folder !== dirname(options.file) && options.keys !== 'apart') continue;
+      const fd = openSync(folder, 'r');
+      try {
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    }
     return header;
   } catch (error) {
     await client.query('rollback').catch(() => {});
