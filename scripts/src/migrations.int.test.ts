@@ -19,8 +19,9 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startProduct } from './product';
 import { createTestDatabase, endPool } from './testing/test-database';
+import { TEST_ADMIN, testProductConfig } from './testing/test-product';
 
-const ADMIN = { username: 'admin', password: 'admin-password-1' };
+const ADMIN = TEST_ADMIN;
 
 /** What every schema start of the product applies, by owner (the command side's data migrations aside). */
 const SCHEMA_SETS: MigrationSet[] = [
@@ -33,22 +34,11 @@ const everySchemaMigration = SCHEMA_SETS.flatMap((set) => set.migrations.map((m)
 
 /** The product as `npm start` runs it, on `databaseUrl`. */
 function start(databaseUrl: string, dataDir: string) {
-  return startProduct(
-    {
-      port: 0,
-      host: '127.0.0.1',
-      dataDir,
-      databaseUrl,
-      adminUsername: ADMIN.username,
-      adminPassword: ADMIN.password,
-      jwtSecret: 'test-secret-test-secret-test-secret',
-      timeZone: 'Europe/London',
-      publicUrl: 'http://localhost',
-      mailFrom: 'Tutoring Agency <no-reply@localhost>',
-      demoData: false,
-    },
-    { log: () => {}, logLevel: 'silent', loginLimits: { ...DEFAULT_LOGIN_LIMITS, freePerAddress: 1000 } },
-  );
+  return startProduct(testProductConfig(databaseUrl, dataDir), {
+    log: () => {},
+    logLevel: 'silent',
+    loginLimits: { ...DEFAULT_LOGIN_LIMITS, freePerAddress: 1000 },
+  });
 }
 
 /** The migrations recorded, as `owner/name`, with when each was applied. */

@@ -10,8 +10,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openPersonalData } from './personal-data';
 import { type RunningProduct, startProduct } from './product';
 import { createTestDatabase } from './testing/test-database';
+import { TEST_ADMIN, testProductConfig } from './testing/test-product';
 
-const ADMIN = { username: 'admin', password: 'admin-password-1' };
+const ADMIN = TEST_ADMIN;
 
 /**
  * One more instance of the product on `databaseUrl` (which may already have others). Instances
@@ -19,22 +20,11 @@ const ADMIN = { username: 'admin', password: 'admin-password-1' };
  * share DATA_DIR, where the personal-data master key is made.
  */
 async function startInstance(databaseUrl: string, dataDir: string) {
-  return startProduct(
-    {
-      port: 0,
-      host: '127.0.0.1',
-      dataDir,
-      databaseUrl,
-      adminUsername: ADMIN.username,
-      adminPassword: ADMIN.password,
-      jwtSecret: 'test-secret-test-secret-test-secret',
-      timeZone: 'Europe/London',
-      publicUrl: 'http://localhost',
-      mailFrom: 'Tutoring Agency <no-reply@localhost>',
-      demoData: false,
-    },
-    { log: () => {}, logLevel: 'silent', loginLimits: { ...DEFAULT_LOGIN_LIMITS, freePerAddress: 1000 } },
-  );
+  return startProduct(testProductConfig(databaseUrl, dataDir), {
+    log: () => {},
+    logLevel: 'silent',
+    loginLimits: { ...DEFAULT_LOGIN_LIMITS, freePerAddress: 1000 },
+  });
 }
 
 async function login(product: RunningProduct) {

@@ -24,6 +24,21 @@ export type TestProduct = RunningProduct & {
   dataDir: string;
 };
 
+/** The configuration a test starts the product with, on `databaseUrl` with `dataDir`, before its own overrides. */
+export const testProductConfig = (databaseUrl: string, dataDir: string): ProductConfig => ({
+  port: 0,
+  host: '127.0.0.1',
+  dataDir,
+  databaseUrl,
+  adminUsername: TEST_ADMIN.username,
+  adminPassword: TEST_ADMIN.password,
+  jwtSecret: 'test-secret-test-secret-test-secret',
+  timeZone: 'Europe/London',
+  publicUrl: 'http://localhost',
+  mailFrom: 'Tutoring Agency <no-reply@localhost>',
+  demoData: false,
+});
+
 /** The whole product (the app, the runner) on its own fresh database, for integration tests. */
 export async function startTestProduct(
   overrides: Partial<ProductConfig> = {},
@@ -32,20 +47,7 @@ export async function startTestProduct(
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'agency-product-'));
   const product = await startProduct(
-    {
-      port: 0,
-      host: '127.0.0.1',
-      dataDir,
-      databaseUrl: database.url,
-      adminUsername: TEST_ADMIN.username,
-      adminPassword: TEST_ADMIN.password,
-      jwtSecret: 'test-secret-test-secret-test-secret',
-      timeZone: 'Europe/London',
-      publicUrl: 'http://localhost',
-      mailFrom: 'Tutoring Agency <no-reply@localhost>',
-      demoData: false,
-      ...overrides,
-    },
+    { ...testProductConfig(database.url, dataDir), ...overrides },
     {
       log: () => {},
       logLevel: 'silent',
