@@ -55,11 +55,13 @@ export const ENGAGEMENT_COLUMNS: Record<string, string> = {
 /** `Maths, physics` (or `;`, `|`, `/` between them) as the subject list spells them. */
 function subjectsOf(cell: string): string[] {
   const byName = new Map(subjectOptions.map((name) => [name.toLowerCase(), name]));
-  return cell
+  const names = cell
     .split(/[,;|/]/)
     .map((name) => name.trim())
     .filter((name) => name.length > 0)
     .map((name) => byName.get(name.toLowerCase()) ?? name);
+  // A subject a spreadsheet lists twice (`Maths, maths`) is one subject, not one too many.
+  return [...new Set(names)];
 }
 
 /** The child a row names: by its number in the family's file (`1`), or by first (or full) name. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type ImportAnswer, importAnswer, LIMITS } from '@agency/contracts';
+import { type ImportAnswer, importAnswer, LIMITS, subjectOptions } from '@agency/contracts';
 import { injectFaults, useProductWithFaults } from '@agency/scripts/testing/product-with-faults';
 import { TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
 import type pg from 'pg';
@@ -326,6 +326,9 @@ describe('CSV import of families, tutors and engagements (real PostgreSQL)', () 
       'XE8,T2,F1,Alice,£40,0%,100%,2024-10-02,English',
       // One ongoing engagement per tutor and child: refused under the file's column, not the form's.
       'XE9,T2,F1,Alice,£40,0%,100%,2024-10-03,English',
+      `XE10,T2,F2,Maya,£40,10%,0,2024-10-02,"${Array(subjectOptions.length + 1)
+        .fill('Maths, maths')
+        .join(', ')}"`,
     ].join('\n');
     const engagementsDry = await importCsv('engagements', engagements, { dryRun: true });
     expect(engagementsDry.rows.map(({ row, outcome, fields }) => [row, outcome, Object.keys(fields ?? {})])).toEqual([
@@ -338,6 +341,7 @@ describe('CSV import of families, tutors and engagements (real PostgreSQL)', () 
       [8, 'refused', ['subjects']],
       [9, 'create', []],
       [10, 'refused', ['child']],
+      [11, 'create', []],
     ]);
     expect(await eventCount()).toBe(before);
     // The real run writes the good rows only, and a formula-looking name is kept as typed, as text.
