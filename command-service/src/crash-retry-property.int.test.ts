@@ -27,6 +27,20 @@ const EXCLUDED: Record<string, string> = {
   'POST /auth/local/reset':
     'answers alike whether or not anything was recorded (no account enumeration) and takes no command id: a lost request is asked again, by design',
   'POST /api/tutors/suggest': 'a suggestion of names; nothing is recorded or reserved',
+  'POST /auth/family/link':
+    'answers alike whether or not a family has the address (no enumeration), records its links after answering and takes no command id: a lost request is asked again, by design',
+  'POST /api/family/calendar-feed':
+    'records no event and takes no command id (a kept answer would keep the secret): a lost request is asked again and its new feed replaces the one before',
+  'POST /api/family/calendar-feed/revoke':
+    'records no event: it revokes feeds in a table, and asked again revokes none',
+  'POST /api/agency/calendar-feed':
+    'records no event and takes no command id (a kept answer would keep the secret): a lost request is asked again and its new feed replaces the one before',
+  'POST /api/agency/calendar-feed/revoke':
+    'records no event: it revokes feeds in a table, and asked again revokes none',
+  'POST /api/clients/family-sessions/end/:contactId':
+    'records no event: it ends sessions outside the event store, and a retry after a crash answers how many it ended then (none are left)',
+  'POST /api/import':
+    'takes no command id: each row is its own command under an id derived from its content, and a file run again answers the rows written as unchanged, by design (its own retry test is import.int)',
 };
 
 /**
@@ -35,8 +49,8 @@ const EXCLUDED: Record<string, string> = {
  */
 const PENDING: Record<string, string> = {};
 
-/** A request: who sends it is the admin, unless `public`. */
-type Call = { url: string; body: Record<string, unknown>; public?: boolean; remoteAddress?: string };
+/** A request: who sends it is the admin, unless `public` or sent with a family's session token (`family`). */
+type Call = { url: string; body: Record<string, unknown>; public?: boolean; family?: string; remoteAddress?: string };
 
 type Scenario = {
   /** Makes what the command needs through the API (fresh for every run) and names the command. */
@@ -203,6 +217,28 @@ class RunSetup {
       consultationId: this.fix('consultation', consultation.id as string),
       invoiceId: this.fix('familyInvoice', consultation.invoiceId as string),
     };
+  }
+
+  /** A family's sign-in link with a known secret (the e-mailed one is never stored), as if mailed. */
+  async familyLink(family: { contactId: string; clientId: string }) {
+    const token = `known-link-${this.tag}-${randomUUID()}`;
+    await db.query(
+      `insert into auth.family_sign_in_links (token_hash, contact_id, client_id, expires_at)
+        values ($1, $2, $3, now() + interval '15 minutes')`,
+      [hash(token), family.contactId, family.clientId],
+    );
+    return token;
+  }
+
+  /** A family signed in: its session token, for a call sent as the family. */
+  async familySession(family: { contactId: string; clientId: string }) {
+    const response = await send({
+      url: '/auth/family/session',
+      body: { token: await this.familyLink(family) },
+      public: true,
+    });
+    expect(response.statusCode, `setup family sign-in: ${response.body}`).toBe(200);
+    return response.json().token as string;
   }
 
   /** A tutor sent an activation link, its code swapped for a known one (the e-mailed one is never stored). */
@@ -495,6 +531,57 @@ const SCENARIOS: Record<string, Scenario | Scenario[]> = {
     commandless: true,
     setup: async (s) => ({ url: '/auth/local/activate', body: (await s.activationSent()).activation, public: true }),
   },
+  'POST /auth/family/session': {
+    // The link spent, the sign-in recorded on the contact's family-access stream.
+    commandless: true,
+    setup: async (s) => {
+      const family = await s.family();
+      return { url: '/auth/family/session', body: { token: await s.familyLink(family) }, public: true };
+    },
+  },
+  'POST /api/clients/family-access/:contactId': {
+    setup: async (s) => {
+      const family = await s.family();
+      await s.familySession(family);
+      return { url: `/api/clients/family-access/${family.contactId}`, body: { active: false } };
+    },
+  },
+  'POST /api/family/bookings': {
+    setup: async (s) => {
+      const family = await s.family();
+      const eventId = await s.workshop();
+      return {
+        url: '/api/family/bookings',
+        body: { eventId, childIds: [family.childId] },
+        family: await s.familySession(family),
+      };
+    },
+  },
+  'POST /api/family/erasure-request': {
+    setup: async (s) => ({
+      url: '/api/family/erasure-request',
+      body: {},
+      family: await s.familySession(await s.family()),
+    }),
+  },
+  'POST /api/clients/erasure-request/decide/:clientId': {
+    setup: async (s) => {
+      const family = await s.family();
+      const asked = await send(
+        { url: '/api/family/erasure-request', body: {}, family: await s.familySession(family) },
+        randomUUID(),
+      );
+      expect(asked.statusCode, `setup erasure request: ${asked.body}`).toBe(200);
+      return { url: `/api/clients/erasure-request/decide/${family.clientId}`, body: { approve: true } };
+    },
+  },
+  'POST /api/agency/reminders': {
+    global: true,
+    setup: async (s) => {
+      await s.ok('/api/agency/reminders', { days: [3], lateFee: 1 });
+      return { url: '/api/agency/reminders', body: { days: [7, 14], lateFee: 5 } };
+    },
+  },
   'POST /auth/local/password': {
     commandless: true,
     setup: async (s) => {
@@ -526,7 +613,7 @@ function send(call: Call, commandId?: string) {
     url: call.url,
     payload: commandId ? { ...call.body, commandId } : call.body,
     headers: {
-      ...(call.public ? {} : { authorization: `Bearer ${admin}` }),
+      ...(call.public ? {} : { authorization: `Bearer ${call.family ?? admin}` }),
       ...(commandId ? { 'idempotency-key': commandId } : {}),
     },
     remoteAddress: call.remoteAddress,

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { familyLinkBody, familySessionBody, type SessionUser } from '@agency/contracts';
-import { client, familyAccess } from '@agency/domain';
+import { client, DomainError, familyAccess } from '@agency/domain';
 import { describedBody, HttpError, invalidInput, noteRefusal, securityLog, TOKEN_COOKIE } from '@agency/platform';
 import type { Sessions } from '@agency/platform/sessions';
 import type { FastifyInstance } from 'fastify';
@@ -127,16 +127,26 @@ export async function familySignInRoutes(
     // sessions after its event) or an erasure (the same) that came in between ends this one too.
     const commandId = derivedId('family-sign-in', tokenHash);
     const { context, appendedUpTo } = createCommandContext(deps, user, commandId, commandId);
+    let refused = false;
     try {
       await context.run(familyAccess.familyAccessStream(contactId), familyAccess.familyAccessDecider, {
         type: 'RecordSignIn',
         contactId,
         clientId,
       });
-      if (!(await mayStillSignIn(contactId, clientId))) throw refuseTurnedOff();
+      if (!(await mayStillSignIn(contactId, clientId))) {
+        refused = true;
+        throw refuseTurnedOff();
+      }
     } catch (error) {
       await sessions.end(sessionId, 'login-turned-off', user.id);
       reply.clearCookie(TOKEN_COOKIE, { path: '/' });
+      // A failure that is no refusal (a crash, the database lost) gives the link back: the same
+      // link asked again signs in (its sign-in recorded once, under the link's own command id),
+      // rather than being told it was used by a sign-in that never happened.
+      if (!refused && !(error instanceof DomainError)) {
+        await db.query('update auth.family_sign_in_links set used_at = null where token_hash = $1', [tokenHash]);
+      }
       throw domainToHttp(error);
     }
     const position = appendedUpTo();
