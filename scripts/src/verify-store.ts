@@ -6,9 +6,11 @@ import {
   consultation,
   type Decider,
   engagement,
+  familyAccess,
   familyInvoice,
   formatPounds,
   invoice,
+  reminder,
   timesheet,
   tutor,
   user,
@@ -42,6 +44,10 @@ export const DECIDERS: readonly [prefix: string, decider: AnyDecider][] = [
   [workshop.accountStream(''), workshop.accountDecider],
   [consultation.consultationStream(''), consultation.consultationDecider],
   [agency.agencyStream(), agency.agencyDecider],
+  [familyAccess.familyAccessStream(''), familyAccess.familyAccessDecider],
+  [familyAccess.erasureRequestStream(''), familyAccess.erasureRequestDecider],
+  [reminder.scheduleStream(), reminder.scheduleDecider],
+  [reminder.remindersStream(''), reminder.remindersDecider],
 ];
 
 const BY_LENGTH = [...DECIDERS].sort(([a], [b]) => b.length - a.length);
