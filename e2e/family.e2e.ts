@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { adminApi, contactFor } from './support/api';
 import { downloaded, expectAccessible, launchChromium } from './support/chromium';
 import { linkFromOutbox } from './support/outbox';
+import { logInAsAdmin } from './support/session';
 
 const PHONE = { width: 375, height: 812 };
 
@@ -20,10 +21,14 @@ describe('a family on a phone: signs in by the e-mailed link, opens an invoice, 
   const stamp = Date.now() % 100000;
   const family = contactFor('Fay', `Phone${stamp}`);
   const workshop = `Family coding ${stamp}`;
+  // The outbox's messages already read, so a later link is a new one, never the one spent before.
+  const seen = new Set<string>();
+  let clientId = '';
 
   beforeAll(async () => {
     const api = await adminApi();
     const { client } = await api.post('/api/clients/contact', family);
+    clientId = client.id;
     const { child } = await api.post(`/api/clients/child/${client.id}`, {
       firstName: 'Finn',
       lastName: `Phone${stamp}`,
@@ -55,7 +60,7 @@ describe('a family on a phone: signs in by the e-mailed link, opens an invoice, 
     await page.getByLabel('Email').fill(family.email);
     await page.getByRole('button', { name: 'Send Me a Link' }).click();
     await page.getByRole('heading', { name: 'Check Your Mail' }).waitFor();
-    const link = await linkFromOutbox(family.email, 'family/sign-in', new Set());
+    const link = await linkFromOutbox(family.email, 'family/sign-in', seen);
     await page.goto(link);
     await expectAccessible(page);
     await page.getByRole('button', { name: 'Sign In' }).click();
@@ -125,5 +130,34 @@ describe('a family on a phone: signs in by the e-mailed link, opens an invoice, 
     expect(await feed.text()).toContain(`SUMMARY:${workshop}`);
     await page.goto('/clients');
     await page.waitForURL('**/family/home');
+  });
+
+  it("an admin sees the family's login on its page, turns its access off, and the link mailed before is refused", async () => {
+    // A link asked for while access is on, not yet opened.
+    await page.goto('/family');
+    await page.getByLabel('Email').fill(family.email);
+    await page.getByRole('button', { name: 'Send Me a Link' }).click();
+    await page.getByRole('heading', { name: 'Check Your Mail' }).waitFor();
+    const link = await linkFromOutbox(family.email, 'family/sign-in', seen);
+
+    const office = await logInAsAdmin(browser);
+    await office.goto(`/client/${clientId}`);
+    const section = office.getByRole('region', { name: 'Family Access' });
+    const row = section.getByRole('row', { name: new RegExp(family.email) });
+    // The family is signed in on its phone: one open session.
+    await row.getByRole('cell', { name: '1', exact: true }).waitFor();
+    const toggle = section.getByLabel(`Can sign in: Fay Phone${stamp}`);
+    expect(await toggle.isChecked()).toBe(true);
+    await expectAccessible(office);
+    // Its state is the server's: it shows unchecked once the turning-off is recorded and read back.
+    await toggle.click();
+    await row.getByRole('cell', { name: '0', exact: true }).waitFor();
+    expect(await section.getByLabel(`Can sign in: Fay Phone${stamp}`).isChecked()).toBe(false);
+
+    await page.goto(link);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Ask for a new link' }).waitFor();
+    expect(page.url()).toContain('/family/sign-in/');
+    await office.close();
   });
 });

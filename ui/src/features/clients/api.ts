@@ -6,6 +6,7 @@ import type {
   ClientListItem,
   ClientView,
   ContactAnswer,
+  FamilyAccessAnswer,
   FamilyOverviewAnswer,
   StudentView,
   TutorListAnswer,
@@ -104,3 +105,18 @@ export const clientExportUrl = (clientId: string) => `/api/clients/${encodeURICo
 /** A family's money, lessons and tutors, for its page (the office only: a tutor is refused). */
 export const fetchFamilyOverview = (clientId: string, signal?: AbortSignal) =>
   getJson<FamilyOverviewAnswer>(`/api/clients/${encodeURIComponent(clientId)}/overview`, signal);
+
+export type { FamilyAccessAnswer };
+
+/** The family's contacts who can sign in, their access and live sessions, and its request for erasure (admins, auditors). */
+export const fetchFamilyAccess = (clientId: string, signal?: AbortSignal) =>
+  getJson<FamilyAccessAnswer>(`/api/clients/${encodeURIComponent(clientId)}/family-access`, signal);
+
+export const setFamilyAccess = (contactId: string, body: { active: boolean } & Command) =>
+  postJson<unknown>(`/api/clients/family-access/${encodeURIComponent(contactId)}`, body);
+
+export const endFamilySessions = (contactId: string, body: Command) =>
+  postJson<unknown>(`/api/clients/family-sessions/end/${encodeURIComponent(contactId)}`, body);
+
+export const decideErasureRequest = (clientId: string, body: { approve: boolean } & Command) =>
+  postJson<unknown>(`/api/clients/erasure-request/decide/${encodeURIComponent(clientId)}`, body);

@@ -19,6 +19,7 @@ import { errorMessage } from '../../../lib/http';
 import { useLoader } from '../../../lib/use-loader';
 import { type Client, clientExportUrl, eraseClient, fetchClient, setClientActive } from '../api';
 import { ContactCard } from '../components/contact-card';
+import { FamilyAccessSection } from '../components/family-access-section';
 import { FamilyOverview } from '../components/family-overview';
 import { PencilLink } from '../components/pencil-link';
 
@@ -179,6 +180,8 @@ function ClientDetail({ client: loaded }: { client: Client }) {
       </Panel>
       {/* Its invoices, balance, lessons and tutors: the office's (a tutor reads no family's money). */}
       {isOffice(user) ? <FamilyOverview clientId={client.id} /> : null}
+      {/* Its logins: an admin changes them, an auditor reads them, anyone else is shown nothing. */}
+      {!client.erased && !erasedNow ? <FamilyAccessSection clientId={client.id} /> : null}
       {admin ? <PersonalData clientId={client.id} erased={client.erased} onErased={() => setErasedNow(true)} /> : null}
     </>
   );
