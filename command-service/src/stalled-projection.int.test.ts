@@ -1,9 +1,9 @@
 import { healthAnswer, projectionFailureView } from '@agency/contracts';
 import { parsePosition } from '@agency/platform';
-import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
+import { type TestProduct, useTestProduct } from '@agency/scripts/testing/test-product';
 import { contact, testRequests } from '@agency/scripts/testing/test-requests';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type pg from 'pg';
+import { describe, expect, it } from 'vitest';
 
 const ann = contact('Ann', 'Lee');
 
@@ -12,14 +12,8 @@ describe('a stalled projection (real PostgreSQL, both services)', () => {
   let db: pg.Pool;
   let admin: string;
 
-  beforeAll(async () => {
-    product = await startTestProduct();
-    db = new pg.Pool({ connectionString: product.databaseUrl });
-    admin = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
-  });
-  afterAll(async () => {
-    await db?.end();
-    await product?.dispose();
+  useTestProduct((started) => {
+    ({ product, db, admin } = started);
   });
 
   const { ok: post } = testRequests(

@@ -4,11 +4,11 @@ import { PostgresEventStore } from '@agency/platform';
 import { projections } from '@agency/projection-service';
 import { compareWithRebuild } from '@agency/projection-service/read-models/read-schema';
 import { workshopsProjection } from '@agency/projection-service/read-models/workshops/projection';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type pg from 'pg';
+import { describe, expect, it } from 'vitest';
 import { openPersonalData } from './personal-data';
 import { reactorsSettled } from './testing/reactors-settled';
-import { startTestProduct, TEST_ADMIN, type TestProduct } from './testing/test-product';
+import { type TestProduct, useTestProduct } from './testing/test-product';
 import { contact, testRequests } from './testing/test-requests';
 
 /**
@@ -36,14 +36,8 @@ describe('live read models equal a rebuild where they used to drift', () => {
     }
   };
 
-  beforeAll(async () => {
-    product = await startTestProduct();
-    db = new pg.Pool({ connectionString: product.databaseUrl });
-    admin = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
-  });
-  afterAll(async () => {
-    await db?.end();
-    await product?.dispose();
+  useTestProduct((started) => {
+    ({ product, db, admin } = started);
   });
 
   it('a registration keeps its place in the order after a live batch that rolled back', async () => {

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { argon2Stats, createMailer } from '@agency/command-service';
 import { PostgresEventStore, type TokenClaims } from '@agency/platform';
 import { buildApp } from '@agency/scripts/app';
-import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_ADMIN, type TestProduct, useTestProduct } from '@agency/scripts/testing/test-product';
+import type pg from 'pg';
+import { describe, expect, it } from 'vitest';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -25,14 +25,8 @@ describe('server-side sessions, and a login throttle that counts first (real Pos
   let db: pg.Pool;
   let admin: string;
 
-  beforeAll(async () => {
-    product = await startTestProduct();
-    db = new pg.Pool({ connectionString: product.databaseUrl });
-    admin = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
-  });
-  afterAll(async () => {
-    await db?.end();
-    await product?.dispose();
+  useTestProduct((started) => {
+    ({ product, db, admin } = started);
   });
 
   const inject = (method: 'GET' | 'POST', url: string, token?: string, payload?: object, remoteAddress?: string) =>

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_LOGIN_LIMITS } from '@agency/command-service';
-import { expect } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { ProductConfig } from '../config';
 import { type RunningProduct, startProduct } from '../product';
 import { expectReadModelsEqualARebuild } from './rebuild-equality';
@@ -100,4 +101,22 @@ export async function startTestProduct(
       }
     },
   };
+}
+
+/**
+ * For a describe block: a product started before its tests, with a pool on its database and the
+ * admin's token, handed to `started`, and disposed after them.
+ */
+export function useTestProduct(started: (running: { product: TestProduct; db: pg.Pool; admin: string }) => void) {
+  let product: TestProduct | undefined;
+  let db: pg.Pool | undefined;
+  beforeAll(async () => {
+    product = await startTestProduct();
+    db = new pg.Pool({ connectionString: product.databaseUrl });
+    started({ product, db, admin: await product.login(TEST_ADMIN.username, TEST_ADMIN.password) });
+  });
+  afterAll(async () => {
+    await db?.end();
+    await product?.dispose();
+  });
 }
