@@ -103,6 +103,12 @@ export function readCsv(input: string): CsvDocument {
  * saves it (its byte-order mark says which). Anything else is refused in words, rather than sent
  * with its £ turned into � or, for UTF-16 read as UTF-8, refused by the server for its NULs.
  */
+// A global of the browser and of Node alike; contracts compile with neither's types, so it is named here.
+declare const TextDecoder: new (
+  label: string,
+  options: { fatal: boolean; ignoreBOM: boolean },
+) => { decode(input: Uint8Array): string };
+
 export function csvFileText(bytes: Uint8Array): string {
   const [first, second] = bytes;
   const utf16 = first === 0xff && second === 0xfe ? 'utf-16le' : first === 0xfe && second === 0xff ? 'utf-16be' : '';
