@@ -27,6 +27,7 @@ import { erasureReactor } from './erasure/erasure-reactor';
 import { erasureRoutes } from './erasure/erasure-routes';
 import { familyInvoiceRoutes } from './family-invoices/family-invoice-routes';
 import { familyInvoicing } from './family-invoices/family-invoicing';
+import { familyEmailChangeReactor } from './family-portal/family-email-change-reactor';
 import { familyPortal } from './family-portal/family-portal';
 import { importRoutes } from './import/import-routes';
 import { invoiceReactor } from './invoices/invoice-reactor';
@@ -184,6 +185,8 @@ export async function commandTree(app: FastifyInstance, options: CommandAppOptio
   await app.register(consultationRoutes, { deps, invoicing });
   await app.register(familyInvoiceRoutes, { deps });
   await app.register(familyPortal, { db, deps, sessions, timeZone, publicUrl });
+  // A family's new e-mail address, once an admin confirms it, becomes its contact's.
+  reactorList.push(familyEmailChangeReactor);
   await app.register(workshopRoutes, { deps, invoicing, db, timeZone, vault: options.personalData });
   // Public bookings nobody confirmed lapse when their hold runs out (docs/limits.md, "Public bookings").
   const lapseDueBookings = bookingLapses({ deps, links: bookingLinks(db), timeZone, vault: options.personalData });

@@ -161,6 +161,22 @@ const RULES: Record<string, Rule> = {
     call: (f) => ({ url: `/api/clients/erasure-request/decide/${f.clientA}`, body: {} }),
     expect: adminOnly,
   },
+  // A family corrects its own contacts; another family's contact id is 404, as an unknown one.
+  'POST /api/family/contact/:contactId': {
+    call: (f) => ({
+      url: `/api/family/contact/${f.contactA}`,
+      body: { address: ['1 Lane'], postcode: 'OX1 1AA', phone: [{ type: 'Home', number: '01865 000001' }] },
+    }),
+    expect: ownFamily,
+  },
+  'POST /api/family/email-change/:contactId': {
+    call: (f) => ({ url: `/api/family/email-change/${f.contactA}`, body: { email: 'family.new@example.com' } }),
+    expect: ownFamily,
+  },
+  'POST /api/clients/email-change/decide/:contactId': {
+    call: (f) => ({ url: `/api/clients/email-change/decide/${f.contactA}`, body: {} }),
+    expect: adminOnly,
+  },
   // Calendar feeds: made and revoked by their owner (a family its own, an admin the agency's); read by address alone.
   'POST /api/family/calendar-feed': {
     call: () => ({ url: '/api/family/calendar-feed', body: {} }),

@@ -604,6 +604,47 @@ const SCENARIOS: Record<string, Scenario | Scenario[]> = {
       };
     },
   },
+  'POST /api/family/contact/:contactId': {
+    // Its phone and address changed on the family's stream, the rest of the contact kept as it is.
+    setup: async (s) => {
+      const family = await s.family();
+      return {
+        url: `/api/family/contact/${family.contactId}`,
+        body: {
+          address: ['2 New Road', 'Oxford'],
+          postcode: 'OX2 2BB',
+          phone: [{ type: 'Home', number: '01865 000002' }],
+        },
+        family: await s.familySession(family),
+      };
+    },
+  },
+  'POST /api/family/email-change/:contactId': {
+    setup: async (s) => {
+      const family = await s.family();
+      return {
+        url: `/api/family/email-change/${family.contactId}`,
+        body: { email: `moved.${s.tag}@example.com` },
+        family: await s.familySession(family),
+      };
+    },
+  },
+  'POST /api/clients/email-change/decide/:contactId': {
+    // Confirmed on its own stream; its reactor then changes the contact's address on the family's.
+    setup: async (s) => {
+      const family = await s.family();
+      const asked = await send(
+        {
+          url: `/api/family/email-change/${family.contactId}`,
+          body: { email: `confirmed.${s.tag}@example.com` },
+          family: await s.familySession(family),
+        },
+        randomUUID(),
+      );
+      expect(asked.statusCode, `setup e-mail change: ${asked.body}`).toBe(200);
+      return { url: `/api/clients/email-change/decide/${family.contactId}`, body: { approve: true } };
+    },
+  },
 };
 
 /** Sends a command; its command id in the body and as the Idempotency-Key (a body may not name one). */

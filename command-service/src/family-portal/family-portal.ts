@@ -6,6 +6,7 @@ import type { CommandDependencies } from '../pipeline/command-pipeline';
 import { calendarFeedRoutes } from './calendar-feed-routes';
 import { familyAccessRoutes } from './family-access-routes';
 import { familyBookingRoutes } from './family-booking-routes';
+import { familyContactRoutes } from './family-contact-routes';
 import { familyErasureRoutes } from './family-erasure-routes';
 import { FAMILY_LINK_LIMITS } from './family-logins';
 import { familySignInRoutes } from './family-sign-in-routes';
@@ -22,5 +23,6 @@ export async function familyPortal(
   await familyAccessRoutes(app, { db, deps, sessions });
   await familyBookingRoutes(app, { db, deps, timeZone: options.timeZone });
   await familyErasureRoutes(app, { deps });
+  await familyContactRoutes(app, { deps });
   await calendarFeedRoutes(app, { db, publicUrl: options.publicUrl });
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits';
 import { commandId, emailAddress, entityId } from '../values';
+import { contactBody } from './client-commands';
 
 /** `POST /auth/family/link`: a family asks for a sign-in link at its address. */
 export const familyLinkBody = z.object({ email: emailAddress });
@@ -46,6 +47,22 @@ export const familyErasureRequestBody = z.object({ commandId });
 
 /** `POST /api/clients/erasure-request/decide/:clientId`: an admin approves or declines a family's request. */
 export const erasureDecisionBody = z.object({
+  commandId,
+  approve: z.boolean({ error: 'approve must be true or false' }),
+});
+
+/**
+ * `POST /api/family/contact/:contactId`: a signed-in family corrects one of its own contacts'
+ * phone numbers and address (recorded at once). Every part is required, as on the office's form.
+ */
+export const familyContactBody = contactBody.pick({ commandId: true, address: true, postcode: true, phone: true });
+export type FamilyContactBody = z.infer<typeof familyContactBody>;
+
+/** `POST /api/family/email-change/:contactId`: a signed-in family asks for a contact's e-mail address to change. */
+export const familyEmailChangeBody = z.object({ commandId, email: emailAddress });
+
+/** `POST /api/clients/email-change/decide/:contactId`: an admin confirms or declines the family's new address. */
+export const emailChangeDecisionBody = z.object({
   commandId,
   approve: z.boolean({ error: 'approve must be true or false' }),
 });

@@ -38,6 +38,25 @@ export const FamilyErasureRequestDecided = defineEvent(
   z.object({ clientId: z.string(), approved: z.boolean() }),
 );
 
+/**
+ * A family asked, from its own login, for one of its contacts' e-mail address to change
+ * (`family-email-change-{contactId}`). The address the contact signs in with stays the old one
+ * until an admin confirms; asked again before a decision, the newer address replaces the request.
+ * The new address is the family's personal data, sealed with its key.
+ */
+export const FamilyEmailChangeRequested = defineEvent(
+  'FamilyEmailChangeRequested',
+  1,
+  z.object({ ...ofContact, email: z.string() }),
+);
+
+/** An admin confirmed or declined the family's asked-for e-mail address; confirmed, the contact's address changed with it. */
+export const FamilyEmailChangeDecided = defineEvent(
+  'FamilyEmailChangeDecided',
+  1,
+  z.object({ ...ofContact, approved: z.boolean() }),
+);
+
 export const familyAccessEvents = [
   FamilySignInLinkRequested,
   FamilySignedIn,
@@ -45,7 +64,13 @@ export const familyAccessEvents = [
   FamilyAccessTurnedOn,
   FamilyErasureRequested,
   FamilyErasureRequestDecided,
+  FamilyEmailChangeRequested,
+  FamilyEmailChangeDecided,
 ] as const;
 type FamilyEvent = EventOf<(typeof familyAccessEvents)[number]>;
-export type FamilyAccessEvent = Exclude<FamilyEvent, { type: `FamilyErasureRequest${string}` }>;
+export type FamilyAccessEvent = Exclude<
+  FamilyEvent,
+  { type: `FamilyErasureRequest${string}` | `FamilyEmailChange${string}` }
+>;
 export type FamilyErasureRequestEvent = Extract<FamilyEvent, { type: `FamilyErasureRequest${string}` }>;
+export type FamilyEmailChangeEvent = Extract<FamilyEvent, { type: `FamilyEmailChange${string}` }>;

@@ -81,6 +81,7 @@ export const personalDataRules: Readonly<Record<string, PersonalDataRule>> = {
   ClientRegistered: { subjectOf: ofFamily, fields: contactFields('contact') },
   ContactAdded: { subjectOf: ofFamily, fields: contactFields('contact') },
   ContactDetailsChanged: { subjectOf: ofFamily, fields: contactFields('contact') },
+  FamilyEmailChangeRequested: { subjectOf: ofFamily, fields: [text('email')] },
   ChildAdded: { subjectOf: ofFamily, fields: childFields },
   ChildDetailsChanged: { subjectOf: ofFamily, fields: childFields },
   TutorRegistered: { subjectOf: ofTutor, fields: [...contactFields('contact'), username('username')] },

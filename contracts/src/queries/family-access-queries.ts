@@ -17,6 +17,8 @@ export const familyAccessAnswer = z.object({
       email: z.string(),
       familyAccess: z.boolean(),
       sessions: z.array(tutorSession),
+      /** The address the family asked this contact's e-mail to change to, waiting for an admin; else null. */
+      emailChange: z.string().nullable(),
     }),
   ),
 });

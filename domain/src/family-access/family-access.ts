@@ -60,6 +60,7 @@ export function decide(command: FamilyAccessCommand, state: FamilyAccessState, _
   }
 }
 
+export { contactsOfFamily, emailChangeDecider, emailChangeStream } from './email-change';
 export { erasureRequestDecider, erasureRequestStream } from './erasure-request';
 
 export const familyAccessDecider: Decider<FamilyAccessCommand, FamilyAccessEvent, FamilyAccessState> = {

@@ -20,6 +20,12 @@ export async function familyAccessQueries(fastify: FastifyInstance, { db, store 
   // The command side's sessions (schema auth), read as the session check reads them.
   const sessions = new Sessions(db);
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  /** The new address the family asked for, while no admin has decided on it. */
+  const emailChangeOf = async (contactId: string) => {
+    const events = await store.readStream(familyAccess.emailChangeStream(contactId));
+    const asked = fold(familyAccess.emailChangeDecider, events.map(asEvent));
+    return asked.status === 'pending' ? asked.email : null;
+  };
   app.get(
     '/api/clients/:id/family-access',
     { schema: { params: clientParams, response: { 200: familyAccessAnswer } } },
@@ -42,6 +48,7 @@ export async function familyAccessQueries(fastify: FastifyInstance, { db, store 
             email: row.email as string,
             familyAccess: access.status === 'on' && !family.rows[0].erased,
             sessions: await sessions.listLive(familyAccess.familyUserId(row.id)),
+            emailChange: await emailChangeOf(row.id),
           };
         }),
       );

@@ -39,3 +39,16 @@ export const EXPORT_URL = '/api/family/export';
 /** The family's calendar feed: a new address (the one before stops working), or none. */
 export const makeCalendarFeed = () => postJson<{ feed: { url: string } }>('/api/family/calendar-feed', {});
 export const revokeCalendarFeed = () => postJson<{ revoked: number }>('/api/family/calendar-feed/revoke', {});
+
+export type FamilyContactCorrection = {
+  commandId: string;
+  address: string[];
+  postcode: string;
+  phone: { type: string; number: string }[];
+};
+/** A contact's phone and address, corrected by the family at once. */
+export const correctContact = (contactId: string, body: FamilyContactCorrection) =>
+  postJson<unknown>(`/api/family/contact/${encodeURIComponent(contactId)}`, body);
+/** A new e-mail address for a contact: it changes only once an admin confirms it. */
+export const askForEmailChange = (contactId: string, body: { commandId: string; email: string }) =>
+  postJson<unknown>(`/api/family/email-change/${encodeURIComponent(contactId)}`, body);

@@ -6,6 +6,7 @@ import { errorMessage } from '../../../lib/http';
 import { useLoader } from '../../../lib/use-loader';
 import { askForErasure, EXPORT_URL, fetchDetails } from '../api';
 import { CalendarFeed } from '../components/calendar-feed';
+import { ContactCorrection } from '../components/contact-correction';
 import { FamilyFrame } from '../components/family-frame';
 
 /**
@@ -13,7 +14,7 @@ import { FamilyFrame } from '../components/family-frame';
  * to download, and a request to be erased (an admin decides it: docs/family-access.md).
  */
 export function FamilyMyDataPage() {
-  const { state, retry } = useLoader(fetchDetails, 'own');
+  const { state, retry, reload } = useLoader(fetchDetails, 'own');
   const [commandId] = useState(() => crypto.randomUUID());
   const [erasure, setErasure] = useState<{ step: 'idle' | 'sending' | 'asked' } | { step: 'failed'; message: string }>({
     step: 'idle',
@@ -43,6 +44,7 @@ export function FamilyMyDataPage() {
                 </p>
               ))}
               <p>{[...contact.address.filter(Boolean), contact.postcode].join(', ')}</p>
+              <ContactCorrection contact={contact} onSaved={reload} />
             </Panel>
           ))
         }
