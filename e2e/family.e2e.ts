@@ -132,6 +132,22 @@ describe('a family on a phone: signs in by the e-mailed link, opens an invoice, 
     await page.waitForURL('**/family/home');
   });
 
+  it('corrects its phone at once, and asks for a new e-mail address that waits for the office', async () => {
+    await page.goto('/family/my-data');
+    await page.getByRole('button', { name: "Correct Fay's Details" }).click();
+    const form = page.getByRole('form', { name: "Correct Fay's details" });
+    await form.getByLabel('Phone').fill('07700 900777');
+    await expectAccessible(page);
+    await expectNoSidewaysScroll(page);
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('07700 900777').waitFor();
+    await page.getByRole('button', { name: "Correct Fay's Details" }).click();
+    await page.getByLabel('New e-mail address').fill(`fay.moved${stamp}@example.com`);
+    await page.getByRole('button', { name: 'Ask to Change E-mail' }).click();
+    await page.getByRole('status').filter({ hasText: 'Until the agency confirms it' }).waitFor();
+    await expectAccessible(page);
+  });
+
   it("an admin sees the family's login on its page, turns its access off, and the link mailed before is refused", async () => {
     // A link asked for while access is on, not yet opened.
     await page.goto('/family');
@@ -146,6 +162,8 @@ describe('a family on a phone: signs in by the e-mailed link, opens an invoice, 
     const row = section.getByRole('row', { name: new RegExp(family.email) });
     // The family is signed in on its phone: one open session.
     await row.getByRole('cell', { name: '1', exact: true }).waitFor();
+    // The new address the family asked for waits for the office, beside the one still in use.
+    await row.getByText(`Asked to change to fay.moved${stamp}@example.com`).waitFor();
     const toggle = section.getByLabel(`Can sign in: Fay Phone${stamp}`);
     expect(await toggle.isChecked()).toBe(true);
     await expectAccessible(office);

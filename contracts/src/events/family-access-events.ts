@@ -50,11 +50,14 @@ export const FamilyEmailChangeRequested = defineEvent(
   z.object({ ...ofContact, email: z.string() }),
 );
 
-/** An admin confirmed or declined the family's asked-for e-mail address; confirmed, the contact's address changed with it. */
+/**
+ * An admin confirmed or declined the family's asked-for e-mail address (`email`, the one decided
+ * on, sealed as the request's); confirmed, it becomes the contact's address.
+ */
 export const FamilyEmailChangeDecided = defineEvent(
   'FamilyEmailChangeDecided',
   1,
-  z.object({ ...ofContact, approved: z.boolean() }),
+  z.object({ ...ofContact, email: z.string(), approved: z.boolean() }),
 );
 
 export const familyAccessEvents = [

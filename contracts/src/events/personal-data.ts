@@ -82,6 +82,7 @@ export const personalDataRules: Readonly<Record<string, PersonalDataRule>> = {
   ContactAdded: { subjectOf: ofFamily, fields: contactFields('contact') },
   ContactDetailsChanged: { subjectOf: ofFamily, fields: contactFields('contact') },
   FamilyEmailChangeRequested: { subjectOf: ofFamily, fields: [text('email')] },
+  FamilyEmailChangeDecided: { subjectOf: ofFamily, fields: [text('email')] },
   ChildAdded: { subjectOf: ofFamily, fields: childFields },
   ChildDetailsChanged: { subjectOf: ofFamily, fields: childFields },
   TutorRegistered: { subjectOf: ofTutor, fields: [...contactFields('contact'), username('username')] },

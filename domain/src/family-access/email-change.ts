@@ -27,7 +27,7 @@ export function evolve(state: EmailChangeState, event: FamilyEmailChangeEvent): 
       return {
         status: 'decided',
         clientId: event.data.clientId,
-        email: state.status === 'none' ? '' : state.email,
+        email: event.data.email,
         approved: event.data.approved,
       };
     default:
@@ -47,7 +47,12 @@ export function decide(command: EmailChangeCommand, state: EmailChangeState, _no
     case 'DecideEmailChange':
       if (state.status !== 'pending')
         throw new DomainError('conflict', 'This contact has no change of e-mail address waiting.');
-      return [{ type: 'FamilyEmailChangeDecided', data: { contactId, clientId, approved: command.approve } }];
+      return [
+        {
+          type: 'FamilyEmailChangeDecided',
+          data: { contactId, clientId, email: state.email, approved: command.approve },
+        },
+      ];
     default: {
       const _never: never = command;
       return _never;

@@ -120,3 +120,6 @@ export const endFamilySessions = (contactId: string, body: Command) =>
 
 export const decideErasureRequest = (clientId: string, body: { approve: boolean } & Command) =>
   postJson<unknown>(`/api/clients/erasure-request/decide/${encodeURIComponent(clientId)}`, body);
+
+export const decideEmailChange = (contactId: string, body: { approve: boolean } & Command) =>
+  postJson<unknown>(`/api/clients/email-change/decide/${encodeURIComponent(contactId)}`, body);

@@ -12,6 +12,7 @@ import { useCurrentUser } from '../../../lib/current-user';
 import { errorMessage } from '../../../lib/http';
 import { useLoader } from '../../../lib/use-loader';
 import {
+  decideEmailChange,
   decideErasureRequest,
   endFamilySessions,
   type FamilyAccessAnswer,
@@ -94,7 +95,23 @@ function FamilyAccessPanel({ clientId, admin }: { clientId: string; admin: boole
                       return (
                         <Tr key={contact.id}>
                           <Td>{name}</Td>
-                          <Td>{contact.email}</Td>
+                          <Td>
+                            {contact.email}
+                            {contact.emailChange ? (
+                              <EmailChange
+                                name={name}
+                                email={contact.email}
+                                asked={contact.emailChange}
+                                admin={admin}
+                                busy={busy}
+                                decide={(approve) =>
+                                  run(`email:${contact.id}:${approve}`, (commandId) =>
+                                    decideEmailChange(contact.id, { approve, commandId }),
+                                  )
+                                }
+                              />
+                            ) : null}
+                          </Td>
                           <Td>
                             {admin ? (
                               <Checkbox
@@ -183,5 +200,54 @@ function FamilyAccessPanel({ clientId, admin }: { clientId: string; admin: boole
       </LoadState>
       {failure ? <ErrorAlert>{failure}</ErrorAlert> : null}
     </Panel>
+  );
+}
+
+/** The family's asked-for e-mail address: it becomes the contact's (and its sign-in address) only once confirmed. */
+function EmailChange({
+  name,
+  email,
+  asked,
+  admin,
+  busy,
+  decide,
+}: {
+  name: string;
+  email: string;
+  asked: string;
+  admin: boolean;
+  busy: boolean;
+  decide: (approve: boolean) => void;
+}) {
+  return (
+    <div>
+      <p>Asked to change to {asked}</p>
+      {admin ? (
+        <ButtonRow>
+          <ConfirmAction
+            label={`Confirm new e-mail of ${name}`}
+            title={`Change ${name}'s e-mail address?`}
+            confirmLabel="Confirm"
+            disabled={busy}
+            onConfirm={() => decide(true)}
+          >
+            <p>
+              {name}'s address becomes {asked} instead of {email}: their sign-in links and the agency's mail go there.
+            </p>
+          </ConfirmAction>
+          <ConfirmAction
+            label={`Decline new e-mail of ${name}`}
+            title={`Decline ${name}'s new e-mail address?`}
+            confirmLabel="Decline"
+            disabled={busy}
+            onConfirm={() => decide(false)}
+          >
+            <p>
+              {name} keeps the address {email}.
+            </p>
+          </ConfirmAction>
+        </ButtonRow>
+      ) : null}
+    </div>
   );
 }
