@@ -46,6 +46,7 @@ export const DECIDERS: readonly [prefix: string, decider: AnyDecider][] = [
   [agency.agencyStream(), agency.agencyDecider],
   [familyAccess.familyAccessStream(''), familyAccess.familyAccessDecider],
   [familyAccess.erasureRequestStream(''), familyAccess.erasureRequestDecider],
+  [familyAccess.emailChangeStream(''), familyAccess.emailChangeDecider],
   [reminder.scheduleStream(), reminder.scheduleDecider],
   [reminder.remindersStream(''), reminder.remindersDecider],
 ];
