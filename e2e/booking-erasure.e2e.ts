@@ -57,7 +57,7 @@ describe('a booking of no known family: export and erasure in the browser', () =
 
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('link', { name: 'Export' }).click(),
+      page.getByRole('link', { name: 'Export', exact: true }).click(),
     ]);
     expect(download.suggestedFilename()).toBe(`booking-${registrationId}-export.zip`);
     const zip = await downloaded(download);

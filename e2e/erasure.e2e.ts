@@ -40,7 +40,7 @@ describe('a family’s personal data in the browser', () => {
 
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('link', { name: 'Export' }).click(),
+      page.getByRole('link', { name: 'Export', exact: true }).click(),
     ]);
     expect(download.suggestedFilename()).toBe(`family-${clientId}-export.zip`);
     const zip = await downloaded(download);
