@@ -220,6 +220,10 @@ async function productFigures() {
     /** One save from this process (the as-of figures: one at a time, while as-of reads run). */
     const save = async (worker: number, n: number) => {
       const { tutorId, engagementId } = writers[worker % writers.length] as (typeof writers)[number];
+      // The load process saves these cells too: a lesson it recorded is edited by its id, not recorded again.
+      const cell = timesheet.cellLessonId({ engagement: { engagementId }, date: today });
+      if (!lessonIds.has(worker) && (await db.query('select 1 from read.lessons where id = $1', [cell])).rowCount)
+        lessonIds.set(worker, cell);
       const id = lessonIds.get(worker);
       const response = await fetch(`${product.url}/api/lessons/lesson`, {
         method: 'POST',
