@@ -364,7 +364,9 @@ export async function liveUpdates(
     const release = streams.admit({
       userId: user.id,
       sessionId: request.user.sid,
-      keepAlive: () => raw.write(': keep-alive\n\n'),
+      keepAlive: () => {
+        if (raw.headersSent) raw.write(': keep-alive\n\n');
+      },
       end: () => stop(),
     });
     // Every way out (the client leaving, at any moment from here on; the server ending it) goes
@@ -383,25 +385,35 @@ export async function liveUpdates(
       stop();
       return;
     }
-    raw.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-store, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
-    raw.write(`retry: ${retryMs}\n: connected\n\n`);
+    // The stream opens only once the hub hears changes: a change made after a client saw the
+    // stream open is never one the hub took as already known.
+    const open = () => {
+      if (raw.headersSent || stopped) return;
+      raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-store, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      raw.write(`retry: ${retryMs}\n: connected\n\n`);
+    };
     try {
       const subscribed = await hub.subscribe({
         user,
         send: (change) => {
           const visible = changeFor(user, change);
-          if (visible && !stopped) raw.write(`event: change\ndata: ${JSON.stringify(visible)}\n\n`);
+          if (!visible || stopped) return;
+          open();
+          raw.write(`event: change\ndata: ${JSON.stringify(visible)}\n\n`);
         },
         end: stop,
       });
       // Closed while subscribing: the subscription is let go at once.
       if (stopped) subscribed();
-      else unsubscribe = subscribed;
+      else {
+        unsubscribe = subscribed;
+        open();
+      }
     } catch (error) {
       request.log.warn({ err: error }, 'live updates: could not listen for changes');
       stop();
