@@ -682,7 +682,7 @@ async function settled() {
       );
       if (rows.length) throw new Error(`still behind: ${rows.map((row) => row.name).join(', ')}`);
     },
-    { timeout: 20_000, interval: 10 },
+    { timeout: 60_000, interval: 10 },
   );
 }
 

@@ -71,7 +71,7 @@ describe('a stalled projection (real PostgreSQL, both services)', () => {
     await expect
       .poll(async () => (await health()).status === 'ok', {
         message: 'the clients projection to resume',
-        timeout: 30_000,
+        timeout: 60_000,
       })
       .toBe(true);
     const detail = await fetch(`${product.url}/api/clients/${first.client.id}`, {

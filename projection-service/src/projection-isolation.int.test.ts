@@ -110,12 +110,12 @@ describe('a projection fails alone', () => {
     const [, , beforePoison, poison] = await note('a1', 'a2', 'a3', 'poison');
     await note('b1', 'b2');
     await expect
-      .poll(async () => (await labels('steady')).length === 6, { message: 'steady to apply all six', timeout: 30_000 })
+      .poll(async () => (await labels('steady')).length === 6, { message: 'steady to apply all six', timeout: 60_000 })
       .toBe(true);
     await expect
       .poll(async () => Boolean((await status('fragile'))?.failure), {
         message: 'fragile to record its failure',
-        timeout: 30_000,
+        timeout: 60_000,
       })
       .toBe(true);
 
@@ -137,14 +137,14 @@ describe('a projection fails alone', () => {
     await expect
       .poll(async () => ((await status('fragile'))?.attempts ?? 0) >= 2, {
         message: 'a second attempt',
-        timeout: 30_000,
+        timeout: 60_000,
       })
       .toBe(true);
     await note('c1');
     await expect
       .poll(async () => (await labels('steady')).length === 7, {
         message: 'steady to apply the seventh',
-        timeout: 30_000,
+        timeout: 60_000,
       })
       .toBe(true);
     expect(await labels('fragile')).toEqual(['a1', 'a2', 'a3']);
@@ -170,7 +170,7 @@ describe('a projection fails alone', () => {
     await expect
       .poll(async () => (await status('fragile'))?.following === true, {
         message: 'fragile to follow again',
-        timeout: 30_000,
+        timeout: 60_000,
       })
       .toBe(true);
     expect(await labels('fragile')).toEqual(await labels('steady'));
@@ -180,7 +180,7 @@ describe('a projection fails alone', () => {
     await expect
       .poll(async () => (await labels('fragile')).includes('d1'), {
         message: 'fragile to apply a live event',
-        timeout: 30_000,
+        timeout: 60_000,
       })
       .toBe(true);
     expect(await labels('fragile')).toEqual(await labels('steady'));
@@ -191,12 +191,12 @@ describe('a projection fails alone', () => {
     await note('poison');
     await note('e1');
     await expect
-      .poll(async () => (await labels('steady')).length === 10, { message: 'steady to apply ten', timeout: 30_000 })
+      .poll(async () => (await labels('steady')).length === 10, { message: 'steady to apply ten', timeout: 60_000 })
       .toBe(true);
     await expect
       .poll(async () => Boolean((await status('fragile'))?.failure), {
         message: 'fragile to stop again',
-        timeout: 30_000,
+        timeout: 60_000,
       })
       .toBe(true);
     expect(await labels('fragile')).toHaveLength(8);

@@ -172,7 +172,7 @@ describe('erasing a family (crypto-shredding)', () => {
     const sent = await post(`/api/tutors/activate/${newcomer.id}`, {});
     expect(sent.statusCode, sent.body).toBe(200);
     // The mail reactor sends it a moment after the answer.
-    await expect.poll(() => mailIn(outbox).length, { timeout: 10_000 }).toBeGreaterThan(mailBefore);
+    await expect.poll(() => mailIn(outbox).length, { timeout: 60_000 }).toBeGreaterThan(mailBefore);
     const after = await dumpDatabase(db);
     const mail = mailIn(outbox);
     for (const value of own) {

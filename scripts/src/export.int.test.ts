@@ -209,7 +209,7 @@ describe('a family’s subject-access export', () => {
         expect(found.rows).toHaveLength(1);
         return found.rows[0]!;
       },
-      { timeout: 10_000, interval: 20 },
+      { timeout: 60_000, interval: 20 },
     );
     await api.post('/api/family-invoices/payment', { invoiceId: familyInvoice.id, date: '2025-03-10', amount: 20 });
     const staff = (

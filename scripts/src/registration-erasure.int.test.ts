@@ -261,7 +261,7 @@ describe('a workshop booking of no known family: export and erasure', () => {
         comments: '',
       });
       // The leader (this instance) runs the mail reactor: the booking's mail is in its outbox.
-      await vi.waitFor(() => expect(outbox()).toContain(email), { timeout: 10_000 });
+      await vi.waitFor(() => expect(outbox()).toContain(email), { timeout: 60_000 });
 
       const erased = await other.command.app.inject({
         method: 'POST',
@@ -270,7 +270,7 @@ describe('a workshop booking of no known family: export and erasure', () => {
         payload: { commandId: randomUUID(), reason: 'Asked by the parent', confirm: true },
       });
       expect(erased.statusCode, erased.body).toBe(200);
-      await vi.waitFor(() => expect(outbox()).not.toContain(email), { timeout: 10_000 });
+      await vi.waitFor(() => expect(outbox()).not.toContain(email), { timeout: 60_000 });
     } finally {
       await other.stop();
       rmSync(otherDir, { recursive: true, force: true });

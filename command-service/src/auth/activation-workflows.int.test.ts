@@ -80,7 +80,7 @@ describe('a tutor login follows from the activation (real PostgreSQL)', () => {
     injectFaults(undefined);
     // Nobody retried: the reactor records the login all the same, and its credentials stay.
     await vi.waitFor(async () => expect(await eventsOf(tutorId)).toEqual(['TutorAccountActivated', 'UserRegistered']), {
-      timeout: 10_000,
+      timeout: 60_000,
     });
     const kept = await db.query('select user_id from auth.accounts where lower(username) = $1', [username]);
     expect(kept.rows).toHaveLength(1);
@@ -114,11 +114,11 @@ describe('a tutor login follows from the activation (real PostgreSQL)', () => {
     expect(activated.statusCode, activated.body).toBe(200);
     expect(activated.json().user).toMatchObject({ username, role: 'tutor', tutorId, name });
     await vi.waitFor(async () => expect(await eventsOf(tutorId)).toEqual(['TutorAccountActivated', 'UserRegistered']), {
-      timeout: 10_000,
+      timeout: 60_000,
     });
     expect(crashes).toBe(1);
     // The session works as soon as the login's stream is read (at once, unless the reactor was still retrying).
-    await vi.waitFor(async () => expect((await me(activated.json().token)).statusCode).toBe(200), { timeout: 10_000 });
+    await vi.waitFor(async () => expect((await me(activated.json().token)).statusCode).toBe(200), { timeout: 60_000 });
     expect((await activate(code, username)).statusCode).toBe(410);
   });
 

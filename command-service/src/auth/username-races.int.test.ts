@@ -64,7 +64,7 @@ describe('one username across tutors and logins; activation completes or leaves 
                 where wait_event_type = 'Lock' and query ilike '%command.usernames%'`,
             )
           ).rows[0].n,
-        { timeout: 20_000, interval: 20 },
+        { timeout: 60_000, interval: 20 },
       )
       .toBeGreaterThan(0);
   /** Events of a type naming `username`, read through the product's store (usernames are sealed at rest). */

@@ -369,7 +369,7 @@ describe('consultations and family invoices (real PostgreSQL, real SMTP on loopb
 
     const family = `${formula} Ledger`;
     // Four invoices, one credit note, one payment.
-    await expect.poll(async () => (await ledger()).total, { timeout: 10_000 }).toBe(6);
+    await expect.poll(async () => (await ledger()).total, { timeout: 60_000 }).toBe(6);
     const { entries, totals, total } = await ledger();
     const pick = (kind: string, invoiceId: string) =>
       entries.find((entry) => entry.kind === kind && entry.invoiceId === invoiceId);

@@ -148,7 +148,7 @@ describe('an engagement start is one command on the roster; reactors record it a
         expect(view.status).toBe(200);
         expect(view.body.engagement).toMatchObject({ studentId: students[1], rate: 42.5, subjects: ['Maths'] });
       },
-      { timeout: 10_000, interval: 50 },
+      { timeout: 60_000, interval: 50 },
     );
     const [putOnRoster, recorded] = await eventsCorrelatedTo(commandId);
     expect(putOnRoster).toMatchObject({ stream_id: `tutor-${tutorId}`, event_type: 'TutorEngagementStarted' });
@@ -175,7 +175,7 @@ describe('an engagement start is one command on the roster; reactors record it a
     await vi.waitFor(
       async () =>
         expect(await hasReactedTo('engagement-start', putOnRoster!.id)).toEqual({ done: true, failure: null }),
-      { timeout: 10_000, interval: 50 },
+      { timeout: 60_000, interval: 50 },
     );
     expect(fault.hits()).toBe(1);
     await ok('/api/tutors/engagement', startBody(clean, students[2]!, cleanCommand));
@@ -218,7 +218,7 @@ describe('an engagement start is one command on the roster; reactors record it a
         // Taken off by the reaction to the end, not by a settling of the roster.
         expect(off).toMatchObject([{ causation: end!.id }]);
       },
-      { timeout: 10_000, interval: 50 },
+      { timeout: 60_000, interval: 50 },
     );
     const afresh = await ok('/api/tutors/engagement', startBody(tutorId, students[3]!));
     expect(afresh.engagement.id).not.toBe(engagement.id);
@@ -341,7 +341,7 @@ describe('an engagement start is one command on the roster; reactors record it a
       );
       await vi.waitFor(
         async () => expect(await hasReactedTo('lesson-repricing', change!.id)).toEqual({ done: true, failure: null }),
-        { timeout: 10_000, interval: 50 },
+        { timeout: 60_000, interval: 50 },
       );
       expect(fault.hits()).toBe(1);
       for (const month of ['2025-09', '2025-10', '2025-11']) {

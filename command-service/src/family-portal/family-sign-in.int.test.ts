@@ -51,7 +51,7 @@ describe('family sign-in by e-mailed link (real PostgreSQL, outbox)', () => {
           }
           return '';
         },
-        { timeout: 10_000 },
+        { timeout: 60_000 },
       )
       .not.toBe('');
     return token;

@@ -142,7 +142,7 @@ describe('tutor invoices follow from the month lock, unlocks from the withdrawal
     expect((await post('/api/invoices/save', { ...generation(tutorId), commandId })).statusCode).toBe(500);
     injectFaults(undefined);
     // Nobody retried: the reactor generates the invoice from the locked lessons all the same.
-    await vi.waitFor(async () => expect(await referenceOf(tutorId)).toEqual([`${prefix}0001`]), { timeout: 10_000 });
+    await vi.waitFor(async () => expect(await referenceOf(tutorId)).toEqual([`${prefix}0001`]), { timeout: 60_000 });
 
     const retried = await ok('/api/invoices/save', { ...generation(tutorId), commandId });
     const lock = (await product.command.deps.store.readStream(timesheet.timesheetStream(tutorId, '2025-03'))).at(-1)!;
@@ -171,7 +171,7 @@ describe('tutor invoices follow from the month lock, unlocks from the withdrawal
     // retry, with the same id, answers).
     if (first.statusCode !== 200) {
       expect(first.json().error.code, first.body).toBe('under_way');
-      await vi.waitFor(async () => expect(await referenceOf(tutorId)).toHaveLength(1), { timeout: 10_000 });
+      await vi.waitFor(async () => expect(await referenceOf(tutorId)).toHaveLength(1), { timeout: 60_000 });
     }
     expect(crashes.count).toBe(2);
     const { invoice: generated } = await ok('/api/invoices/save', { ...generation(tutorId), commandId });
@@ -223,7 +223,7 @@ describe('tutor invoices follow from the month lock, unlocks from the withdrawal
     injectFaults(undefined);
     // Nobody retried: the reactor unlocks the month all the same.
     await vi.waitFor(async () => expect((await eventsOf(tutorId)).at(-1)).toBe('TimesheetMonthUnlocked'), {
-      timeout: 10_000,
+      timeout: 60_000,
     });
     const retried = await ok('/api/invoices/withdraw', { id: generated.id, commandId });
     expect(retried.invoice).toEqual({ id: generated.id, tutorId, month: '2025-03', voided: [generated.reference] });
@@ -244,7 +244,7 @@ describe('tutor invoices follow from the month lock, unlocks from the withdrawal
     const crashes = crashInReaction(timesheet.timesheetStream(tutorId, '2025-03'));
     await ok('/api/invoices/withdraw', { id: generated.id });
     await vi.waitFor(async () => expect((await eventsOf(tutorId)).at(-1)).toBe('TimesheetMonthUnlocked'), {
-      timeout: 10_000,
+      timeout: 60_000,
     });
     expect(crashes.count).toBe(1);
     expect((await lessonSave(tutorId, engagementId, '2025-03-10')).statusCode).toBe(200);

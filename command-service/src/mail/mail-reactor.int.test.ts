@@ -24,7 +24,7 @@ const PUBLIC_URL = 'https://agency.example.test';
 const ADMIN = { id: 'mail-test-admin', username: 'admin', role: 'admin' as const };
 const actor = { role: 'admin' as const, tutorId: null };
 /** Waits for a condition; roomy, as a reactor's checkpoint moves past events it ignores only lazily. */
-const eventually = <T>(condition: () => T | Promise<T>) => expect.poll(condition, { timeout: 10_000 });
+const eventually = <T>(condition: () => T | Promise<T>) => expect.poll(condition, { timeout: 60_000 });
 
 describe('the mail reactor: every e-mail follows from an event, once (real PostgreSQL, real SMTP on loopback)', () => {
   let product: TestProduct;

@@ -178,7 +178,7 @@ describe('reminders of overdue family invoices: each step once, a late fee once,
     const report = async () => (await requests.get('/api/reports/aged-debt')).body;
     const rowOf = async (clientId: string) => ((await report()).rows as Row[]).find((row) => row.clientId === clientId);
     // The fees' invoices reach the read model a moment after their reactor.
-    await expect.poll(async () => (await rowOf(pat))?.total, { timeout: 10_000 }).toBe(195);
+    await expect.poll(async () => (await rowOf(pat))?.total, { timeout: 60_000 }).toBe(195);
     // The consultation's column by the report's own day (45 days late on the product's clock: 31–60); the
     // fees, issued on the day their reminders were handled and due 14 days later, are not yet due.
     const { asOf } = await report();
@@ -232,7 +232,7 @@ describe('reminders of overdue family invoices: each step once, a late fee once,
       reason: 'changed',
     });
     const differenceRows = async () => (await exportOf(`${period}&since=${first.mark}`)).text.trimEnd().split('\r\n');
-    await expect.poll(async () => (await differenceRows()).length, { timeout: 10_000 }).toBe(2);
+    await expect.poll(async () => (await differenceRows()).length, { timeout: 60_000 }).toBe(2);
     const difference = await exportOf(`${period}&since=${first.mark}`);
     expect(difference.text.trimEnd().split('\r\n').slice(1)).toEqual([
       `"Pat Parent","pat.parent@example.com","CN-TST00006","${creditNoteId}:1","20/01/2026","20/01/2026","Consultation (credits TST00001)","1","-175","200","No VAT","GBP"`,

@@ -54,7 +54,7 @@ describe('tutors, activation and password reset (real PostgreSQL, real SMTP on l
   const mailTo = async (address: string, after: number) => {
     // The mail reactor sends it a moment after the request: room for a busy machine.
     await expect
-      .poll(() => inbox.slice(after).filter((m) => m.to.includes(address)).length, { timeout: 10_000 })
+      .poll(() => inbox.slice(after).filter((m) => m.to.includes(address)).length, { timeout: 60_000 })
       .toBeGreaterThan(0);
     return inbox
       .slice(after)

@@ -109,7 +109,7 @@ describe('workshop workflows are reactors: crashes, retries and erasures never l
       async () => {
         for (const { id } of invoices) expect(await creditNotes(id)).toHaveLength(1);
       },
-      { timeout: 10_000 },
+      { timeout: 60_000 },
     );
     const retried = await ok('/api/events/cancel', { id: eventId, commandId });
     expect(retried.event.cancelled).toBe(true);
@@ -129,7 +129,7 @@ describe('workshop workflows are reactors: crashes, retries and erasures never l
     crashAfterAppend(commandId, 'workshop-event-');
     expect((await post('/api/events/delete', { eventId, registrationId, commandId })).statusCode).toBe(500);
     injectFaults(undefined);
-    await vi.waitFor(async () => expect(await creditNotes(id)).toHaveLength(1), { timeout: 10_000 });
+    await vi.waitFor(async () => expect(await creditNotes(id)).toHaveLength(1), { timeout: 60_000 });
     await ok('/api/events/delete', { eventId, registrationId, commandId });
     await ok('/api/events/delete', { eventId, registrationId });
     expect(await creditNotes(id)).toHaveLength(1);
@@ -154,7 +154,7 @@ describe('workshop workflows are reactors: crashes, retries and erasures never l
       },
     });
     await ok('/api/events/cancel', { id: eventId });
-    await vi.waitFor(async () => expect(await creditNotes(id)).toHaveLength(1), { timeout: 10_000 });
+    await vi.waitFor(async () => expect(await creditNotes(id)).toHaveLength(1), { timeout: 60_000 });
     expect(crashes).toBeGreaterThan(0);
     // One number taken for the note, however often its step ran.
     const numbers = await db.query(
@@ -175,7 +175,7 @@ describe('workshop workflows are reactors: crashes, retries and erasures never l
       confirm: true,
     });
     await ok('/api/events/cancel', { id: eventId });
-    await vi.waitFor(async () => expect(await creditNotes(id)).toHaveLength(1), { timeout: 10_000 });
+    await vi.waitFor(async () => expect(await creditNotes(id)).toHaveLength(1), { timeout: 60_000 });
   });
 
   it('an erased booking cannot be invoiced (again), whatever its address now reads', async () => {
@@ -200,7 +200,7 @@ describe('workshop workflows are reactors: crashes, retries and erasures never l
     injectFaults(undefined);
     await vi.waitFor(
       async () => expect(await eventsOfType('WorkshopRegistrationMovedOut', `workshop-event-${fromEventId}`)).toBe(1),
-      { timeout: 10_000 },
+      { timeout: 60_000 },
     );
     const retried = await ok('/api/events/move', { ...move, commandId });
     expect(retried.registration).toEqual({ id: registrationId, eventId: toEventId });
@@ -232,7 +232,7 @@ describe('workshop workflows are reactors: crashes, retries and erasures never l
       await ok('/api/events/delete', { eventId, registrationId });
       release();
       const { invoice: confirmed } = await confirming;
-      await vi.waitFor(async () => expect(await creditNotes(confirmed.id)).toHaveLength(1), { timeout: 10_000 });
+      await vi.waitFor(async () => expect(await creditNotes(confirmed.id)).toHaveLength(1), { timeout: 60_000 });
     } finally {
       remove();
     }

@@ -63,14 +63,14 @@ describe('PostgreSQL $all horizon: only appenders hold readers back', () => {
     expect(await store.head()).toEqual(read[1]!.position);
 
     const delivered = follow(store, from);
-    await vi.waitFor(() => expect(types(delivered)).toEqual(['First', 'Second']), { timeout: 20_000, interval: 20 });
+    await vi.waitFor(() => expect(types(delivered)).toEqual(['First', 'Second']), { timeout: 60_000, interval: 20 });
     // Then it waits for the next NOTIFY, as with nothing withheld, and names no holder.
     await vi.waitFor(
       () => {
         const waits = steps.filter((s) => s.kind === 'wait');
         expect(waits.at(-1)).toMatchObject({ withheld: false, ms: 200 });
       },
-      { timeout: 20_000, interval: 20 },
+      { timeout: 60_000, interval: 20 },
     );
     expect(logged).toEqual([]);
 
@@ -107,7 +107,7 @@ describe('PostgreSQL $all horizon: only appenders hold readers back', () => {
         expect(types(delivered)).toEqual(['Before']);
         expect(logged.some((line) => line.includes(`pid ${appenderPid} `))).toBe(true);
       },
-      { timeout: 20_000, interval: 20 },
+      { timeout: 60_000, interval: 20 },
     );
     expect(types(delivered)).toEqual(['Before']);
     expect(types(await store.readAll({ from }))).toEqual(['Before']);
@@ -117,9 +117,9 @@ describe('PostgreSQL $all horizon: only appenders hold readers back', () => {
     expect(logged.join('\n')).not.toContain(`pid ${unrelated.pid} `);
 
     await appender.query('commit');
-    await vi.waitFor(() => expect(delivered).toHaveLength(5), { timeout: 20_000, interval: 20 });
+    await vi.waitFor(() => expect(delivered).toHaveLength(5), { timeout: 60_000, interval: 20 });
     await store.appendToStream(stream(), [anEvent('Marker')], { expectedRevision: 'no_stream' });
-    await vi.waitFor(() => expect(delivered).toHaveLength(6), { timeout: 20_000, interval: 20 });
+    await vi.waitFor(() => expect(delivered).toHaveLength(6), { timeout: 60_000, interval: 20 });
     expect(types(delivered)).toEqual(['Before', 'Held', 'Later1', 'Later2', 'Later3', 'Marker']);
     expect(new Set(delivered.map((e) => e.id)).size).toBe(6);
     expect(delivered[1]!.streamId).toBe(heldStream);
@@ -237,7 +237,7 @@ describe('PostgreSQL $all horizon: only appenders hold readers back', () => {
     await noise;
 
     const total = writers * perWriter;
-    await vi.waitFor(() => expect(delivered).toHaveLength(total), { timeout: 30_000, interval: 20 });
+    await vi.waitFor(() => expect(delivered).toHaveLength(total), { timeout: 60_000, interval: 20 });
     expect(new Set(delivered.map((e) => e.id)).size).toBe(total);
     // In $all order, as a fresh read from the same position gives it, and each stream in revision order.
     for (let i = 1; i < delivered.length; i++) {
@@ -276,7 +276,7 @@ describe('PostgreSQL $all horizon: only appenders hold readers back', () => {
           (await pool.query('select wait_event_type from pg_stat_activity where pid = $1', [oldPid])).rows[0]
             .wait_event_type,
         ).toBe('Lock'),
-      { timeout: 20_000, interval: 20 },
+      { timeout: 60_000, interval: 20 },
     );
 
     const logged: string[] = [];
@@ -285,7 +285,7 @@ describe('PostgreSQL $all horizon: only appenders hold readers back', () => {
       migrated = true;
     });
     await vi.waitFor(() => expect(logged.join('\n')).toMatch(new RegExp(`pids .*\\b${oldPid}\\b`)), {
-      timeout: 20_000,
+      timeout: 60_000,
       interval: 20,
     });
     // The new function is in place, but the start goes on only once the old append has ended.

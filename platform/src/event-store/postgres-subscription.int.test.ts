@@ -49,7 +49,7 @@ describe('PostgreSQL $all subscription', () => {
         expect(count(steps, 'wait')).toBeGreaterThanOrEqual(7);
         expect(logged.some((line) => line.includes(`pid ${pid} `))).toBe(true);
       },
-      { timeout: 20_000, interval: 20 },
+      { timeout: 60_000, interval: 20 },
     );
     expect(delivered).toEqual([]);
     const waits = steps.flatMap((s) => (s.kind === 'wait' ? [s] : []));
@@ -59,11 +59,11 @@ describe('PostgreSQL $all subscription', () => {
     expect(logged.find((line) => line.includes(`pid ${pid} `))).toContain('es.append_to_stream');
 
     await held.query('commit');
-    await vi.waitFor(() => expect(delivered).toHaveLength(4), { timeout: 20_000, interval: 20 });
+    await vi.waitFor(() => expect(delivered).toHaveLength(4), { timeout: 60_000, interval: 20 });
     // A few more cycles: nothing is delivered twice.
     const readsSoFar = count(steps, 'read');
     await store.appendToStream(stream(), [anEvent('Marker')], { expectedRevision: 'no_stream' });
-    await vi.waitFor(() => expect(delivered).toHaveLength(5), { timeout: 20_000, interval: 20 });
+    await vi.waitFor(() => expect(delivered).toHaveLength(5), { timeout: 60_000, interval: 20 });
     expect(count(steps, 'read')).toBeGreaterThan(readsSoFar);
     expect(delivered.map((e) => e.type)).toEqual(['Held', 'Later1', 'Later2', 'Later3', 'Marker']);
     expect(new Set(delivered.map((e) => e.id)).size).toBe(5);
@@ -85,12 +85,12 @@ describe('PostgreSQL $all subscription', () => {
       const notified = count(steps, 'notified');
       await writer.appendToStream(id, [anEvent('Second')], { expectedRevision: 0 });
       await vi.waitFor(() => expect(count(steps, 'notified')).toBeGreaterThan(notified), {
-        timeout: 20_000,
+        timeout: 60_000,
         interval: 5,
       });
     });
     await vi.waitFor(() => expect(delivered.map((e) => e.type)).toEqual(['First', 'Second']), {
-      timeout: 20_000,
+      timeout: 60_000,
       interval: 20,
     });
   });
@@ -113,7 +113,7 @@ describe('PostgreSQL $all subscription', () => {
       readsDuringHandling.push(count(steps, 'read') - before);
     });
     // Five batches of at most two, each handled to the end.
-    await vi.waitFor(() => expect(readsDuringHandling).toHaveLength(5), { timeout: 20_000, interval: 20 });
+    await vi.waitFor(() => expect(readsDuringHandling).toHaveLength(5), { timeout: 60_000, interval: 20 });
     expect(delivered.map((e) => e.type)).toEqual(Array.from({ length: 9 }, (_, i) => `E${i}`));
     expect(readsDuringHandling).toEqual([0, 0, 0, 0, 0]);
   });

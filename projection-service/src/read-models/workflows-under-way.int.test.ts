@@ -135,7 +135,7 @@ describe('workflows under way, as the query answers show them (real PostgreSQL)'
         for (const row of projections.rows)
           expect(comparePositions(positionOf(row), head), row.name).toBeGreaterThanOrEqual(0);
       },
-      { timeout: 10_000, interval: 50 },
+      { timeout: 60_000, interval: 50 },
     );
   };
   /** Every reactor has reacted to the whole log, unstopped, and every projection has applied it. */
@@ -149,7 +149,7 @@ describe('workflows under way, as the query answers show them (real PostgreSQL)'
           expect(comparePositions(positionOf(row), head), row.name).toBeGreaterThanOrEqual(0);
         }
       },
-      { timeout: 15_000, interval: 100 },
+      { timeout: 60_000, interval: 100 },
     );
     await projected();
   };
@@ -200,7 +200,7 @@ describe('workflows under way, as the query answers show them (real PostgreSQL)'
     // The first credit note fails and is retried; the second waits: one of three is credited.
     await vi.waitFor(
       async () => expect((await registrationsOf(cancelled)).event.credits?.creditNotes).toHaveLength(1),
-      { timeout: 10_000 },
+      { timeout: 60_000 },
     );
     // The reactor is held there: whatever follows waits behind it.
     await ok('/api/events/delete', { eventId: deletedFrom, registrationId: deleted });
@@ -257,7 +257,7 @@ describe('workflows under way, as the query answers show them (real PostgreSQL)'
         expect((await registrationsOf(moveTo)).registrations.map((r) => [r.id, r.moving])).toEqual([[moved, null]]);
         expect((await registrationsOf(leaving)).event.credits?.creditNotes).toHaveLength(1);
       },
-      { timeout: 10_000 },
+      { timeout: 60_000 },
     );
 
     // The notes named are those of the event's invoices, read from the log itself.
@@ -306,7 +306,7 @@ describe('workflows under way, as the query answers show them (real PostgreSQL)'
     await record('2026-03-03', { id: toChange.id, amount: 200 });
     await vi.waitFor(
       async () => expect((await consultation(toChange.id)).replaced[0]?.creditNoteReference).toMatch(/^CN-/),
-      { timeout: 10_000 },
+      { timeout: 60_000 },
     );
     const recorded = await record('2026-03-04');
     expect(recorded.invoiceReference).toBeNull();
@@ -326,7 +326,7 @@ describe('workflows under way, as the query answers show them (real PostgreSQL)'
       async () => {
         for (const id of [recorded.id, toChange.id, toCancel.id]) expect((await consultation(id)).underWay).toBeNull();
       },
-      { timeout: 10_000 },
+      { timeout: 60_000 },
     );
     expect((await consultation(recorded.id)).invoiceReference).not.toBeNull();
     expect((await consultation(toChange.id)).invoiceReference).not.toBeNull();
