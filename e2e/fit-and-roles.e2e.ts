@@ -1,7 +1,7 @@
 import dayjs from 'dayjs';
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminApi, contactFor } from './support/api';
+import { adminApi, contactFor, engagementWithLesson } from './support/api';
 import { expectAccessible, launchChromium } from './support/chromium';
 import { logIn, logInAsAdmin } from './support/session';
 
@@ -147,20 +147,10 @@ describe('screens that fit, and read-only roles that see no edit control', () =>
       dob: '2014-03-01',
     });
     ids.child = child.id;
-    ({
-      engagement: { id: ids.engagement },
-    } = await api.post('/api/tutors/engagement', {
+    ids.engagement = await engagementWithLesson(api, {
       tutorId: ids.tutor,
       studentId: child.id,
-      rate: 40,
-      commissionPct: 25,
-      partnerPct: 10,
-      startDate: '2020-01-01',
-      subjects: ['Maths'],
-    }));
-    await api.post(`/api/lessons/lesson?month=${month.format('YYYY-MM')}`, {
-      tutorId: ids.tutor,
-      lesson: { engagementId: ids.engagement, date: month.startOf('month').format('YYYY-MM-DD'), duration: 1 },
+      month: month.format('YYYY-MM'),
     });
     ({
       invoice: { id: ids.invoice },

@@ -1,7 +1,7 @@
 import dayjs from 'dayjs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminApi, contactFor } from './support/api';
+import { adminApi, contactFor, engagementWithLesson } from './support/api';
 import { expectAccessible, launchChromium, screenshot } from './support/chromium';
 import { logInAsAdmin } from './support/session';
 
@@ -34,20 +34,10 @@ describe('on a 375 px phone', () => {
       lastName: `Longfamilyname${stamp}`,
       dob: '2014-03-01',
     });
-    ({
-      engagement: { id: ids.engagement },
-    } = await api.post('/api/tutors/engagement', {
+    ids.engagement = await engagementWithLesson(api, {
       tutorId: ids.tutor,
       studentId: child.id,
-      rate: 40,
-      commissionPct: 25,
-      partnerPct: 10,
-      startDate: '2020-01-01',
-      subjects: ['Maths'],
-    }));
-    await api.post(`/api/lessons/lesson?month=${month.format('YYYY-MM')}`, {
-      tutorId: ids.tutor,
-      lesson: { engagementId: ids.engagement, date: month.startOf('month').format('YYYY-MM-DD'), duration: 1 },
+      month: month.format('YYYY-MM'),
     });
     admin = await logInAsAdmin(browser);
     await admin.setViewportSize(PHONE);

@@ -36,3 +36,29 @@ export const contactFor = (firstName: string, lastName: string) => ({
   email: `${firstName}.${lastName}@example.com`.toLowerCase(),
   phone: [{ type: 'Mobile', number: '07700 900777' }],
 });
+
+/**
+ * An engagement of the tutor with the child at £40 an hour (25% commission, 10% to a partner),
+ * and one hour's lesson on the first day of `month` (YYYY-MM): its id.
+ */
+export async function engagementWithLesson(
+  api: ReturnType<typeof apiAs>,
+  { tutorId, studentId, month }: { tutorId: string; studentId: string; month: string },
+): Promise<string> {
+  const {
+    engagement: { id },
+  } = await api.post('/api/tutors/engagement', {
+    tutorId,
+    studentId,
+    rate: 40,
+    commissionPct: 25,
+    partnerPct: 10,
+    startDate: '2020-01-01',
+    subjects: ['Maths'],
+  });
+  await api.post(`/api/lessons/lesson?month=${month}`, {
+    tutorId,
+    lesson: { engagementId: id, date: `${month}-01`, duration: 1 },
+  });
+  return id;
+}
