@@ -219,6 +219,9 @@ export function eventStoreContract(
         expect(e.revision).toBe((lastRevision.get(e.streamId) ?? -1) + 1);
         lastRevision.set(e.streamId, e.revision);
       }
-    });
+      // A bound for a hang: the subscriber sees nothing past the oldest open transaction of the
+      // whole cluster, which other test files (a backup beside a write, a migration held by a long
+      // report) keep open for a while on the cluster this file shares with them.
+    }, 240_000);
   });
 }
