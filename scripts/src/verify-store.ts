@@ -10,6 +10,7 @@ import {
   familyInvoice,
   formatPounds,
   invoice,
+  moneyModel,
   reminder,
   timesheet,
   tutor,
@@ -49,6 +50,8 @@ export const DECIDERS: readonly [prefix: string, decider: AnyDecider][] = [
   [familyAccess.emailChangeStream(''), familyAccess.emailChangeDecider],
   [reminder.scheduleStream(), reminder.scheduleDecider],
   [reminder.remindersStream(''), reminder.remindersDecider],
+  [moneyModel.agencyModelStream(), moneyModel.agencyModelDecider],
+  [moneyModel.engagementModelStream(''), moneyModel.engagementModelDecider],
 ];
 
 const BY_LENGTH = [...DECIDERS].sort(([a], [b]) => b.length - a.length);

@@ -7,6 +7,7 @@ import { familyAccessEvents } from './family-access-events';
 import { familyInvoiceEvents } from './family-invoice-events';
 import { invoiceEvents } from './invoice-events';
 import { lessonEvents } from './lesson-events';
+import { moneyModelEvents } from './money-model-events';
 import { reminderEvents } from './reminder-events';
 import { tutorEvents } from './tutor-events';
 import { createUpcaster, eventUpcastSteps } from './upcasters';
@@ -22,6 +23,7 @@ export * from './family-access-events';
 export * from './family-invoice-events';
 export * from './invoice-events';
 export * from './lesson-events';
+export * from './money-model-events';
 export * from './personal-data';
 export * from './reminder-events';
 export * from './tutor-events';
@@ -43,6 +45,7 @@ export const productEvents = [
   ...workshopEvents,
   ...familyAccessEvents,
   ...reminderEvents,
+  ...moneyModelEvents,
 ] as const;
 /** Any event the product records, `{ type, data }` with `data` typed by its type's schema. */
 export type ProductEvent = EventOf<(typeof productEvents)[number]>;
