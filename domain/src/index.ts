@@ -6,6 +6,7 @@ export * as familyAccess from './family-access/family-access';
 export * as familyInvoice from './family-invoice/family-invoice';
 export * as invoice from './invoice/invoice';
 export * as moneyModel from './money-model/money-model';
+export * as payStatement from './pay-statement/pay-statement';
 export * as reminder from './reminder/reminder';
 export * from './shared/calendar';
 export * from './shared/contact';

@@ -11,6 +11,7 @@ import {
   formatPounds,
   invoice,
   moneyModel,
+  payStatement,
   reminder,
   timesheet,
   tutor,
@@ -52,6 +53,8 @@ export const DECIDERS: readonly [prefix: string, decider: AnyDecider][] = [
   [reminder.remindersStream(''), reminder.remindersDecider],
   [moneyModel.agencyModelStream(), moneyModel.agencyModelDecider],
   [moneyModel.engagementModelStream(''), moneyModel.engagementModelDecider],
+  ['pay-statement-', payStatement.payStatementDecider],
+  [payStatement.preparedStream(), payStatement.preparedDecider],
 ];
 
 const BY_LENGTH = [...DECIDERS].sort(([a], [b]) => b.length - a.length);

@@ -8,6 +8,7 @@ import { familyInvoiceEvents } from './family-invoice-events';
 import { invoiceEvents } from './invoice-events';
 import { lessonEvents } from './lesson-events';
 import { moneyModelEvents } from './money-model-events';
+import { payEvents } from './pay-events';
 import { reminderEvents } from './reminder-events';
 import { tutorEvents } from './tutor-events';
 import { createUpcaster, eventUpcastSteps } from './upcasters';
@@ -24,6 +25,7 @@ export * from './family-invoice-events';
 export * from './invoice-events';
 export * from './lesson-events';
 export * from './money-model-events';
+export * from './pay-events';
 export * from './personal-data';
 export * from './reminder-events';
 export * from './tutor-events';
@@ -46,6 +48,7 @@ export const productEvents = [
   ...familyAccessEvents,
   ...reminderEvents,
   ...moneyModelEvents,
+  ...payEvents,
 ] as const;
 /** Any event the product records, `{ type, data }` with `data` typed by its type's schema. */
 export type ProductEvent = EventOf<(typeof productEvents)[number]>;
