@@ -10,6 +10,7 @@ export * from './commands/consultation-commands';
 export * from './commands/engagement-commands';
 export * from './commands/family-access-commands';
 export * from './commands/invoice-commands';
+export * from './commands/lesson-billing-commands';
 export * from './commands/lesson-commands';
 export * from './commands/reminder-commands';
 export * from './commands/tutor-commands';

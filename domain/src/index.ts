@@ -4,6 +4,7 @@ export * as consultation from './consultation/consultation';
 export * as engagement from './engagement/engagement';
 export * as familyAccess from './family-access/family-access';
 export * as familyInvoice from './family-invoice/family-invoice';
+export * as lessonBilling from './family-invoice/lesson-billing';
 export * as invoice from './invoice/invoice';
 export * as moneyModel from './money-model/money-model';
 export * as payStatement from './pay-statement/pay-statement';

@@ -102,4 +102,6 @@ export const personalDataRules: Readonly<Record<string, PersonalDataRule>> = {
     // A workshop invoice of no known family is billed to `registration:{id}`, the booking's own subject.
     ownerOf: (data) => familySubject(String(data.clientId)),
   },
+      // The children and tutors a lessons invoice's lines name (absent, `{}`, on other invoices).
+      { path: ['names'], erased: () => ({}) },
 };

@@ -1,3 +1,5 @@
+import { familyInvoiceIssuedV1ToV2 } from './family-invoice-events';
+
 /**
  * Event evolution: a stored event keeps the payload it was written with, and readers get the
  * current shape. A change to an event's payload is a new version in its `defineEvent` plus one
@@ -66,4 +68,6 @@ export const eventUpcastSteps: UpcastSteps = {
   // A version 1 roster entry is a version 2 one without `engagement`: its engagement's own stream
   // was written by the command that put it on the roster, so there is nothing to add.
   TutorEngagementStarted: { 1: (data) => data },
+  // Lessons invoices gave lines their VAT and lesson (docs/money-models.md, "Family lesson invoices").
+  FamilyInvoiceIssued: { 1: familyInvoiceIssuedV1ToV2 },
 };

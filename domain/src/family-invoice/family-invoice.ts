@@ -69,27 +69,51 @@ function checkBilling(billing: FamilyBilling) {
   checkText(billing.email, { field: 'billing.email', label: 'Email', max: LIMITS.maxEmailLength });
 }
 
-function checkLines(lines: readonly FamilyInvoiceLine[]): Pence {
+/** A lessons invoice has a line per lesson of the family's month: more than any other invoice. */
+const MAX_LINES = 100;
+const MAX_LESSON_LINES = 1000;
+
+/**
+ * The lines' amounts and their VAT summed. Only a lessons invoice's adjustment line may be negative
+ * (a lesson changed down or removed after it was billed), and no invoice sums below nothing.
+ */
+function checkLines(lines: readonly FamilyInvoiceLine[]): { netPence: Pence; vatPence: Pence } {
   if (lines.length === 0) refuseInvalid('lines', 'An invoice has at least one line');
-  const total = checkList(lines, 100, 'lines', 'Invoice lines', (line) => {
-    const { description, amountPence } = line as FamilyInvoiceLine;
+  const max = lines.some((line) => line.lesson) ? MAX_LESSON_LINES : MAX_LINES;
+  const sums = checkList(lines, max, 'lines', 'Invoice lines', (line) => {
+    const { description, amountPence, vatPence = 0, lesson } = line as FamilyInvoiceLine;
     checkText(description, { field: 'lines', label: 'A line’s description', required: true });
-    return checkPence(amountPence, { field: 'amount', label: 'Amount' });
-  }).reduce((sum, amount) => sum + amount, 0);
-  return checkPence(total, { field: 'amount', label: 'The total' });
+    const mayBeNegative = lesson?.kind === 'adjustment';
+    const signed = (value: number, field: string, label: string) =>
+      mayBeNegative && value < 0 ? -checkPence(-value, { field, label }) : checkPence(value, { field, label });
+    return { amount: signed(amountPence, 'amount', 'Amount'), vat: signed(vatPence, 'vat', 'VAT') };
+  });
+  const netPence = sums.reduce((sum, { amount }) => sum + amount, 0);
+  const vatPence = sums.reduce((sum, { vat }) => sum + vat, 0);
+  checkPence(netPence + vatPence, { field: 'amount', label: 'The total' });
+  return { netPence, vatPence };
 }
 
 /**
  * What an invoice to issue must be, apart from its reference and dates (a command checks this
- * before its own append, so the invoice that follows from it is never refused): the total.
+ * before its own append, so the invoice that follows from it is never refused): the total, VAT
+ * included, and the VAT.
  */
-export function checkInvoice(invoice: Pick<IssuedInvoice, 'billing' | 'lines' | 'discountPence'>): Pence {
+export function checkInvoiceTotals(invoice: Pick<IssuedInvoice, 'billing' | 'lines' | 'discountPence'>): {
+  totalPence: Pence;
+  vatPence: Pence;
+} {
   checkBilling(invoice.billing);
-  const sum = checkLines(invoice.lines);
+  const { netPence, vatPence } = checkLines(invoice.lines);
+  const sum = netPence + vatPence;
   const discount = checkPence(invoice.discountPence ?? 0, { field: 'discountAmount', label: 'Discount' });
   if (discount > sum) refuseInvalid('discountAmount', `The discount cannot be more than ${formatPounds(sum)}`);
-  return sum - discount;
+  return { totalPence: sum - discount, vatPence };
 }
+
+/** The total an invoice to issue comes to (see `checkInvoiceTotals`). */
+export const checkInvoice = (invoice: Pick<IssuedInvoice, 'billing' | 'lines' | 'discountPence'>): Pence =>
+  checkInvoiceTotals(invoice).totalPence;
 
 export function decide(command: FamilyInvoiceCommand, state: FamilyInvoiceState, _now: Date): FamilyInvoiceEvent[] {
   switch (command.type) {
@@ -102,7 +126,10 @@ export function decide(command: FamilyInvoiceCommand, state: FamilyInvoiceState,
       checkDate(invoice.date, 'date');
       checkDate(invoice.dueDate, 'dueDate');
       if (invoice.dueDate < invoice.date) refuseInvalid('dueDate', 'Payment cannot be due before the invoice date');
-      return [{ type: 'FamilyInvoiceIssued', data: { ...invoice, totalPence: checkInvoice(invoice) } }];
+      const { totalPence, vatPence } = checkInvoiceTotals(invoice);
+      // Only a lessons invoice names its VAT: every other invoice's payload stays as it always was.
+      const vat = invoice.billedFor.kind === 'lessons' ? { vatPence } : {};
+      return [{ type: 'FamilyInvoiceIssued', data: { ...invoice, ...vat, totalPence } }];
     }
     case 'RecordFamilyPayment': {
       if (command.actor.role !== 'admin') throw new DomainError('forbidden', 'Only an admin can record a payment.');

@@ -114,6 +114,79 @@ describe('family invoices read model', () => {
     });
   });
 
+  it('says which lessons invoice billed which lesson, adjustments too, with its VAT and names', async () => {
+    const invoiceId = randomUUID();
+    const clientId = randomUUID();
+    const lesson = (lessonId: string, kind: 'tuition' | 'adjustment', date: string) => ({
+      lessonId,
+      kind,
+      model: 'agency-sells-tuition' as const,
+      date,
+      tutorId: 't-1',
+      studentId: 'child-1',
+      engagementId: 'e-1',
+      duration: 100,
+      ratePence: 3000,
+      vatRateBp: 2000,
+    });
+    const invoice = issued(invoiceId, clientId, { kind: 'lessons', id: '2026-03' });
+    await bed.given({
+      ...invoice,
+      data: {
+        ...invoice.data,
+        lines: [
+          { description: 'Tuition', amountPence: 3000, vatPence: 600, lesson: lesson('l-1', 'tuition', '2026-03-02') },
+          {
+            description: 'Adjustment',
+            amountPence: -1000,
+            vatPence: -200,
+            lesson: lesson('l-0', 'adjustment', '2026-02-20'),
+          },
+        ],
+        vatPence: 400,
+        totalPence: 2400,
+        tutorBilled: [],
+        names: { 'child-1': 'Amy Lee', 't-1': 'Tom Tutor' },
+      },
+    });
+    expect(
+      await bed.rows(
+        `select lesson_id, client_id, kind, tutor_id, to_char(lesson_date, 'YYYY-MM-DD') as date,
+                amount_pence::int as amount, vat_pence::int as vat
+           from family_invoice_lessons where invoice_id = $1 order by lesson_date`,
+        [invoiceId],
+      ),
+    ).toEqual([
+      {
+        lesson_id: 'l-0',
+        client_id: clientId,
+        kind: 'adjustment',
+        tutor_id: 't-1',
+        date: '2026-02-20',
+        amount: -1000,
+        vat: -200,
+      },
+      {
+        lesson_id: 'l-1',
+        client_id: clientId,
+        kind: 'tuition',
+        tutor_id: 't-1',
+        date: '2026-03-02',
+        amount: 3000,
+        vat: 600,
+      },
+    ]);
+    expect(
+      (await bed.rows('select vat_pence::int as vat, names from family_invoices where id = $1', [invoiceId]))[0],
+    ).toEqual({ vat: 400, names: { 'child-1': 'Amy Lee', 't-1': 'Tom Tutor' } });
+    await bed.given({
+      streamId: `client-${clientId}`,
+      type: 'ClientErased',
+      data: { clientId, reason: 'Asked to be forgotten', erasedAt: '2026-04-01T09:00:00.000Z' },
+    });
+    expect((await bed.rows('select names from family_invoices where id = $1', [invoiceId]))[0]).toEqual({ names: {} });
+  });
+
   it("blanks the billing details of an erased family's invoices, and of an erased booking of no family", async () => {
     const [family, other, booking] = [randomUUID(), randomUUID(), randomUUID()];
     const registrationId = randomUUID();
@@ -140,7 +213,7 @@ describe('family invoices read model', () => {
 
   it('comes out the same when rebuilt from the events', async () => {
     const before = await bed.snapshot();
-    expect(before.family_invoices).toHaveLength(4);
+    expect(before.family_invoices).toHaveLength(5);
     await bed.rebuild([familyInvoicesProjection]);
     expect(await bed.snapshot()).toEqual(before);
   });
