@@ -37,6 +37,8 @@ import { lessonRoutes } from './lessons/lesson-routes';
 import { ErasedMail, refuseErasedRecipients } from './mail/erased-recipients';
 import { mailReactor } from './mail/mail-reactor';
 import { createMailer, type Mailer } from './mail/mailer';
+import { payStatementReactor } from './pay-statements/pay-statement-reactor';
+import { payStatementRoutes } from './pay-statements/pay-statement-routes';
 import { type CommandDependencies, createCommandContext } from './pipeline/command-pipeline';
 import { ProcessedCommands } from './pipeline/idempotency';
 import { ProjectionWatch } from './pipeline/projection-watch';
@@ -196,6 +198,9 @@ export async function commandTree(app: FastifyInstance, options: CommandAppOptio
   const sendReminders = familyInvoiceReminders({ deps, db, timeZone });
   reactors.addChore({ name: 'family invoice reminders', everyMs: 60_000, run: sendReminders });
   reactorList.push(lateFeeReactor({ store: options.store, invoicing }));
+  // A month's pay statements prepared is followed by each tutor's statement (docs/money-models.md).
+  await app.register(payStatementRoutes, { deps, db, timeZone });
+  reactorList.push(payStatementReactor(db));
   reactorList.push(
     consultationReactor(invoicing),
     workshopReactor({ store: options.store, invoicing, lookups: workshopLookups(db) }),

@@ -25,6 +25,7 @@ import { engagementQueries, engagementView } from './read-models/engagements/que
 import { familyInvoiceQueries } from './read-models/family-invoices/queries';
 import { invoiceQueries, invoiceView } from './read-models/invoices/queries';
 import { lessonQueries, timesheetView } from './read-models/lessons/queries';
+import { payStatementQueries } from './read-models/pay-statements/queries';
 import { reminderQueries } from './read-models/reminders/queries';
 import { tutorsQueries } from './read-models/tutors/queries';
 import { usersQueries } from './read-models/users/queries';
@@ -114,6 +115,7 @@ export async function queryTree(app: FastifyInstance, options: QueryTreeOptions)
   await app.register(calendarFeedQueries, { db, today });
   await app.register(familyInvoiceQueries, { db, today });
   await app.register(reminderQueries, { db });
+  await app.register(payStatementQueries, { db });
   await app.register(agedDebtQueries, { db, today });
   await app.register(accountingExportQueries, { db });
   await app.register(workshopQueries, { db, today });

@@ -190,3 +190,4 @@ export const preparedDecider: Decider<PrepareCommand, PayEvent, PreparedState> =
     return [{ type: 'PayStatementsPrepared', data: { month, date, tutorIds } }];
   },
 };
+export * from './pay-rules';

@@ -6,6 +6,7 @@ import { engagementsProjection } from './engagements/projection';
 import { familyInvoicesProjection } from './family-invoices/projection';
 import { invoicesProjection } from './invoices/projection';
 import { lessonsProjection } from './lessons/projection';
+import { payStatementsProjection } from './pay-statements/projection';
 import type { Projection } from './projection';
 import { remindersProjection } from './reminders/projection';
 import { tutorsProjection } from './tutors/projection';
@@ -24,5 +25,6 @@ export const projections: Projection[] = [
   familyInvoicesProjection,
   workshopsProjection,
   remindersProjection,
+  payStatementsProjection,
   accountingExportProjection,
 ];
