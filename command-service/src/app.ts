@@ -37,6 +37,8 @@ import { lessonRoutes } from './lessons/lesson-routes';
 import { ErasedMail, refuseErasedRecipients } from './mail/erased-recipients';
 import { mailReactor } from './mail/mail-reactor';
 import { createMailer, type Mailer } from './mail/mailer';
+import { payRunReactor } from './pay-runs/pay-run-reactor';
+import { payRunRoutes } from './pay-runs/pay-run-routes';
 import { payStatementReactor } from './pay-statements/pay-statement-reactor';
 import { payStatementRoutes } from './pay-statements/pay-statement-routes';
 import { type CommandDependencies, createCommandContext } from './pipeline/command-pipeline';
@@ -201,6 +203,9 @@ export async function commandTree(app: FastifyInstance, options: CommandAppOptio
   // A month's pay statements prepared is followed by each tutor's statement (docs/money-models.md).
   await app.register(payStatementRoutes, { deps, db, timeZone });
   reactorList.push(payStatementReactor(db));
+  // Tutors' bank details and pay runs; a run marked paid is followed by its payments on the statements.
+  await app.register(payRunRoutes, { deps, db, timeZone });
+  reactorList.push(payRunReactor);
   reactorList.push(
     consultationReactor(invoicing),
     workshopReactor({ store: options.store, invoicing, lookups: workshopLookups(db) }),

@@ -7,6 +7,7 @@ export * as familyInvoice from './family-invoice/family-invoice';
 export * as lessonBilling from './family-invoice/lesson-billing';
 export * as invoice from './invoice/invoice';
 export * as moneyModel from './money-model/money-model';
+export * as payRun from './pay-run/pay-run';
 export * as payStatement from './pay-statement/pay-statement';
 export * as reminder from './reminder/reminder';
 export * from './shared/calendar';

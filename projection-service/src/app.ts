@@ -25,6 +25,7 @@ import { engagementQueries, engagementView } from './read-models/engagements/que
 import { familyInvoiceQueries } from './read-models/family-invoices/queries';
 import { invoiceQueries, invoiceView } from './read-models/invoices/queries';
 import { lessonQueries, timesheetView } from './read-models/lessons/queries';
+import { payRunQueries } from './read-models/pay-runs/queries';
 import { payStatementQueries } from './read-models/pay-statements/queries';
 import { reminderQueries } from './read-models/reminders/queries';
 import { tutorsQueries } from './read-models/tutors/queries';
@@ -115,6 +116,8 @@ export async function queryTree(app: FastifyInstance, options: QueryTreeOptions)
   await app.register(calendarFeedQueries, { db, today });
   await app.register(familyInvoiceQueries, { db, today });
   await app.register(reminderQueries, { db });
+  // Bank details are read through the sealing layer, never copied into a read model.
+  await app.register(payRunQueries, { db, store: options.store });
   await app.register(payStatementQueries, { db });
   await app.register(agedDebtQueries, { db, today });
   await app.register(accountingExportQueries, { db });

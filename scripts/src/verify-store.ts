@@ -11,6 +11,7 @@ import {
   formatPounds,
   invoice,
   moneyModel,
+  payRun,
   payStatement,
   reminder,
   timesheet,
@@ -53,6 +54,8 @@ export const DECIDERS: readonly [prefix: string, decider: AnyDecider][] = [
   [reminder.remindersStream(''), reminder.remindersDecider],
   [moneyModel.agencyModelStream(), moneyModel.agencyModelDecider],
   [moneyModel.engagementModelStream(''), moneyModel.engagementModelDecider],
+  [payRun.bankDetailsStream(''), payRun.tutorBankDecider],
+  [payRun.payRunStream(''), payRun.payRunDecider],
   ['pay-statement-', payStatement.payStatementDecider],
   [payStatement.preparedStream(), payStatement.preparedDecider],
 ];

@@ -9,7 +9,9 @@ import { invoiceEvents } from './invoice-events';
 import { lessonEvents } from './lesson-events';
 import { moneyModelEvents } from './money-model-events';
 import { payEvents } from './pay-events';
+import { payRunEvents } from './pay-run-events';
 import { reminderEvents } from './reminder-events';
+import { tutorBankEvents } from './tutor-bank-events';
 import { tutorEvents } from './tutor-events';
 import { createUpcaster, eventUpcastSteps } from './upcasters';
 import { userEvents } from './user-events';
@@ -26,8 +28,10 @@ export * from './invoice-events';
 export * from './lesson-events';
 export * from './money-model-events';
 export * from './pay-events';
+export * from './pay-run-events';
 export * from './personal-data';
 export * from './reminder-events';
+export * from './tutor-bank-events';
 export * from './tutor-events';
 export * from './upcasters';
 export * from './user-events';
@@ -48,6 +52,8 @@ export const productEvents = [
   ...familyAccessEvents,
   ...reminderEvents,
   ...moneyModelEvents,
+  ...tutorBankEvents,
+  ...payRunEvents,
   ...payEvents,
 ] as const;
 /** Any event the product records, `{ type, data }` with `data` typed by its type's schema. */

@@ -93,6 +93,11 @@ export const personalDataRules: Readonly<Record<string, PersonalDataRule>> = {
   WorkshopRegistrationMade: { subjectOf: registrationSubject, fields: bookingFields },
   // Of no family until the address confirms it, so always its own subject.
   WorkshopBookingRequested: { subjectOf: registrationSubject, fields: bookingFields },
+  // A tutor's bank account: every field, so an erased tutor can no longer be paid into it (docs/money-models.md).
+  TutorBankDetailsSet: {
+    subjectOf: ofTutor,
+    fields: [text('accountName'), text('sortCode'), text('accountNumber'), text('rollNumber')],
+  },
   FamilyInvoiceIssued: {
     subjectOf: (data) => familyBillingSubject(String(data.clientId)),
     fields: [

@@ -6,6 +6,7 @@ import { engagementsProjection } from './engagements/projection';
 import { familyInvoicesProjection } from './family-invoices/projection';
 import { invoicesProjection } from './invoices/projection';
 import { lessonsProjection } from './lessons/projection';
+import { payRunsProjection } from './pay-runs/projection';
 import { payStatementsProjection } from './pay-statements/projection';
 import type { Projection } from './projection';
 import { remindersProjection } from './reminders/projection';
@@ -25,6 +26,7 @@ export const projections: Projection[] = [
   familyInvoicesProjection,
   workshopsProjection,
   remindersProjection,
+  payRunsProjection,
   payStatementsProjection,
   accountingExportProjection,
 ];
