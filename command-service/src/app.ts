@@ -20,7 +20,6 @@ import { userRoutes } from './auth/user-routes';
 import { clientRoutes } from './clients/client-routes';
 import { consultationReactor } from './consultations/consultation-reactor';
 import { consultationRoutes } from './consultations/consultation-routes';
-import { documentRecordReactor } from './documents/document-record-reactor';
 import { engagementEndReactor } from './engagements/engagement-end-reactor';
 import { engagementRoutes } from './engagements/engagement-routes';
 import { engagementStartReactor } from './engagements/engagement-start-reactor';
@@ -40,6 +39,7 @@ import { mailReactor } from './mail/mail-reactor';
 import { createMailer, type Mailer } from './mail/mailer';
 import { payRunReactor } from './pay-runs/pay-run-reactor';
 import { payRunRoutes } from './pay-runs/pay-run-routes';
+import { moneyModelRoutes } from './money-model/money-model-routes';
 import { payStatementReactor } from './pay-statements/pay-statement-reactor';
 import { payStatementRoutes } from './pay-statements/pay-statement-routes';
 import { type CommandDependencies, createCommandContext } from './pipeline/command-pipeline';
@@ -200,6 +200,8 @@ export async function commandTree(app: FastifyInstance, options: CommandAppOptio
   await app.register(reminderRoutes, { deps });
   const sendReminders = familyInvoiceReminders({ deps, db, timeZone });
   reactors.addChore({ name: 'family invoice reminders', everyMs: 60_000, run: sendReminders });
+  // Settings → Money model and an engagement's own (docs/money-models.md).
+  await app.register(moneyModelRoutes, { deps, timeZone });
   reactorList.push(lateFeeReactor({ store: options.store, invoicing }));
   // A month's pay statements prepared is followed by each tutor's statement (docs/money-models.md).
   await app.register(payStatementRoutes, { deps, db, timeZone });
@@ -221,5 +223,3 @@ export async function commandTree(app: FastifyInstance, options: CommandAppOptio
   await reactors.register();
   return { accounts, deps, actAs, sessions, signSession, reactors, chores: { lapseDueBookings, sendReminders } };
 }
-  // Each issued document's content hash and bytes as first rendered, for `npm run verify` (docs/documents.md).
-  reactorList.push(documentRecordReactor({ db, store: options.store }));

@@ -12,6 +12,7 @@ export * from './commands/family-access-commands';
 export * from './commands/invoice-commands';
 export * from './commands/lesson-billing-commands';
 export * from './commands/lesson-commands';
+export * from './commands/money-model-commands';
 export * from './commands/pay-run-commands';
 export * from './commands/pay-statement-commands';
 export * from './commands/reminder-commands';

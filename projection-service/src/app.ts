@@ -25,6 +25,7 @@ import { engagementQueries, engagementView } from './read-models/engagements/que
 import { familyInvoiceQueries } from './read-models/family-invoices/queries';
 import { invoiceQueries, invoiceView } from './read-models/invoices/queries';
 import { lessonQueries, timesheetView } from './read-models/lessons/queries';
+import { moneyModelQueries } from './read-models/money-models/queries';
 import { payRunQueries } from './read-models/pay-runs/queries';
 import { payStatementQueries } from './read-models/pay-statements/queries';
 import { reminderQueries } from './read-models/reminders/queries';
@@ -108,19 +109,20 @@ export async function queryTree(app: FastifyInstance, options: QueryTreeOptions)
   const pastAware = pastAwarePool(db);
   await app.register(lessonQueries, { db: pastAware });
   await app.register(engagementQueries, { db: pastAware });
-  await app.register(invoiceQueries, { db: pastAware, store: options.store });
+  await app.register(invoiceQueries, { db: pastAware });
   await app.register(agencyQueries, { db, retentionYears: options.retentionYears ?? 6 });
   await app.register(consultationQueries, { db });
   await app.register(familyAccessQueries, { db, store: options.store });
-  await app.register(familyQueries, { db, today, store: options.store });
+  await app.register(familyQueries, { db, today });
   await app.register(calendarFeedQueries, { db, today });
-  await app.register(familyInvoiceQueries, { db, today, store: options.store });
+  await app.register(familyInvoiceQueries, { db, today });
   await app.register(reminderQueries, { db });
   // Bank details are read through the sealing layer, never copied into a read model.
   await app.register(payRunQueries, { db, store: options.store });
   await app.register(payStatementQueries, { db });
   await app.register(agedDebtQueries, { db, today });
   await app.register(accountingExportQueries, { db });
+  await app.register(moneyModelQueries, { db, today });
   await app.register(workshopQueries, { db, today });
   await app.register(dashboardQueries, { db, today });
   const audit = { db, store: options.store, timeZone: today.timeZone };

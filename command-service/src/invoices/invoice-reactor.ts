@@ -1,6 +1,7 @@
 import { type Decider, fold, invoice, timesheet, todayIn, tutor } from '@agency/domain';
 import { comparePositions, type EventStore, type RecordedEvent } from '@agency/platform';
 import type pg from 'pg';
+import { modelStatesAsOf } from '../money-model/model-streams';
 import type { CommandContext } from '../pipeline/command-pipeline';
 import type { Reactor } from '../reactors/reactor';
 
@@ -71,6 +72,9 @@ export function invoiceReactor({ store, db, timeZone }: { store: EventStore; db:
       timesheetDecider,
       sheetHistory.filter((recorded) => recorded.revision <= event.revision),
     );
+    const lessons = timesheet.lessonsOf(frozen);
+    // Which model each lesson is under, as the streams stood at the lock: what the route decided.
+    const models = await modelStatesAsOf(store, event.position, lessons);
     const tutorState = await context.load(tutor.tutorStream(lock.tutorId), tutor.tutorDecider);
     if (tutorState.status === 'none') throw new Error(`tutor ${lock.tutorId} of a locked month is missing`);
     const number = await takeNumber(context, lock, event.id);
@@ -78,7 +82,7 @@ export function invoiceReactor({ store, db, timeZone }: { store: EventStore; db:
       invoiceStream(lock.tutorId, lock.month),
       invoiceDecider,
       invoice.invoiceAfterLock(lock, {
-        lessons: timesheet.lessonsOf(frozen),
+        lessons: invoice.commissionLessons(lessons, models),
         invoicePrefix: tutorState.invoicePrefix,
         number,
         // The day of the lock: a reaction's time is its event's.

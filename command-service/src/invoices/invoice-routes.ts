@@ -3,6 +3,7 @@ import { type Decider, engagement, invoice, timesheet, todayIn, toPence, tutor }
 import { forbidden, HttpError, notFound } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
 import { LESSON_REPRICING } from '../lessons/lesson-repricing-reactor';
+import { modelStatesNow } from '../money-model/model-streams';
 import { type CommandContext, type CommandDependencies, commandRoute } from '../pipeline/command-pipeline';
 import type { CallerViews } from '../pipeline/views';
 import { INVOICES_REACTOR } from './invoice-reactor';
@@ -169,10 +170,13 @@ export async function invoiceRoutes(app: FastifyInstance, { deps, timeZone }: In
       }
       // Everything the invoice will need, checked before the lock (a command is never refused
       // after it wrote): the reactor generates this very command, under the number it takes.
+      // Only the lessons under the spec's model are billed to the tutor (docs/money-models.md).
+      const lessons = timesheet.lessonsOf(sheet);
+      const billed = invoice.commissionLessons(lessons, await modelStatesNow(load, lessons));
       invoiceDecider.decide(
         invoice.invoiceAfterLock(
           { tutorId, month, invoiceId },
-          { lessons: timesheet.lessonsOf(sheet), invoicePrefix: tutorState.invoicePrefix, number: 1, date: today },
+          { lessons: billed, invoicePrefix: tutorState.invoicePrefix, number: 1, date: today },
         ),
         invoiceDecider.initialState(),
         now,

@@ -261,5 +261,6 @@ export const invoiceStream = (tutorId: string, month: string) => `invoice-${tuto
  */
 export const invoiceIdOf = (tutorId: string, month: string) => `${tutorId}_${month}`;
 
+export * from './commission-lessons';
 export * from './invoice-numbers';
 export * from './invoice-reactions';

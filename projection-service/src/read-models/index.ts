@@ -6,6 +6,7 @@ import { engagementsProjection } from './engagements/projection';
 import { familyInvoicesProjection } from './family-invoices/projection';
 import { invoicesProjection } from './invoices/projection';
 import { lessonsProjection } from './lessons/projection';
+import { moneyModelsProjection } from './money-models/projection';
 import { payRunsProjection } from './pay-runs/projection';
 import { payStatementsProjection } from './pay-statements/projection';
 import type { Projection } from './projection';
@@ -29,4 +30,5 @@ export const projections: Projection[] = [
   payRunsProjection,
   payStatementsProjection,
   accountingExportProjection,
+  moneyModelsProjection,
 ];
