@@ -20,6 +20,7 @@ import { userRoutes } from './auth/user-routes';
 import { clientRoutes } from './clients/client-routes';
 import { consultationReactor } from './consultations/consultation-reactor';
 import { consultationRoutes } from './consultations/consultation-routes';
+import { documentRecordReactor } from './documents/document-record-reactor';
 import { engagementEndReactor } from './engagements/engagement-end-reactor';
 import { engagementRoutes } from './engagements/engagement-routes';
 import { engagementStartReactor } from './engagements/engagement-start-reactor';
@@ -223,3 +224,5 @@ export async function commandTree(app: FastifyInstance, options: CommandAppOptio
   await reactors.register();
   return { accounts, deps, actAs, sessions, signSession, reactors, chores: { lapseDueBookings, sendReminders } };
 }
+  // Each issued document's content hash and bytes as first rendered, for `npm run verify` (docs/documents.md).
+  reactorList.push(documentRecordReactor({ db, store: options.store }));

@@ -109,13 +109,13 @@ export async function queryTree(app: FastifyInstance, options: QueryTreeOptions)
   const pastAware = pastAwarePool(db);
   await app.register(lessonQueries, { db: pastAware });
   await app.register(engagementQueries, { db: pastAware });
-  await app.register(invoiceQueries, { db: pastAware });
+  await app.register(invoiceQueries, { db: pastAware, store: options.store });
   await app.register(agencyQueries, { db, retentionYears: options.retentionYears ?? 6 });
   await app.register(consultationQueries, { db });
   await app.register(familyAccessQueries, { db, store: options.store });
-  await app.register(familyQueries, { db, today });
+  await app.register(familyQueries, { db, today, store: options.store });
   await app.register(calendarFeedQueries, { db, today });
-  await app.register(familyInvoiceQueries, { db, today });
+  await app.register(familyInvoiceQueries, { db, today, store: options.store });
   await app.register(reminderQueries, { db });
   // Bank details are read through the sealing layer, never copied into a read model.
   await app.register(payRunQueries, { db, store: options.store });

@@ -24,6 +24,7 @@ import { projections } from '@agency/projection-service';
 import { traceInvoice } from '@agency/projection-service/audit/invoice-trace';
 import { compareWithRebuild } from '@agency/projection-service/read-models/read-schema';
 import type pg from 'pg';
+import { checkDocuments, type DocumentsChecked } from './verify-documents';
 
 // biome-ignore lint/suspicious/noExplicitAny: each stream folds its own command, event and state types.
 type AnyDecider = Decider<any, any, any>;
@@ -66,13 +67,19 @@ const BY_LENGTH = [...DECIDERS].sort(([a], [b]) => b.length - a.length);
 export const deciderFor = (streamId: string): AnyDecider | undefined =>
   BY_LENGTH.find(([prefix]) => streamId.startsWith(prefix))?.[1];
 
-export type VerifyProgress = { phase: 'events' | 'invoices' | 'read models'; done: number; total: number };
+export type VerifyProgress = {
+  phase: 'events' | 'invoices' | 'documents' | 'read models';
+  done: number;
+  total: number;
+};
 
 export type VerifyReport = {
   events: number;
   streams: number;
   invoices: number;
   familyInvoices: number;
+  /** Issued documents re-rendered and compared with their record (docs/documents.md). */
+  documents: DocumentsChecked;
   /** Every difference found, in words; empty when everything agrees. */
   differences: string[];
 };
@@ -298,6 +305,9 @@ export async function verifyProduct(
     onProgress({ phase: 'invoices', done: index + 1, total: generated.length });
   }
   differences.push(...familyDifferences);
+  const documents = await checkDocuments(pool, events, differences, (done, total) =>
+    onProgress({ phase: 'documents', done, total }),
+  );
 
   for (const failure of rebuilt.failures)
     differences.push(
@@ -312,5 +322,12 @@ export async function verifyProduct(
       differences.push(
         `Read model ${name} is stopped before ${failure.type} (${failure.streamId}) at ${failure.position}: ${failure.error}`,
       );
-  return { events: events.length, streams: states.size, invoices: generated.length, familyInvoices, differences };
+  return {
+    events: events.length,
+    streams: states.size,
+    invoices: generated.length,
+    familyInvoices,
+    documents,
+    differences,
+  };
 }

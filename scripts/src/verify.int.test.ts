@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import type { EventStore } from '@agency/platform';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEventStore } from './event-store-choice';
 import { openPersonalData, type PersonalData } from './personal-data';
+import { pdfText } from './testing/pdf-text';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from './testing/test-product';
 import { verifyProduct } from './verify-store';
 
@@ -12,6 +14,8 @@ describe('npm run verify: everything recomputed from the events agrees, until a 
   let store: EventStore;
   let pool: pg.Pool;
   let readDb: pg.Pool;
+  /** The documents issued in the set-up: the tutor's invoice and the consultation's family invoice. */
+  const issued = { tutorId: '', engagementId: '', tutorInvoiceId: '', familyInvoiceId: '' };
 
   beforeAll(async () => {
     product = await startTestProduct();
@@ -47,7 +51,7 @@ describe('npm run verify: everything recomputed from the events agrees, until a 
       tutorId: tutor.id,
       lesson: { engagementId: engagement.id, date: '2025-02-11', duration: 1.25 },
     });
-    await api.post('/api/invoices/save', { tutorId: tutor.id, year: 2025, month: 2 });
+    const saved = await api.post('/api/invoices/save', { tutorId: tutor.id, year: 2025, month: 2 });
     // A consultation's family invoice, part paid.
     const { consultation } = await api.post('/api/consultations', {
       client: client.id,
@@ -58,6 +62,12 @@ describe('npm run verify: everything recomputed from the events agrees, until a 
       invoiceId: consultation.invoiceId,
       date: '2025-02-20',
       amount: 40,
+    });
+    Object.assign(issued, {
+      tutorId: tutor.id,
+      engagementId: engagement.id,
+      tutorInvoiceId: saved.invoice.id,
+      familyInvoiceId: consultation.invoiceId,
     });
     personalData = await openPersonalData(product.dataDir, product.databaseUrl);
     store = personalData.protect(await openEventStore(undefined, product.databaseUrl));
@@ -79,7 +89,7 @@ describe('npm run verify: everything recomputed from the events agrees, until a 
     expect(report.invoices).toBe(1);
     expect(report.familyInvoices).toBe(1);
     expect(report.events).toBeGreaterThan(5);
-    expect([...phases]).toEqual(['events', 'read models', 'invoices']);
+    expect([...phases]).toEqual(['events', 'read models', 'invoices', 'documents']);
     const streams = await pool.query<{ stream_id: string }>('select distinct stream_id from es.events');
     const kinds = streams.rows.map((row) => row.stream_id);
     expect(kinds).toEqual(expect.arrayContaining(['agency-details', expect.stringMatching(/^consultation-/)]));
@@ -163,5 +173,106 @@ describe('npm run verify: everything recomputed from the events agrees, until a 
       'Read model table family_invoices: 1 live row(s) not in a rebuild, 1 rebuilt row(s) not live',
     ]);
     await pool.query('update read.family_invoices set paid_pence = paid_pence - 500');
+  });
+
+  describe('issued documents (docs/documents.md)', () => {
+    const pdfOf = async (url: string) => {
+      const token = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
+      const response = await fetch(`${product.url}${url}`, { headers: { authorization: `Bearer ${token}` } });
+      expect(response.status, url).toBe(200);
+      return { bytes: Buffer.from(await response.arrayBuffer()), hash: response.headers.get('x-content-hash') };
+    };
+    const familyPdf = () => pdfOf(`/api/family-invoices/doc/${issued.familyInvoiceId}`);
+    const tutorPdf = () => pdfOf(`/api/invoices/doc/${issued.tutorInvoiceId}`);
+    const records = async () =>
+      (
+        await pool.query<{ reference: string; kind: string; content_hash: string }>(
+          'select reference, kind, content_hash from command.issued_documents order by kind',
+        )
+      ).rows;
+
+    it('re-render byte for byte after the agency moves and a payment comes in; each was recorded with the hash it prints', async () => {
+      const family = await familyPdf();
+      const tutor = await tutorPdf();
+      expect(family.bytes.toString('latin1')).toContain('%PDF-');
+      await expect
+        .poll(async () => (await records()).map((row) => row.kind))
+        .toEqual(['family invoice', 'tutor invoice']);
+      const recorded = await records();
+      expect(recorded.map((row) => row.content_hash)).toEqual([family.hash, tutor.hash]);
+
+      const admin = product.api(await product.login(TEST_ADMIN.username, TEST_ADMIN.password));
+      const { retentionYears: _kept, ...details } = await admin.get('/api/agency');
+      await admin.post('/api/agency', { ...details, address: ['99 Moved Street', 'Banbury'], sortCode: '11-22-33' });
+      await admin.post('/api/family-invoices/payment', {
+        invoiceId: issued.familyInvoiceId,
+        date: '2025-02-21',
+        amount: 1,
+      });
+      expect((await familyPdf()).bytes.equals(family.bytes)).toBe(true);
+      expect((await tutorPdf()).bytes.equals(tutor.bytes)).toBe(true);
+
+      const report = await verifyProduct(pool, readDb, store, 'Europe/London');
+      expect(report.differences).toEqual([]);
+      expect(report.documents).toMatchObject({ compared: 2, erased: 0 });
+    });
+
+    it('reports a stored hash that differs from what the document prints', async () => {
+      const [family] = await records();
+      await pool.query(
+        "update command.issued_documents set content_hash = '000000000000' where kind = 'family invoice'",
+      );
+      const report = await verifyProduct(pool, readDb, store, 'Europe/London');
+      expect(report.differences).toEqual([
+        `Family invoice ${family!.reference}: prints content hash ${family!.content_hash} when rendered again, 000000000000 when it was issued`,
+      ]);
+      await pool.query('update command.issued_documents set content_hash = $1 where kind = $2', [
+        family!.content_hash,
+        'family invoice',
+      ]);
+      const tutorRecord =
+        "update command.issued_documents set pdf_sha256 = $1 where kind = 'tutor invoice' returning (select pdf_sha256 from command.issued_documents where kind = 'tutor invoice') as was";
+      const { was } = (await pool.query<{ was: string }>(tutorRecord, ['ff'])).rows[0]!;
+      const bytes = await verifyProduct(pool, readDb, store, 'Europe/London');
+      expect(bytes.differences).toEqual([
+        expect.stringMatching(/^Invoice VV\d+: renders to other bytes than when it was issued/),
+      ]);
+      await pool.query(tutorRecord, [was]);
+    });
+
+    it("once the tutor is erased, the invoice re-renders with 'Erased' for the tutor's details and verify accepts it", async () => {
+      const before = await tutorPdf();
+      const admin = product.api(await product.login(TEST_ADMIN.username, TEST_ADMIN.password));
+      await admin.post('/api/tutors/engagement', {
+        id: issued.engagementId,
+        tutorId: issued.tutorId,
+        rate: 32.5,
+        commissionPct: 20,
+        partnerPct: 15,
+        startDate: '2025-01-06',
+        endDate: '2025-03-31',
+        change: 'termination',
+      });
+      // The engagement leaves the tutor's roster by its reactor: the termination is refused, writing nothing, until then.
+      const token = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
+      const terminate = () =>
+        product.command.app.inject({
+          method: 'POST',
+          url: `/api/tutors/active/${issued.tutorId}`,
+          payload: { commandId: randomUUID(), active: false, endDate: '2025-03-31' },
+          headers: { authorization: `Bearer ${token}` },
+        });
+      await expect.poll(async () => (await terminate()).statusCode, { timeout: 60_000 }).toBe(200);
+      await admin.post(`/api/tutors/erase/${issued.tutorId}`, { reason: 'Asked by the tutor', confirm: true });
+      const after = await tutorPdf();
+      expect(after.hash).not.toBe(before.hash);
+      const text = pdfText(after.bytes);
+      expect(text).toContain('Erased');
+      expect(text).not.toContain('Vera');
+      expect(text).toContain(`Document check: ${after.hash}`);
+      const report = await verifyProduct(pool, readDb, store, 'Europe/London');
+      expect(report.differences).toEqual([]);
+      expect(report.documents).toMatchObject({ compared: 2, erased: 1 });
+    });
   });
 });

@@ -37,6 +37,10 @@ try {
   console.log(
     `Replayed ${report.events} events in ${report.streams} streams, recomputed ${report.invoices} invoices, checked ${report.familyInvoices} family invoices, compared every read model with a rebuild.`,
   );
+  const { compared, erased, unrecorded } = report.documents;
+  console.log(
+    `Re-rendered ${compared} issued documents and compared them with their record (${erased} of them with their subject erased since); ${unrecorded} issued before records were kept or not recorded yet.`,
+  );
   if (report.differences.length === 0) {
     console.log('Everything agrees.');
     exitCode = 0;

@@ -257,6 +257,7 @@ describe('consultations and family invoices (real PostgreSQL, real SMTP on loopb
       child: family.childId,
       date: '2026-03-20',
     });
+    const asIssued = await pdfOf(consultation.invoiceId);
     const changed = await ok('/api/consultations', {
       id: consultation.id,
       client: family.clientId,
@@ -284,7 +285,8 @@ describe('consultations and family invoices (real PostgreSQL, real SMTP on loopb
     expect(note).toContain(replaced!.creditNoteReference!);
     expect(note).toContain(consultation.invoiceReference);
     expect(note).toContain('£175.00');
-    expect(await pdfOf(consultation.invoiceId)).toContain(`cancelled by credit note ${replaced!.creditNoteReference}`);
+    // The invoice stays as it was issued: its credit note is a document of its own (docs/documents.md).
+    expect(await pdfOf(consultation.invoiceId)).toBe(asIssued);
     expect(inbox.some((message) => message.raw.includes(replaced!.creditNoteReference!))).toBe(true);
 
     await ok('/api/consultations/cancel', { id: consultation.id });

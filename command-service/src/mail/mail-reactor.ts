@@ -11,7 +11,7 @@ import {
   workshop,
 } from '@agency/domain';
 import { comparePositions, type EventStore, type Position, type RecordedEvent } from '@agency/platform';
-import { renderFamilyDocument } from '@agency/platform/documents/family-invoice-document';
+import { issuedDocumentOf, readFromStore, renderIssuedDocument } from '@agency/platform/documents/issued-documents';
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import type { Reactor } from '../reactors/reactor';
@@ -155,22 +155,11 @@ export function mailReactor({ db, store, mailer, publicUrl, log }: MailReactorOp
     const { invoice, creditNote } = issued;
     const document = kind === 'invoice' ? invoice : creditNote;
     if (!document) return { messages: [] };
-    const details = agency.detailsOf(
-      foldEvents(agency.agencyDecider, await asOf(agency.agencyStream(), event.position)),
-    );
-    const pdf = await renderFamilyDocument(
-      kind === 'invoice'
-        ? { ...invoice, kind, paidPence: issued.paidPence }
-        : {
-            ...invoice,
-            kind,
-            reference: document.reference,
-            date: document.date,
-            creditedReference: invoice.reference,
-            paidPence: 0,
-          },
-      details,
-    );
+    // The very document its PDF route and `npm run verify` render from the same events (docs/documents.md).
+    const printed = await issuedDocumentOf(event, readFromStore(store));
+    if (!printed) return { messages: [] };
+    const pdf = await renderIssuedDocument(printed);
+    const details = printed.agency;
     const message = familyDocumentMessage({
       to: invoice.billing.email,
       name: invoice.billing.name,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { AgencyDetails } from '@agency/contracts';
 import { displayDate, formatPounds, type Pence } from '@agency/domain';
 import PDFDocument from 'pdfkit';
@@ -9,17 +10,73 @@ const AMOUNT_WIDTH = 110;
 type Doc = PDFKit.PDFDocument;
 
 /**
+ * The agency's details an issued document prints: its letterhead and its bank account. A renderer
+ * is given only these, so whatever it prints is in the content hash (docs/documents.md); a new
+ * field to print is added here first.
+ */
+export type PrintedAgency = Pick<
+  AgencyDetails,
+  'name' | 'address' | 'postcode' | 'email' | 'phone' | 'accountName' | 'bankName' | 'sortCode' | 'accountNumber'
+>;
+
+export const printedAgency = (agency: PrintedAgency): PrintedAgency => ({
+  name: agency.name,
+  address: agency.address,
+  postcode: agency.postcode,
+  email: agency.email,
+  phone: agency.phone,
+  accountName: agency.accountName,
+  bankName: agency.bankName,
+  sortCode: agency.sortCode,
+  accountNumber: agency.accountNumber,
+});
+
+/** JSON with every object's keys in code-point order and no undefined member: one text per value. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item ?? null)).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value)
+      .filter(([, member]) => member !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, member]) => `${JSON.stringify(key)}:${canonicalJson(member)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The short content hash a document prints: the first 12 hex digits of SHA-256 over its canonical JSON. */
+export const contentHashOf = (content: unknown): string =>
+  createHash('sha256').update(canonicalJson(content)).digest('hex').slice(0, 12);
+
+/**
+ * An issued document's identity in its bytes: the date it was issued (its CreationDate and
+ * ModDate, midnight UTC of that day) and what it prints (`content`, hashed). pdfkit derives the
+ * file ID from the info dictionary, which then holds nothing but these, the title and the author:
+ * the same content renders to the same bytes at any time on any machine.
+ */
+export type Issued = { date: string; content: unknown };
+
+/**
  * The parts every invoice document shares (the tutors' commission invoices and the families'
  * invoices and credit notes): the agency's letterhead, the facts, the addressee, the numbered
  * lines, the totals and how to pay. Content streams are left uncompressed: a file stays a few
  * kilobytes, and its text can be searched by tools (and tests) that do not inflate streams.
+ * An issued document (`issued`) carries no render time and prints its content hash at the foot
+ * of its last page; another (a data export's summary) is dated when it is made.
  */
-export function startDocument(info: { title: string; subject?: string; agency: AgencyDetails }) {
+export function startDocument(info: { title: string; subject?: string; agency: PrintedAgency; issued?: Issued }) {
+  const contentHash = info.issued ? contentHashOf(info.issued.content) : undefined;
+  const issuedAt = info.issued ? new Date(`${info.issued.date}T00:00:00Z`) : undefined;
   const doc = new PDFDocument({
     size: 'A4',
     margin: LEFT,
     compress: false,
-    info: { Title: info.title, Author: info.agency.name, ...(info.subject ? { Subject: info.subject } : {}) },
+    info: {
+      Title: info.title,
+      Author: info.agency.name,
+      ...(info.subject ? { Subject: info.subject } : {}),
+      ...(issuedAt ? { CreationDate: issuedAt, ModDate: issuedAt } : {}),
+      ...(contentHash ? { Keywords: `content hash ${contentHash}` } : {}),
+    },
   });
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -29,15 +86,31 @@ export function startDocument(info: { title: string; subject?: string; agency: A
   });
   return {
     doc,
+    contentHash,
     finish: () => {
+      if (contentHash) drawContentHash(doc, contentHash);
       doc.end();
       return done;
     },
   };
 }
 
+/** The content hash in small print at the foot of the page, where a printed copy can be read back. */
+function drawContentHash(doc: Doc, contentHash: string) {
+  const bottom = doc.page.height - doc.page.margins.bottom;
+  // Written inside the margin's lower edge: pdfkit starts no new page for text that fits above it.
+  doc
+    .font('Helvetica')
+    .fontSize(7.5)
+    .text(`Document check: ${contentHash}`, LEFT, bottom - 12, {
+      width: RIGHT - LEFT,
+      align: 'right',
+      lineBreak: false,
+    });
+}
+
 /** The title on the left, the agency's name and address on the right. */
-export function drawLetterhead(doc: Doc, title: string, agency: AgencyDetails) {
+export function drawLetterhead(doc: Doc, title: string, agency: PrintedAgency) {
   doc.font('Helvetica-Bold').fontSize(22).text(title, LEFT, 50);
   doc
     .font('Helvetica-Bold')
@@ -128,7 +201,7 @@ export function drawPaymentDetails(
   doc: Doc,
   top: number,
   due: { amountPence: Pence; dueDate: string; reference: string },
-  agency: AgencyDetails,
+  agency: PrintedAgency,
 ) {
   const y = top + 24;
   doc.font('Helvetica-Bold').text('Payment details', LEFT, y);

@@ -10,7 +10,7 @@ import {
   type SessionUser,
 } from '@agency/contracts';
 import { todayIn, toHours } from '@agency/domain';
-import { forbidden } from '@agency/platform';
+import { type EventStore, forbidden } from '@agency/platform';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type pg from 'pg';
@@ -36,7 +36,10 @@ const familyOf = (user: SessionUser) => {
  * Never a rate, commission, partner share or tutor's pay: the answers hold none, and the one rule
  * (contracts/src/visibility.ts) hides any from a family all the same.
  */
-export async function familyQueries(fastify: FastifyInstance, { db, today }: { db: pg.Pool; today: AgencyToday }) {
+export async function familyQueries(
+  fastify: FastifyInstance,
+  { db, today, store }: { db: pg.Pool; today: AgencyToday; store: EventStore },
+) {
   requireSignIn(fastify);
   // Routes of families: their sessions reach these (and, of the API, only these).
   fastify.addHook('onRoute', (route) => {
@@ -117,7 +120,7 @@ export async function familyQueries(fastify: FastifyInstance, { db, today }: { d
     response: { 200: pdfAnswer("One of the family's invoices or credit notes") },
   };
   app.get('/api/family/invoices/doc/:id', { schema: document }, async (request, reply) =>
-    sendFamilyDocument(db, reply, request.params.id, own(request)),
+    sendFamilyDocument({ db, store }, reply, request.params.id, own(request)),
   );
 
   app.get('/api/family/bookings', { schema: { response: { 200: familyBookingsAnswer } } }, async (request) => {

@@ -9,16 +9,18 @@ import {
   pdfAnswer,
   readsEveryTutor,
 } from '@agency/contracts';
-import { todayIn } from '@agency/domain';
-import { forbidden, HttpError, notFound } from '@agency/platform';
-import { renderFamilyDocument } from '@agency/platform/documents/family-invoice-document';
+import { familyInvoice, todayIn } from '@agency/domain';
+import { type EventStore, forbidden, HttpError, notFound } from '@agency/platform';
+import {
+  contentHashOfDocument,
+  issuedDocumentIn,
+  renderIssuedDocument,
+} from '@agency/platform/documents/issued-documents';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import { requireSignIn } from '../../signed-in';
-import { agencyDetailsOf } from '../agency/queries';
 import type { AgencyToday } from '../clients/queries';
-import { withMoney } from '../money-columns';
 import { familyOverview } from './family-overview';
 import { ledgerCsv, ledgerPage, periodOf } from './ledger';
 
@@ -49,7 +51,7 @@ function sendCsv(reply: FastifyReply, text: AsyncIterable<string>) {
  */
 export async function familyInvoiceQueries(
   fastify: FastifyInstance,
-  { db, today }: { db: pg.Pool; today: AgencyToday },
+  { db, today, store }: { db: pg.Pool; today: AgencyToday; store: EventStore },
 ) {
   requireSignIn(fastify);
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -97,50 +99,39 @@ export async function familyInvoiceQueries(
   };
   app.get('/api/family-invoices/doc/:id', { schema: document }, async (request, reply) => {
     refuseTutors(request.signedIn.role);
-    return sendFamilyDocument(db, reply, request.params.id);
+    return sendFamilyDocument({ db, store }, reply, request.params.id);
   });
 }
 
 /**
- * A family invoice's PDF (or its credit note's, by the credit note's id), rendered from its row as
- * issued; with `clientId`, only one billed to that family: any other answers 404, as an unknown id.
+ * A family invoice's PDF (or its credit note's, by the credit note's id), rendered from its events
+ * as issued (docs/documents.md); with `clientId`, only one billed to that family: any other
+ * answers 404, as an unknown id. The read model only finds it.
  */
-export async function sendFamilyDocument(db: pg.Pool, reply: FastifyReply, id: string, clientId?: string) {
-  const found = await db.query(
-    `select id, reference, to_char(date, 'YYYY-MM-DD') as date, to_char(due_date, 'YYYY-MM-DD') as due_date, billing,
-            lines, total_pence, paid_pence, credit_note_id, credit_note_reference,
-            to_char(credit_note_date, 'YYYY-MM-DD') as credit_note_date
-       from family_invoices where (id = $1 or credit_note_id = $1) and ($2::text is null or client_id = $2)`,
+export async function sendFamilyDocument(
+  { db, store }: { db: pg.Pool; store: EventStore },
+  reply: FastifyReply,
+  id: string,
+  clientId?: string,
+) {
+  const found = await db.query<{ id: string; credit_note_id: string | null }>(
+    `select id, credit_note_id from family_invoices
+      where (id = $1 or credit_note_id = $1) and ($2::text is null or client_id = $2)`,
     [id, clientId ?? null],
   );
-  const row = found.rows[0] && withMoney(found.rows[0]);
-  if (!row) throw notFound('There is no such invoice.');
-  const creditNote = row.credit_note_id === id;
-  const common = { billing: row.billing, lines: row.lines, totalPence: row.total_pence, dueDate: row.due_date };
-  const pdf = await renderFamilyDocument(
-    creditNote
-      ? {
-          ...common,
-          kind: 'credit note',
-          reference: row.credit_note_reference,
-          date: row.credit_note_date,
-          creditedReference: row.reference,
-          paidPence: 0,
-        }
-      : {
-          ...common,
-          kind: 'invoice',
-          reference: row.reference,
-          date: row.date,
-          paidPence: row.paid_pence,
-          creditedBy: row.credit_note_reference ?? undefined,
-        },
-    await agencyDetailsOf(db),
-  );
-  const reference = creditNote ? row.credit_note_reference : row.reference;
+  const row = found.rows[0];
+  const creditNote = row?.credit_note_id === id;
+  const issued =
+    row &&
+    (await issuedDocumentIn(store, familyInvoice.familyInvoiceStream(row.id), (event) =>
+      creditNote ? event.type === 'FamilyCreditNoteIssued' : event.type === 'FamilyInvoiceIssued',
+    ));
+  if (!issued) throw notFound('There is no such invoice.');
+  const pdf = await renderIssuedDocument(issued);
   return reply
     .type('application/pdf')
-    .header('content-disposition', `inline; filename="${reference.replace(/[^A-Za-z0-9_-]/g, '')}.pdf"`)
+    .header('content-disposition', `inline; filename="${issued.reference.replace(/[^A-Za-z0-9_-]/g, '')}.pdf"`)
     .header('cache-control', 'private, no-store')
+    .header('x-content-hash', contentHashOfDocument(issued))
     .send(pdf);
 }

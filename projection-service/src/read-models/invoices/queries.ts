@@ -18,15 +18,18 @@ import {
   type TutorInvoiceView,
 } from '@agency/contracts';
 import { basisPointsToFraction, invoice, timesheet, toPounds } from '@agency/domain';
-import { forbidden, notFound } from '@agency/platform';
+import { type EventStore, forbidden, notFound } from '@agency/platform';
+import {
+  contentHashOfDocument,
+  issuedDocumentIn,
+  renderIssuedDocument,
+} from '@agency/platform/documents/issued-documents';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import type { z } from 'zod';
 import { requireSignIn } from '../../signed-in';
-import { agencyDetailsOf } from '../agency/queries';
 import { withMoney } from '../money-columns';
-import { renderInvoiceDocument } from './invoice-document';
 import { invoiceStatusGroups, type MonthAmounts, type TutorMonth } from './invoice-status';
 
 const monthKey = (y: number, m: number) => `${y}-${String(m).padStart(2, '0')}`;
@@ -124,7 +127,7 @@ export const invoiceView =
   async (user: SessionUser, id: string): Promise<InvoiceAnswer> =>
     redactForRole(user.role, { invoice: tutorInvoiceOf(await oneInvoice(db, user, id)) });
 
-export async function invoiceQueries(fastify: FastifyInstance, { db }: { db: pg.Pool }) {
+export async function invoiceQueries(fastify: FastifyInstance, { db, store }: { db: pg.Pool; store: EventStore }) {
   requireSignIn(fastify);
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const invoiceFor = (user: SessionUser, id: string) => oneInvoice(db, user, id);
@@ -260,29 +263,19 @@ export async function invoiceQueries(fastify: FastifyInstance, { db }: { db: pg.
   app.get('/api/invoices/doc/:id', { schema: document }, async (request, reply) => {
     const user = request.signedIn;
     const row = await invoiceFor(user, request.params.id);
-    const pdf = await renderInvoiceDocument(
-      {
-        reference: row.reference,
-        date: row.date,
-        month: row.month,
-        tutor: {
-          name: `${row.first_name} ${row.last_name}`,
-          address: row.address,
-          postcode: row.postcode,
-          email: row.email,
-        },
-        items: row.items,
-        earningsPence: row.earnings_pence,
-        commissionPence: row.commission_pence,
-        paidPence: row.paid_pence,
-        confirmed: row.confirmed,
-      },
-      await agencyDetailsOf(db),
+    // As generated: from its own event, the tutor's details and the agency's as they were then.
+    const issued = await issuedDocumentIn(
+      store,
+      invoice.invoiceStream(row.tutor_id, row.month),
+      (event) => event.type === 'InvoiceGenerated' && (event.data as { reference: string }).reference === row.reference,
     );
+    if (!issued) throw notFound('There is no such invoice.');
+    const pdf = await renderIssuedDocument(issued);
     const filename = `${row.reference.replace(/[^A-Za-z0-9_-]/g, '')}.pdf`;
     return reply
       .type('application/pdf')
       .header('content-disposition', `inline; filename="${filename}"`)
+      .header('x-content-hash', contentHashOfDocument(issued))
       .header('cache-control', 'private, no-store')
       .send(pdf);
   });

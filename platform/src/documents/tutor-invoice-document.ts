@@ -1,5 +1,5 @@
-import type { AgencyDetails, InvoiceItem } from '@agency/contracts';
-import { addDays, displayDate, invoice, type Pence, timesheet } from '@agency/domain';
+import type { InvoiceItem } from '@agency/contracts';
+import { displayDate, invoice, type Pence, timesheet } from '@agency/domain';
 import { commissionNote } from '@agency/domain/invoice/commission-note';
 import {
   drawFactsAndAddressee,
@@ -7,10 +7,11 @@ import {
   drawLines,
   drawNotes,
   drawPaymentDetails,
-  drawRemark,
   drawTotals,
+  type PrintedAgency,
+  printedAgency,
   startDocument,
-} from '@agency/platform/documents/document-layout';
+} from './document-layout';
 
 export type InvoiceDocumentData = {
   reference: string;
@@ -18,26 +19,36 @@ export type InvoiceDocumentData = {
   date: string;
   /** YYYY-MM */
   month: string;
+  /** YYYY-MM-DD: the invoice date and the agency's payment terms when it was issued. */
+  dueDate: string;
   tutor: { name: string; address: string[]; postcode: string; email: string };
   items: InvoiceItem[];
   earningsPence: Pence;
   commissionPence: Pence;
-  paidPence: Pence;
-  confirmed: boolean;
 };
 
+/** What a tutor's invoice prints, as its content hash covers it (docs/documents.md). */
+export const invoiceDocumentContent = (data: InvoiceDocumentData, agency: PrintedAgency) => ({
+  document: 'tutor invoice',
+  ...data,
+  agency: printedAgency(agency),
+});
+
 /**
- * The invoice document: the agency invoices the tutor for its commission on the month's
- * earnings, on the agency's letterhead and into its account as the agency's details say now.
+ * The invoice document as issued: the agency invoices the tutor for its commission on the
+ * month's earnings, on the agency's letterhead and into its account as the agency's details
+ * said when it was generated. Whether it was confirmed or paid since is on the invoice's page,
+ * never in these bytes (docs/documents.md).
  */
-export function renderInvoiceDocument(data: InvoiceDocumentData, agency: AgencyDetails): Promise<Buffer> {
+export function renderInvoiceDocument(data: InvoiceDocumentData, agency: PrintedAgency): Promise<Buffer> {
   const { doc, finish } = startDocument({
     title: `Invoice ${data.reference}`,
     subject: timesheet.monthName(data.month),
     agency,
+    issued: { date: data.date, content: invoiceDocumentContent(data, agency) },
   });
   drawLetterhead(doc, 'INVOICE', agency);
-  const dueDate = addDays(data.date, agency.paymentTermsDays);
+  const { dueDate } = data;
   let y = drawFactsAndAddressee(
     doc,
     [
@@ -59,23 +70,10 @@ export function renderInvoiceDocument(data: InvoiceDocumentData, agency: AgencyD
   );
   // Each item's commission is the sum of its lessons', each rounded to the penny: said under the lines.
   y = drawNotes(doc, y, data.items.map(commissionNote));
-  const totals = [
+  y = drawTotals(doc, y, [
     { label: 'Total earnings', pence: data.earningsPence },
     { label: 'Total Commission', pence: data.commissionPence, bold: true },
-  ];
-  if (data.paidPence > 0) {
-    totals.push(
-      { label: 'Paid', pence: data.paidPence },
-      { label: 'Balance due', pence: data.commissionPence - data.paidPence, bold: true },
-    );
-  }
-  y = drawTotals(doc, y, totals);
-  drawPaymentDetails(
-    doc,
-    y,
-    { amountPence: data.commissionPence - data.paidPence, dueDate, reference: data.reference },
-    agency,
-  );
-  if (!data.confirmed) drawRemark(doc, 'This invoice has not been confirmed by the tutor yet.');
+  ]);
+  drawPaymentDetails(doc, y, { amountPence: data.commissionPence, dueDate, reference: data.reference }, agency);
   return finish();
 }

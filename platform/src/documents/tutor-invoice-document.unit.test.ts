@@ -1,7 +1,7 @@
 import { seedAgencyDetails } from '@agency/contracts';
 import { pdfText } from '@agency/scripts/testing/pdf-text';
 import { describe, expect, it } from 'vitest';
-import { renderInvoiceDocument } from './invoice-document';
+import { renderInvoiceDocument } from './tutor-invoice-document';
 
 describe("the tutor's invoice document", () => {
   it("explains each item's commission: the rate on each lesson, rounded to the penny per lesson", async () => {
@@ -10,6 +10,7 @@ describe("the tutor's invoice document", () => {
         reference: 'AB0001',
         date: '2025-07-01',
         month: '2025-06',
+        dueDate: '2025-07-15',
         tutor: { name: 'Ada Lovelace', address: ['1 High Street'], postcode: 'OX1 1AA', email: 'ada@example.com' },
         items: [
           { commissionBp: 2500, earningsPence: 43_500, commissionPence: 10_876 },
@@ -17,8 +18,6 @@ describe("the tutor's invoice document", () => {
         ],
         earningsPence: 48_500,
         commissionPence: 11_876,
-        paidPence: 0,
-        confirmed: true,
       },
       seedAgencyDetails,
     );

@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto';
+import type { RecordedEvent } from '@agency/platform';
+import {
+  contentHashOfDocument,
+  type IssuedDocument,
+  issuedDocumentOf,
+  issuesDocument,
+  readFromMemory,
+  renderIssuedDocument,
+} from '@agency/platform/documents/issued-documents';
+import type pg from 'pg';
+
+export type DocumentsChecked = {
+  /** Documents re-rendered and compared with their record. */
+  compared: number;
+  /** Of those, documents whose subject was erased since: compared with the erased form's hash. */
+  erased: number;
+  /** Documents with no record (issued before records were kept, or not recorded yet): built, not compared. */
+  unrecorded: number;
+};
+
+type RecordRow = { event_id: string; content_hash: string; erased_content_hash: string; pdf_sha256: string };
+
+const NAMES: Record<IssuedDocument['kind'], string> = {
+  'tutor invoice': 'Invoice',
+  'family invoice': 'Family invoice',
+  'credit note': 'Credit note',
+};
+
+async function recordsOf(pool: pg.Pool): Promise<Map<string, RecordRow>> {
+  const exists = await pool.query("select to_regclass('command.issued_documents') as found");
+  if (!exists.rows[0]?.found) return new Map();
+  const found = await pool.query<RecordRow>(
+    'select event_id, content_hash, erased_content_hash, pdf_sha256 from command.issued_documents',
+  );
+  return new Map(found.rows.map((row) => [row.event_id, row]));
+}
+
+/**
+ * Every issued document rebuilt from `events` (read through the personal-data layer, so an
+ * erased subject's fields read "Erased") and compared with what was recorded when it was first
+ * rendered (docs/documents.md): its content hash, or the erased form's once its subject is
+ * erased, and then its bytes (re-rendered once). The events are in memory already, so the cost
+ * is the rendering, a few milliseconds a document.
+ */
+export async function checkDocuments(
+  pool: pg.Pool,
+  events: readonly RecordedEvent[],
+  differences: string[],
+  onProgress: (done: number, total: number) => void = () => {},
+): Promise<DocumentsChecked> {
+  const records = await recordsOf(pool);
+  const read = readFromMemory(events);
+  const issuing = events.filter((event) => issuesDocument(event.type));
+  const checked: DocumentsChecked = { compared: 0, erased: 0, unrecorded: 0 };
+  for (const [index, event] of issuing.entries()) {
+    onProgress(index + 1, issuing.length);
+    const document = await issuedDocumentOf(event, read);
+    if (!document) {
+      differences.push(`${event.streamId}@${event.revision}: ${event.type} issues no document that can be rebuilt`);
+      continue;
+    }
+    const name = `${NAMES[document.kind]} ${document.reference}`;
+    const record = records.get(event.id);
+    if (!record) {
+      checked.unrecorded += 1;
+      continue;
+    }
+    const hash = contentHashOfDocument(document);
+    checked.compared += 1;
+    if (hash !== record.content_hash) {
+      if (hash === record.erased_content_hash) checked.erased += 1;
+      else
+        differences.push(
+          `${name}: prints content hash ${hash} when rendered again, ${record.content_hash} when it was issued`,
+        );
+      continue;
+    }
+    const pdf = await renderIssuedDocument(document);
+    if (createHash('sha256').update(pdf).digest('hex') !== record.pdf_sha256)
+      differences.push(
+        `${name}: renders to other bytes than when it was issued, with the same content hash ${hash} (the renderer changed?)`,
+      );
+  }
+  return checked;
+}
