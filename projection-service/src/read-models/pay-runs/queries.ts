@@ -84,13 +84,14 @@ const owedView = ({ statementId, month, reference, owedPence }: payRun.Statement
  */
 export async function payRunQueries(fastify: FastifyInstance, { db, store }: Options) {
   requireSignIn(fastify);
+  // Before the parameters are looked at: nobody else learns even which months or tutors are valid.
+  fastify.addHook('preValidation', async (request) => adminsOnly(request));
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   app.get(
     '/api/tutors/bank-details/:tutorId',
     { schema: { params: z.object({ tutorId: z.string().min(1) }), response: { 200: tutorBankDetailsAnswer } } },
     async (request) => {
-      adminsOnly(request);
       const { tutorId } = request.params;
       const details = await bankDetailsOf(store, tutorId);
       if (!details) return { tutorId, bankDetails: null, erased: false };
@@ -99,8 +100,7 @@ export async function payRunQueries(fastify: FastifyInstance, { db, store }: Opt
     },
   );
 
-  app.get('/api/pay-runs', { schema: { response: { 200: payRunListAnswer } } }, async (request) => {
-    adminsOnly(request);
+  app.get('/api/pay-runs', { schema: { response: { 200: payRunListAnswer } } }, async () => {
     const { rows } = await db.query(
       `select id, month, to_char(prepared_on, 'YYYY-MM-DD') as prepared_on, to_char(paid_on, 'YYYY-MM-DD') as paid_on,
               total_pence, tutors, blocked
@@ -123,7 +123,6 @@ export async function payRunQueries(fastify: FastifyInstance, { db, store }: Opt
     '/api/pay-runs/:month',
     { schema: { params: monthParams, response: { 200: payRunAnswer } } },
     async (request): Promise<PayRunAnswer> => {
-      adminsOnly(request);
       const row = await runRow(db, request.params.month);
       const names = await tutorNames(
         db,
@@ -175,7 +174,6 @@ export async function payRunQueries(fastify: FastifyInstance, { db, store }: Opt
       },
     },
     async (request, reply) => {
-      adminsOnly(request);
       const row = await runRow(db, request.params.month);
       const rows: payRun.BankFileRow[] = [];
       for (const line of row.lines) {
