@@ -214,7 +214,7 @@ describe('npm run verify: everything recomputed from the events agrees, until a 
 
       const report = await verifyProduct(pool, readDb, store, 'Europe/London');
       expect(report.differences).toEqual([]);
-      expect(report.documents).toMatchObject({ compared: 2, erased: 0 });
+      expect(report.documents).toMatchObject({ compared: 2, rendered: 2, erased: 0, unrecorded: 0 });
     });
 
     it('reports a stored hash that differs from what the document prints', async () => {

@@ -37,9 +37,9 @@ try {
   console.log(
     `Replayed ${report.events} events in ${report.streams} streams, recomputed ${report.invoices} invoices, checked ${report.familyInvoices} family invoices, compared every read model with a rebuild.`,
   );
-  const { compared, erased, unrecorded } = report.documents;
+  const { compared, rendered, erased, unrecorded } = report.documents;
   console.log(
-    `Re-rendered ${compared} issued documents and compared them with their record (${erased} of them with their subject erased since); ${unrecorded} issued before records were kept or not recorded yet.`,
+    `Rebuilt ${compared} issued documents and compared their content hashes with their records (${erased} with their subject erased since), and the bytes of ${rendered} of them; ${unrecorded} were issued before records were kept or are not recorded yet.`,
   );
   if (report.differences.length === 0) {
     console.log('Everything agrees.');
