@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { payStatement } from '@agency/domain';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -41,6 +42,8 @@ type Fixtures = {
   contactA: string;
   engagementA: string;
   invoiceA: string;
+  /** A's pay statement of March 2025, issued and not confirmed. */
+  payStatementA: string;
   /** A consultation's family invoice, to open. */
   familyInvoice: string;
   /** Family A's child, whom family A may book and another family may not. */
@@ -316,6 +319,24 @@ const RULES: Record<string, Rule> = {
     call: (f) => ({ url: '/api/invoices/withdraw', body: { id: `${f.tutorA}_2025-01` } }),
     expect: ownOrAdmin,
   },
+  // Pay statements: an admin prepares a month; its tutor (or an admin for them) confirms one (docs/money-models.md).
+  'POST /api/pay-statements': { call: () => ({ url: '/api/pay-statements', body: {} }), expect: adminOnly },
+  'POST /api/pay-statements/confirm': {
+    call: (f) => ({ url: '/api/pay-statements/confirm', body: { id: f.payStatementA } }),
+    expect: ownOrAdmin,
+  },
+  'GET /api/pay-statements': {
+    call: (f) => ({ url: `/api/pay-statements?tutorId=${f.tutorA}` }),
+    expect: ownScopedOrOffice,
+  },
+  'GET /api/pay-statements/:id': {
+    call: (f) => ({ url: `/api/pay-statements/${f.payStatementA}` }),
+    expect: ownOrOffice,
+  },
+  'GET /api/pay-statements/:id/document.pdf': {
+    call: (f) => ({ url: `/api/pay-statements/${f.payStatementA}/document.pdf` }),
+    expect: ownOrOffice,
+  },
   // ── the app: the figures for a monitoring system: no such route to anyone without METRICS_TOKEN
   // (this product has none; front-door.int.test.ts reads them with it, and refuses every session) ──
   'GET /metrics': { call: () => ({ url: '/metrics' }), expect: hidden },
@@ -564,7 +585,25 @@ describe('authorization matrix: every route of the app × every kind of caller',
         children: [{ firstName: 'Kid', lastName: 'Booker' }],
       },
     });
+    // A pay statement of A's to open and confirm, issued on its stream as the pay-statements reactor does.
+    const issuing = product.command.actAs({ id: 'matrix', username: 'matrix', role: 'admin' }, randomUUID());
+    const statementId = payStatement.payStatementId(a.id, '2025-03');
+    await issuing.context.run(payStatement.payStatementStream(a.id, '2025-03'), payStatement.payStatementDecider, {
+      type: 'IssuePayStatement',
+      statement: {
+        statementId,
+        tutorId: a.id,
+        month: '2025-03',
+        reference: 'PS-AD-2025-03',
+        date: '2025-04-01',
+        lines: [],
+        carriedPence: 0,
+      },
+    });
+    const issuedAt = issuing.appendedUpTo();
+    if (issuedAt) await product.command.deps.projections.waitFor(issuedAt);
     fixtures = {
+      payStatementA: statementId,
       workshopEvent: event.id,
       registration: booked.json().registration.id,
       tutorA: a.id,

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { seedAgencyDetails } from '@agency/contracts';
+import { payStatement } from '@agency/domain';
 import type { RecordedEvent } from '@agency/platform';
 import { readModels, rebuildAsAFreshProcess } from '@agency/scripts/testing/database-dump';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
@@ -66,6 +67,8 @@ let db: pg.Pool;
 let admin: string;
 let runCount = 0;
 let bookingCount = 0;
+/** The months prepared for pay statements so far: each run prepares the next (months go in order). */
+let payMonths = 0;
 
 const hash = (text: string) => createHash('sha256').update(text).digest('hex');
 const PASSWORD = 'Quartz-Heron-7731';
@@ -445,6 +448,38 @@ const SCENARIOS: Record<string, Scenario | Scenario[]> = {
       url: '/api/invoices/payment',
       body: { invoiceId: await s.invoice(), date: '2025-04-10', amount: 5 },
     }),
+  },
+  'POST /api/pay-statements': {
+    global: true,
+    setup: async (s) => {
+      const n = payMonths++;
+      const month = `${2001 + Math.floor(n / 12)}-${String((n % 12) + 1).padStart(2, '0')}`;
+      return { url: '/api/pay-statements', body: { month: s.fix('month', month) } };
+    },
+  },
+  'POST /api/pay-statements/confirm': {
+    setup: async (s) => {
+      // A statement issued on its stream as the pay-statements reactor issues it.
+      const tutorId = await s.tutor();
+      const { context } = product.command.actAs(
+        { id: 'crash-retry', username: 'crash-retry', role: 'admin' },
+        randomUUID(),
+      );
+      const statementId = payStatement.payStatementId(tutorId, '2025-03');
+      await context.run(payStatement.payStatementStream(tutorId, '2025-03'), payStatement.payStatementDecider, {
+        type: 'IssuePayStatement',
+        statement: {
+          statementId,
+          tutorId,
+          month: '2025-03',
+          reference: `PS-${s.tag}`,
+          date: '2025-04-01',
+          lines: [],
+          carriedPence: 0,
+        },
+      });
+      return { url: '/api/pay-statements/confirm', body: { id: statementId } };
+    },
   },
   'POST /api/consultations': {
     setup: async (s) => {

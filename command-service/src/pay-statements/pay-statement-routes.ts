@@ -27,7 +27,8 @@ const summary = ({ statement, confirmed, paidPence }: Issued) => ({
 
 /**
  * Pay statements (docs/money-models.md, "Pay statements"): an admin prepares a month's (the
- * `pay-statements` reactor issues each tutor's), and each tutor confirms their own.
+ * `pay-statements` reactor issues each tutor's), and each tutor confirms their own (or an admin on
+ * their behalf, as the spec's invoice confirmation).
  */
 export async function payStatementRoutes(
   app: FastifyInstance,
@@ -40,8 +41,15 @@ export async function payStatementRoutes(
     roles: ['admin'],
     body: preparePayStatementsBody,
     handle: async ({ body }, { run, load, settle, user, now }) => {
-      // Every tutor the agency has had: one whose lessons were sold may have left since.
-      const { rows } = await db.query<{ id: string }>('select id from read.tutors order by id');
+      // The read models only find the candidates: tutors with lessons in the pay window, or a statement
+      // in it (a lesson removed since it was paid). A lesson they do not show yet is paid next month.
+      const window = payStatement.windowOf(body.month);
+      const { rows } = await db.query<{ id: string }>(
+        `select tutor_id as id from read.lessons where month >= $1 and month <= $2
+          union select tutor_id from read.pay_statements where month >= $1 and month < $2
+          order by 1`,
+        [window[0], body.month],
+      );
       const prepared = await run(preparedStream(), preparedDecider, {
         type: 'PreparePayStatements',
         month: body.month,
@@ -61,13 +69,15 @@ export async function payStatementRoutes(
 
   commandRoute(app, deps, {
     url: '/api/pay-statements/confirm',
-    roles: ['tutor', 'partner'],
+    roles: ['admin', 'partner', 'tutor'],
     body: confirmPayStatementBody,
     handle: async ({ body }, { run, load, user }) => {
       const key = parseStatementId(body.id);
       if (!key) throw notFound('There is no such pay statement.');
       // Checked before anything is read: another tutor learns nothing of this statement.
-      if (user.tutorId !== key.tutorId) throw forbidden('Only the statement’s tutor can confirm it.');
+      if (user.role !== 'admin' && user.tutorId !== key.tutorId) {
+        throw forbidden('Only the statement’s tutor or an admin can confirm it.');
+      }
       const stream = payStatementStream(key.tutorId, key.month);
       if ((await load(stream, payStatementDecider)).status === 'none')
         throw notFound('There is no such pay statement.');

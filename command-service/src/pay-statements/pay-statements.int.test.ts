@@ -171,7 +171,7 @@ describe('pay statements: prepared once per tutor and month, held until the fami
     expect(future.statusCode, future.body).toBe(400);
     expect((await prepare('2026-03', ada.token)).statusCode).toBe(403);
     expect((await post('/api/pay-statements/confirm', { id: '' }, ada.token)).statusCode).toBe(400);
-    expect((await post('/api/pay-statements/confirm', { id: `${ada.id}-2026-03` }, admin)).statusCode).toBe(403);
+    expect((await post('/api/pay-statements/confirm', { id: `${ada.id}-2026-03` }, admin)).statusCode).toBe(404);
     expect((await post('/api/pay-statements/confirm', { id: `${ada.id}-2026-03` }, ada.token)).statusCode).toBe(404);
     expect(await eventCount()).toBe(before);
   });
@@ -269,7 +269,7 @@ describe('pay statements: prepared once per tutor and month, held until the fami
     expect(text).toContain('KidAda OfAda');
   });
 
-  it('lets the tutor confirm their own statement only; a login just turned off is refused', async () => {
+  it('lets the tutor confirm their own statement only (or an admin on their behalf); a login just turned off is refused', async () => {
     const id = `${ada.id}-2026-03`;
     expect((await post('/api/pay-statements/confirm', { id }, ben.token)).statusCode).toBe(403);
     const confirmed = await ok('/api/pay-statements/confirm', { id }, ada.token);
@@ -279,10 +279,17 @@ describe('pay statements: prepared once per tutor and month, held until the fami
       'PayStatementIssued',
       'PayStatementConfirmed',
     ]);
+
     await ok(`/api/users/active/${ben.userId}`, { active: false });
     const before = await eventCount();
     expect((await post('/api/pay-statements/confirm', { id: `${ben.id}-2026-03` }, ben.token)).statusCode).toBe(401);
     expect(await eventCount()).toBe(before);
+    // An admin confirms on Ben's behalf.
+    await ok('/api/pay-statements/confirm', { id: `${ben.id}-2026-03` });
+    expect((await statementEvents(ben, '2026-03')).map((e) => e.type)).toEqual([
+      'PayStatementIssued',
+      'PayStatementConfirmed',
+    ]);
   });
 
   it('pays a late change as an adjustment on the next statement, holds a lesson until its family pays, then releases it', async () => {

@@ -11,7 +11,7 @@ export const preparePayStatementsBody = z.object({
 });
 export type PreparePayStatementsBody = z.input<typeof preparePayStatementsBody>;
 
-/** `POST /api/pay-statements/confirm` (the statement's tutor): `id` is `{tutorId}-{yyyy-mm}`. */
+/** `POST /api/pay-statements/confirm` (the statement's tutor, or an admin on their behalf): `id` is `{tutorId}-{yyyy-mm}`. */
 export const confirmPayStatementBody = z.object({
   commandId,
   id: entityId('Pay statement is required'),

@@ -106,8 +106,9 @@ export function decide(command: PayStatementCommand, state: PayStatementState, _
     }
     case 'ConfirmPayStatement': {
       const { statement, confirmed } = existing(state);
-      if (command.actor.tutorId !== statement.tutorId || command.actor.role === 'admin') {
-        throw new DomainError('forbidden', 'Only the statement’s tutor can confirm it.');
+      // As the spec's invoice confirmation: the tutor, or an admin on their behalf.
+      if (command.actor.role !== 'admin' && command.actor.tutorId !== statement.tutorId) {
+        throw new DomainError('forbidden', 'Only the statement’s tutor or an admin can confirm it.');
       }
       if (confirmed) return [];
       const { statementId, tutorId, month } = statement;
