@@ -6,6 +6,7 @@ import { readModels, rebuildAsAFreshProcess } from '@agency/scripts/testing/data
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { payRunPaymentIdOf } from './pay-runs/pay-run-routes';
 import { type FaultStep, injectFaults } from './race-points';
 
 /**
@@ -69,6 +70,17 @@ let runCount = 0;
 let bookingCount = 0;
 /** The months prepared for pay statements so far: each run prepares the next (months go in order). */
 let payMonths = 0;
+
+/**
+ * Pay runs' months, far older than any statement another scenario makes: a run of a month pays what
+ * is owed on statements of that month and before, so each run here pays only its own (1901 on: runs
+ * prepared with nothing to pay; 1951 on: runs paid).
+ */
+let payRunMonths = 0;
+let paidRunMonths = 0;
+const oldMonth = (from: number, n: number) => `${from + Math.floor(n / 12)}-${String((n % 12) + 1).padStart(2, '0')}`;
+/** The agency's today, as the pay-run routes read it. */
+const londonToday = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' }).format(new Date());
 
 const hash = (text: string) => createHash('sha256').update(text).digest('hex');
 const PASSWORD = 'Quartz-Heron-7731';
@@ -481,6 +493,74 @@ const SCENARIOS: Record<string, Scenario | Scenario[]> = {
       return { url: '/api/pay-statements/confirm', body: { id: statementId } };
     },
   },
+  'POST /api/tutors/bank-details/:tutorId': {
+    setup: async (s) => ({
+      url: `/api/tutors/bank-details/${await s.tutor()}`,
+      body: { accountName: `Tess Tutor ${s.tag}`, sortCode: '12-34-56', accountNumber: '12345678' },
+    }),
+  },
+  'POST /api/pay-runs': {
+    global: true,
+    setup: async (s) => ({ url: '/api/pay-runs', body: { month: s.fix('month', oldMonth(1901, payRunMonths++)) } }),
+  },
+  'POST /api/pay-runs/paid/:month': {
+    global: true,
+    setup: async (s) => {
+      // A tutor with bank details and a confirmed statement owing £30.00, on a run prepared for its month.
+      const month = s.fix('month', oldMonth(1951, paidRunMonths++));
+      const tutorId = await s.tutor();
+      await s.ok(`/api/tutors/bank-details/${tutorId}`, {
+        accountName: `Tess Tutor ${s.tag}`,
+        sortCode: '12-34-56',
+        accountNumber: '12345678',
+      });
+      const stream = payStatement.payStatementStream(tutorId, month);
+      const statementId = payStatement.payStatementId(tutorId, month);
+      const asAdmin = product.command.actAs(
+        { id: 'crash-retry', username: 'crash-retry', role: 'admin' },
+        randomUUID(),
+      );
+      await asAdmin.context.run(stream, payStatement.payStatementDecider, {
+        type: 'IssuePayStatement',
+        statement: {
+          statementId,
+          tutorId,
+          month,
+          reference: `PS-${s.tag}`,
+          date: `${month}-28`,
+          lines: [
+            {
+              kind: 'lesson',
+              lessonId: `lesson-${s.tag}`,
+              lessonMonth: month,
+              engagementId: `engagement-${s.tag}`,
+              studentId: `student-${s.tag}`,
+              date: `${month}-15`,
+              duration: 100,
+              amountPence: 4_000,
+              sharePence: 1_000,
+              payPence: 3_000,
+              paidBeforePence: 0,
+              linePence: 3_000,
+              removed: false,
+            },
+          ],
+          carriedPence: 0,
+        },
+      });
+      const asTutor = product.command.actAs(
+        { id: `tutor-${s.tag}`, username: s.tag, role: 'tutor', tutorId },
+        randomUUID(),
+      );
+      await asTutor.context.run(stream, payStatement.payStatementDecider, {
+        type: 'ConfirmPayStatement',
+        actor: { role: 'tutor', tutorId },
+      });
+      await s.ok('/api/pay-runs', { month });
+      s.fix('payment', payRunPaymentIdOf(month, statementId));
+      return { url: `/api/pay-runs/paid/${month}`, body: { date: londonToday() } };
+    },
+  },
   'POST /api/consultations': {
     setup: async (s) => {
       const { clientId, childId } = await s.family();
@@ -726,8 +806,11 @@ const TIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2}
 const TAG = /x\d+x/gi;
 /** A session token (a JWT): each sign-in has its own. */
 const TOKEN = /eyJ[\w-]+\.[\w-]+\.[\w-]+/g;
+/** The month a stream id ends with: an agency-wide scenario (a pay run) takes a month of its own in each run. */
+const STREAM_MONTH = /-\d{4}-\d{2}$/;
 /** A stream id with its ids masked: where a fault landed, comparable between runs. */
-const category = (streamId: string) => streamId.replace(ID, '*').replace(TAG, '<run>');
+const category = (streamId: string) =>
+  streamId.replace(ID, '*').replace(TAG, '<run>').replace(STREAM_MONTH, '-<month>');
 
 /**
  * Makes one run's values comparable with another's: the setup's ids by their names, other ids by
