@@ -139,6 +139,10 @@ const pages: RouteObject[] = [
       { path: 'lessons/add', lazy: screen(lessonsGrid, 'AddLessonsPage') },
       { path: 'lessons/add/:tutorId', lazy: screen(lessonsGrid, 'AddLessonsPage') },
       { path: 'invoices', lazy: screen(() => import('../features/invoices/pages/invoices-page'), 'InvoicesPage') },
+      {
+        path: 'invoices/pay-statements',
+        lazy: screen(() => import('../features/pay-statements/pages/pay-statements-page'), 'PayStatementsPage'),
+      },
       { path: 'invoice/generate', lazy: screen(invoiceConfirmation, 'InvoiceConfirmationPage') },
       { path: 'invoice/generate/:tutorId', lazy: screen(invoiceConfirmation, 'InvoiceConfirmationPage') },
       {

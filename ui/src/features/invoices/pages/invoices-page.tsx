@@ -1,4 +1,5 @@
 import { AsOfControl } from '../../../components/as-of';
+import { ButtonLink } from '../../../components/button';
 import { LoadState } from '../../../components/load-state';
 import { PageHeading } from '../../../components/page-heading';
 import { SelectionFilter } from '../../../components/selection-filter';
@@ -30,7 +31,12 @@ export function InvoicesPage() {
 
   return (
     <>
-      <PageHeading title="Invoices" />
+      <PageHeading title="Invoices">
+        {/* What the agency pays tutors for the lessons it sells (docs/money-models.md). */}
+        <ButtonLink to="/invoices/pay-statements" variant="secondary">
+          Pay statements
+        </ButtonLink>
+      </PageHeading>
       <BankAccountNotice />
       <SelectionFilter
         id="invoices"
