@@ -28,6 +28,7 @@ import { erasureReactor } from './erasure/erasure-reactor';
 import { erasureRoutes } from './erasure/erasure-routes';
 import { familyInvoiceRoutes } from './family-invoices/family-invoice-routes';
 import { familyInvoicing } from './family-invoices/family-invoicing';
+import { lessonBillingReactor, lessonBillingRoutes } from './family-invoices/lesson-billing';
 import { familyEmailChangeReactor } from './family-portal/family-email-change-reactor';
 import { familyPortal } from './family-portal/family-portal';
 import { importRoutes } from './import/import-routes';
@@ -204,6 +205,9 @@ export async function commandTree(app: FastifyInstance, options: CommandAppOptio
   // Settings → Money model and an engagement's own (docs/money-models.md).
   await app.register(moneyModelRoutes, { deps, timeZone });
   reactorList.push(lateFeeReactor({ store: options.store, invoicing }));
+  // A month's lessons billed: each family's lessons invoice follows, once (docs/money-models.md).
+  await app.register(lessonBillingRoutes, { deps, timeZone });
+  reactorList.push(lessonBillingReactor({ db, invoicing }));
   // A month's pay statements prepared is followed by each tutor's statement (docs/money-models.md).
   await app.register(payStatementRoutes, { deps, db, timeZone });
   reactorList.push(payStatementReactor(db));

@@ -1,4 +1,4 @@
-import type { BilledFor, FamilyBilling, FamilyInvoiceLine } from '@agency/contracts';
+import type { BilledFor, FamilyBilling, FamilyInvoiceLine, TutorBilledLesson } from '@agency/contracts';
 import { addDays, agency, client, familyInvoice, todayIn } from '@agency/domain';
 import { HttpError } from '@agency/platform';
 import { type CommandContext, derivedId } from '../pipeline/command-pipeline';
@@ -47,6 +47,9 @@ export function familyInvoicing({ timeZone }: { timeZone: string }) {
         billedFor: BilledFor;
         lines: FamilyInvoiceLine[];
         discountPence?: number;
+        /** A lessons invoice: what tutors billed for introduction lessons, and the names its lines name. */
+        tutorBilled?: TutorBilledLesson[];
+        names?: Record<string, string>;
         /** Whom to bill when no family is known (a public workshop booking); otherwise the family's first contact. */
         billing?: FamilyBilling;
       },

@@ -216,10 +216,10 @@ describe('reminders of overdue family invoices: each step once, a late fee once,
     expect((await exportOf(period)).text).toBe(first.text);
     const lines = first.text.trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      '"ContactName","EmailAddress","InvoiceNumber","Reference","InvoiceDate","DueDate","Description","Quantity","UnitAmount","AccountCode","TaxType","Currency"',
+      '"ContactName","EmailAddress","InvoiceNumber","Reference","InvoiceDate","DueDate","Description","Quantity","UnitAmount","AccountCode","TaxType","TaxAmount","Currency"',
     );
     expect(lines).toContain(
-      `"Pat Parent","pat.parent@example.com","TST00001","${ids.owing}:1","01/01/2026","15/01/2026","Consultation","1","175","200","No VAT","GBP"`,
+      `"Pat Parent","pat.parent@example.com","TST00001","${ids.owing}:1","01/01/2026","15/01/2026","Consultation","1","175","200","No VAT","0","GBP"`,
     );
     // The credit note of 5 January credits invoice TST00003 in the same period.
     expect(lines.filter((line) => line.includes('"CN-TST00005"'))).toHaveLength(1);
@@ -235,7 +235,7 @@ describe('reminders of overdue family invoices: each step once, a late fee once,
     await expect.poll(async () => (await differenceRows()).length, { timeout: 60_000 }).toBe(2);
     const difference = await exportOf(`${period}&since=${first.mark}`);
     expect(difference.text.trimEnd().split('\r\n').slice(1)).toEqual([
-      `"Pat Parent","pat.parent@example.com","CN-TST00006","${creditNoteId}:1","20/01/2026","20/01/2026","Consultation (credits TST00001)","1","-175","200","No VAT","GBP"`,
+      `"Pat Parent","pat.parent@example.com","CN-TST00006","${creditNoteId}:1","20/01/2026","20/01/2026","Consultation (credits TST00001)","1","-175","200","No VAT","0","GBP"`,
     ]);
     expect((await exportOf(`${period}&since=${difference.mark}`)).text.split('\r\n').length).toBe(2);
     for (const bad of ['from=2026-02-01&to=2026-01-31', 'from=2024-01-01&to=2026-01-31', `${period}&since=yesterday`]) {

@@ -146,6 +146,8 @@ export async function issuedDocumentOf(event: RecordedEvent, read: ReadAsOf): Pr
         billing,
         lines: invoice.lines,
         totalPence: invoice.totalPence,
+        // A lessons invoice's lines name their children and tutors (kept under the billing's key).
+        ...(invoice.names ? { names: invoice.names } : {}),
       },
     };
   const note = known.data;
@@ -162,6 +164,7 @@ export async function issuedDocumentOf(event: RecordedEvent, read: ReadAsOf): Pr
       billing,
       lines: note.lines,
       totalPence: note.totalPence,
+      ...(invoice.names ? { names: invoice.names } : {}),
     },
   };
 }

@@ -26,6 +26,9 @@ type Row = {
   dueDate: string;
   description: string;
   amountPence: number;
+  /** The line's VAT and its rate (0 but on a lessons invoice the agency sells with VAT). */
+  vatPence?: number;
+  vatRateBp?: number;
 };
 
 const insert = (sql: pg.ClientBase, event: Pick<RecordedEvent, 'position'>, rows: Row[]) =>
@@ -34,8 +37,8 @@ const insert = (sql: pg.ClientBase, event: Pick<RecordedEvent, 'position'>, rows
       sql.query(
         `insert into accounting_rows (row_id, part, source, document_id, line_no, doc_number, against_number, contact_id,
                                       contact_name, contact_email, date, due_date, description, amount_pence,
-                                      commit_position, prepare_position)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+                                      commit_position, prepare_position, vat_pence, vat_rate_bp)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
         [
           row.rowId,
           row.part,
@@ -53,6 +56,8 @@ const insert = (sql: pg.ClientBase, event: Pick<RecordedEvent, 'position'>, rows
           row.amountPence,
           event.position.commit.toString(),
           event.position.prepare.toString(),
+          row.vatPence ?? 0,
+          row.vatRateBp ?? 0,
         ],
       ),
     ),
@@ -62,7 +67,8 @@ const insert = (sql: pg.ClientBase, event: Pick<RecordedEvent, 'position'>, rows
 const rowsOf = async (sql: pg.ClientBase, documentId: string) =>
   (
     await sql.query(
-      `select doc_number, contact_id, contact_name, contact_email, description, amount_pence from accounting_rows
+      `select doc_number, contact_id, contact_name, contact_email, description, amount_pence, vat_pence, vat_rate_bp
+         from accounting_rows
         where document_id = $1 and part = 'sales' order by line_no`,
       [documentId],
     )
@@ -73,6 +79,8 @@ const rowsOf = async (sql: pg.ClientBase, documentId: string) =>
     contact_email: string | null;
     description: string;
     amount_pence: string;
+    vat_pence: string;
+    vat_rate_bp: number;
   }[];
 
 const erase = (sql: pg.ClientBase, contactId: string) =>
@@ -121,8 +129,8 @@ export const accountingExportProjection = defineProjection<
   FamilyInvoiceEvent | InvoiceEvent | AgencyEvent | ClientEvent | WorkshopEvent
 >({
   name: 'accounting-export',
-  version: 2,
-  migrations: ['081_accounting_export.sql'],
+  version: 3,
+  migrations: ['081_accounting_export.sql', '086_accounting_export_vat.sql'],
   handlers: {
     AgencyDetailsSet: (sql, { data }) =>
       sql.query(
@@ -154,6 +162,8 @@ export const accountingExportProjection = defineProjection<
           dueDate: invoice.dueDate,
           description: line.description,
           amountPence: line.amountPence,
+          vatPence: line.vatPence ?? 0,
+          vatRateBp: line.lesson?.vatRateBp ?? 0,
         })),
       );
     },
@@ -178,6 +188,8 @@ export const accountingExportProjection = defineProjection<
           dueDate: note.date,
           description: line.description,
           amountPence: -Number(line.amount_pence),
+          vatPence: -Number(line.vat_pence),
+          vatRateBp: line.vat_rate_bp,
         })),
       );
     },

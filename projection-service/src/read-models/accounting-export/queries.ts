@@ -8,8 +8,26 @@ import type pg from 'pg';
 import { requireSignIn } from '../../signed-in';
 import { withMoney } from '../money-columns';
 
-/** The agency's sales account and tax rate as Xero and QuickBooks name them by default (docs/accounting-export.md). */
-export const ACCOUNTING_CODES = { salesAccount: '200', xeroTax: 'No VAT', quickBooksTax: 'No VAT', currency: 'GBP' };
+/** The agency's sales account and tax rates as Xero and QuickBooks name them by default (docs/accounting-export.md). */
+export const ACCOUNTING_CODES = {
+  salesAccount: '200',
+  xeroTax: 'No VAT',
+  quickBooksTax: 'No VAT',
+  /** A line charged VAT at the standard rate (a lessons invoice the agency sells with VAT). */
+  xeroStandardTax: '20% (VAT on Income)',
+  quickBooksStandardTax: '20.0% S',
+  currency: 'GBP',
+};
+
+/** A line's tax type: standard rate when it was charged VAT at 20 %, otherwise none. */
+const taxOf = (r: ExportRow, layout: 'xero' | 'quickbooks') =>
+  r.vat_rate_bp === 2000
+    ? layout === 'xero'
+      ? ACCOUNTING_CODES.xeroStandardTax
+      : ACCOUNTING_CODES.quickBooksStandardTax
+    : layout === 'xero'
+      ? ACCOUNTING_CODES.xeroTax
+      : ACCOUNTING_CODES.quickBooksTax;
 
 type ExportRow = {
   row_id: string;
@@ -24,6 +42,8 @@ type ExportRow = {
   due_date: string;
   description: string;
   amount_pence: number;
+  vat_pence: number;
+  vat_rate_bp: number;
 };
 
 /** A day as UK Xero and QuickBooks read it: DD/MM/YYYY. */
@@ -49,6 +69,7 @@ const LAYOUTS = {
         'UnitAmount',
         'AccountCode',
         'TaxType',
+        'TaxAmount',
         'Currency',
       ],
       // A credit note is a negative invoice to Xero's importer; Reference holds the row's stable id.
@@ -63,7 +84,8 @@ const LAYOUTS = {
         1,
         amount(r.amount_pence),
         ACCOUNTING_CODES.salesAccount,
-        ACCOUNTING_CODES.xeroTax,
+        taxOf(r, 'xero'),
+        amount(r.vat_pence),
         ACCOUNTING_CODES.currency,
       ],
     },
@@ -85,6 +107,7 @@ const LAYOUTS = {
         'Item rate',
         'Item amount',
         'Item tax code',
+        'Item tax amount',
         'Memo',
       ],
       row: (r: ExportRow): CsvValue[] => [
@@ -97,7 +120,8 @@ const LAYOUTS = {
         1,
         amount(r.amount_pence),
         amount(r.amount_pence),
-        ACCOUNTING_CODES.quickBooksTax,
+        taxOf(r, 'quickbooks'),
+        amount(r.vat_pence),
         r.row_id,
       ],
     },
@@ -126,7 +150,7 @@ export async function exportRows(
             coalesce(a.contact_name, t.first_name || ' ' || t.last_name, '') as name,
             coalesce(a.contact_email, t.email, '') as email,
             to_char(a.date, 'YYYY-MM-DD') as date, to_char(a.due_date, 'YYYY-MM-DD') as due_date, a.description,
-            a.amount_pence
+            a.amount_pence, a.vat_pence, a.vat_rate_bp
        from accounting_rows a
        left join tutors t on a.source = 'tutor' and t.id = a.contact_id
       where a.part = $1 and a.date between $2::date and $3::date
