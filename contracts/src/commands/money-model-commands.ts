@@ -66,10 +66,3 @@ export const engagementMoneyModelAnswer = z.object({
   choices: z.array(engagementMoneyModelChoice),
 });
 export type EngagementMoneyModelAnswer = z.infer<typeof engagementMoneyModelAnswer>;
-
-/** What the screens call each model. */
-export const MONEY_MODEL_LABELS = {
-  'tutor-pays-commission': 'Tutor pays commission',
-  'agency-sells-tuition': 'Agency sells the tuition',
-  introduction: 'Introduction agency',
-} as const;

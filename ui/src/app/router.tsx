@@ -173,6 +173,10 @@ const pages: RouteObject[] = [
         lazy: screen(() => import('../features/aged-debt/pages/aged-debt-page'), 'AgedDebtPage'),
       },
       {
+        path: 'settings/money-model',
+        lazy: screen(() => import('../features/money-model/pages/money-model-page'), 'MoneyModelPage'),
+      },
+      {
         path: 'reports/accounting-export',
         lazy: screen(
           () => import('../features/accounting-export/pages/accounting-export-page'),

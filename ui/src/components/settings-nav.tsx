@@ -21,7 +21,7 @@ const Nav = styled.nav(({ theme }) => ({
   '& a[aria-current="page"]': { color: theme.colors.text, fontWeight: 600, borderBottomColor: theme.colors.primary },
 }));
 
-/** Settings → Agency Details | Logins | Reminders | Import (admins: it changes the agency's records). Shared by the Settings pages and Import. */
+/** Settings → Agency Details | Logins | Reminders | Money model | Import (admins: it changes the agency's records). Shared by the Settings pages and Import. */
 export function SettingsNav() {
   const user = useCurrentUser();
   return (
@@ -31,6 +31,7 @@ export function SettingsNav() {
       </NavLink>
       <NavLink to="/settings/logins">Logins</NavLink>
       <NavLink to="/settings/reminders">Reminders</NavLink>
+      <NavLink to="/settings/money-model">Money model</NavLink>
       {managesAgency(user.role) && <NavLink to="/settings/import">Import</NavLink>}
     </Nav>
   );

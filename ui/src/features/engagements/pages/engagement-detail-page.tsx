@@ -14,6 +14,7 @@ import { useCurrentUser } from '../../../lib/current-user';
 import { formatDate, formatMoney, formatPercent } from '../../../lib/format';
 import { useLoader } from '../../../lib/use-loader';
 import { type Engagement, fetchEngagement, type HistoryRow } from '../api';
+import { EngagementMoneyModelPanel } from '../components/money-model-panel';
 import { RepricedNotice } from '../components/repriced-notice';
 
 const Ended = styled.p(({ theme }) => ({ color: theme.colors.muted, margin: '0.75rem 0 0' }));
@@ -182,6 +183,7 @@ export function EngagementDetailPage() {
       <LoadState state={state} onRetry={retry}>
         {(engagement) => <EngagementDetail engagement={engagement} past={Boolean(asOf)} />}
       </LoadState>
+      {asOf ? null : <EngagementMoneyModelPanel engagementId={engagementId} editable={user.role === 'admin'} />}
       <HistoryPanel streamId={`engagement-${engagementId}`} />
     </>
   );
