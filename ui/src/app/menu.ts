@@ -1,4 +1,4 @@
-import { readsAsAdmin, readsEveryTutor } from '@agency/contracts/role-rules';
+import { managesAgency, readsAsAdmin, readsEveryTutor } from '@agency/contracts/role-rules';
 import type { Role } from '../lib/current-user';
 
 export type MenuItem = {
@@ -19,7 +19,15 @@ export const menu: MenuItem[] = [
   { label: 'Clients', route: 'clients' },
   { label: 'Tutors', route: 'tutors', may: readsEveryTutor },
   { label: 'Lessons', route: 'lessons' },
-  { label: 'Invoices', route: 'invoices' },
+  {
+    label: 'Invoices',
+    route: 'invoices',
+    children: [
+      { label: 'Invoices', route: '' },
+      // Paying the tutors and the bank file: admins alone, as the bank details it pays into.
+      { label: 'Pay Runs', route: 'pay-runs', may: managesAgency },
+    ],
+  },
   { label: 'Consultations', route: 'consultations', may: readsAsAdmin },
   { label: 'Workshops', route: 'workshops', may: readsAsAdmin },
   // Families' invoices (consultations and workshops), credit notes and payments: the office's ledger.
@@ -55,6 +63,9 @@ export function menuForRole(items: MenuItem[], role: Role, parent = ''): MenuEnt
     .filter((item) => !item.hidden && (!item.may || item.may(role)))
     .map((item) => {
       const route = joinRoute(parent, item.route);
-      return { label: item.label, route, children: menuForRole(item.children ?? [], role, route) };
+      const children = menuForRole(item.children ?? [], role, route);
+      // A group left with only its own screen (Invoices, to whoever may not see Pay Runs) is that screen's link.
+      const only = children.length === 1 && children[0]?.route === route;
+      return { label: item.label, route, children: only ? [] : children };
     });
 }

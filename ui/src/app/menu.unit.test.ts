@@ -71,4 +71,12 @@ describe('menu by role', () => {
     expect(joinRoute('/reports/', '/invoices')).toBe('/reports/invoices');
     expect(joinRoute('', 'clients')).toBe('/clients');
   });
+
+  it('offers Pay Runs under Invoices to admins alone; to everyone else Invoices stays one link', () => {
+    const invoices = (role: Role) => menuForRole(menu, role).find((item) => item.label === 'Invoices')!;
+    expect(invoices('admin').children.map((item) => item.route)).toEqual(['/invoices', '/invoices/pay-runs']);
+    for (const role of ['auditor', 'partner', 'tutor'] as const) {
+      expect(invoices(role)).toEqual({ label: 'Invoices', route: '/invoices', children: [] });
+    }
+  });
 });

@@ -140,6 +140,10 @@ const pages: RouteObject[] = [
       { path: 'lessons/add/:tutorId', lazy: screen(lessonsGrid, 'AddLessonsPage') },
       { path: 'invoices', lazy: screen(() => import('../features/invoices/pages/invoices-page'), 'InvoicesPage') },
       {
+        path: 'invoices/pay-runs',
+        lazy: screen(() => import('../features/pay-runs/pages/pay-runs-page'), 'PayRunsPage'),
+      },
+      {
         path: 'invoices/pay-statements',
         lazy: screen(() => import('../features/pay-statements/pages/pay-statements-page'), 'PayStatementsPage'),
       },

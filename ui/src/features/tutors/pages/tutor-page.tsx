@@ -15,6 +15,7 @@ import { useCommandIds } from '../../../lib/command-id';
 import { useCurrentUser } from '../../../lib/current-user';
 import { errorMessage } from '../../../lib/http';
 import { useLoader } from '../../../lib/use-loader';
+import { BankDetailsPanel } from '../../pay-runs/components/bank-details-panel';
 import { eraseTutor, fetchTutor, sendActivationEmail, setPartner, setTutorActive, type Tutor } from '../api';
 import { ContactSummary } from '../components/contact-summary';
 import { SessionsPanel } from '../components/sessions-panel';
@@ -178,6 +179,7 @@ function TutorDetail({ tutor, onChanged }: { tutor: Tutor; onChanged: () => void
         // Keyed by what ends sessions on the server (termination, role change): reloaded after them.
         <SessionsPanel key={`${tutor.active}-${tutor.accountRole}`} tutorId={tutor.id} />
       ) : null}
+      {user.role === 'admin' ? <BankDetailsPanel tutorId={tutor.id} /> : null}
       {user.role === 'admin' && !tutor.active ? (
         // A tutor who has left (terminated) may have their personal data erased.
         <Panel aria-labelledby="personal-data-heading">

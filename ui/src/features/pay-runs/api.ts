@@ -1,0 +1,35 @@
+import type { PayRunAnswer, PayRunListAnswer, TutorBankDetailsAnswer } from '@agency/contracts';
+import { getJson, postJson } from '../../lib/http';
+
+export type { PayRunAnswer, PayRunListAnswer, TutorBankDetailsAnswer };
+
+/** Every pay run, the latest month first (admins). */
+export const fetchPayRuns = (signal?: AbortSignal) => getJson<PayRunListAnswer>('/api/pay-runs', signal);
+
+/** One month's run: its lines, who is left out and why, who waits (admins). */
+export const fetchPayRun = (month: string, signal?: AbortSignal) =>
+  getJson<PayRunAnswer>(`/api/pay-runs/${month}`, signal);
+
+/** Prepares the month's run, or prepares it again until it is paid. */
+export const preparePayRun = (body: { month: string; commandId: string }) =>
+  postJson<{ payRun: { month: string } }>('/api/pay-runs', body);
+
+/** The run's bank file was paid on `date`: each payment is recorded on its statement. */
+export const markPayRunPaid = (month: string, body: { date: string; commandId: string }) =>
+  postJson<{ payRun: { month: string; paidOn: string } }>(`/api/pay-runs/paid/${month}`, body);
+
+/** The run's bank file (CSV) to upload to the bank. */
+export const bankFileUrl = (month: string) => `/api/pay-runs/${month}/bank-file.csv`;
+
+/** A tutor's bank details in full (admins). */
+export const fetchBankDetails = (tutorId: string, signal?: AbortSignal) =>
+  getJson<TutorBankDetailsAnswer>(`/api/tutors/bank-details/${tutorId}`, signal);
+
+export const saveBankDetails = (
+  tutorId: string,
+  body: { accountName: string; sortCode: string; accountNumber: string; rollNumber: string; commandId: string },
+) =>
+  postJson<{ tutorId: string }>(`/api/tutors/bank-details/${tutorId}`, {
+    ...body,
+    rollNumber: body.rollNumber || null,
+  });
