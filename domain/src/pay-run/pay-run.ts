@@ -87,19 +87,20 @@ function checkRun(run: Prepared) {
   for (const statement of run.waiting) once(statement.statementId);
 }
 
-/** A value as JSON with every object's keys in order: a stored payload's key order is the store's own. */
-const canonical = (value: unknown): string =>
-  Array.isArray(value)
-    ? `[${value.map(canonical).join(',')}]`
-    : value !== null && typeof value === 'object'
-      ? `{${Object.keys(value)
-          .sort()
-          .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
-          .join(',')}}`
-      : JSON.stringify(value);
+/** Whether two payloads say the same, whatever the order of their keys (a stored payload's is the store's own). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  return (
+    keys.length === Object.keys(b).length &&
+    keys.every((key) => sameValue((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]))
+  );
+}
 
 /** The same run apart from the day it was prepared on. */
-const sameRun = (a: Prepared, b: Prepared) => canonical({ ...a, date: '' }) === canonical({ ...b, date: '' });
+const sameRun = (a: Prepared, b: Prepared) => sameValue({ ...a, date: '' }, { ...b, date: '' });
 
 export const payRunDecider: Decider<PayRunCommand, PayRunEvent, PayRunState> = {
   initialState: () => ({ status: 'none' }),
