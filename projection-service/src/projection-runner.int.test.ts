@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { comparePositions, type EventStore, type Position } from '@agency/platform';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIVE_SCHEMA, ProjectionRunner } from './projection-runner';
+import { CHECKPOINT_CHANNEL, LIVE_SCHEMA, ProjectionRunner } from './projection-runner';
 import { ensureReadModels, rebuildReadModels } from './read-models/read-schema';
 import { meta, openTestStore, tally, waitUntil } from './testing/tally';
 
@@ -101,5 +101,30 @@ describe('projection runner', () => {
     expect((await applied()).most).toBe(1);
     const schemas = await pool.query("select nspname from pg_namespace where nspname like 'read%' order by 1");
     expect(schemas.rows.map((r) => r.nspname)).toEqual(['read']);
+  });
+
+  it("a live batch's checkpoint notification names where the checkpoints moved (commands waiting read no table)", async () => {
+    const listener = await pool.connect();
+    const payloads: string[] = [];
+    listener.on('notification', (message) => payloads.push(message.payload ?? ''));
+    await listener.query(`listen ${CHECKPOINT_CHANNEL}`);
+    const runner = new ProjectionRunner(pool, store, [tally]);
+    try {
+      runner.start();
+      const [appended] = await appendTallied(1);
+      const at = appended?.position as Position;
+      const named = () =>
+        payloads.some((payload) => {
+          const match = /^tally=(\d+)\/(\d+)$/.exec(payload);
+          return (
+            !!match && comparePositions({ commit: BigInt(match[1] ?? 0), prepare: BigInt(match[2] ?? 0) }, at) >= 0
+          );
+        });
+      await waitUntil(async () => named(), 'a notification naming the moved checkpoint', 200, 50);
+    } finally {
+      runner.stop();
+      await listener.query(`unlisten ${CHECKPOINT_CHANNEL}`);
+      listener.release();
+    }
   });
 });

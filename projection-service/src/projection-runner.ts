@@ -6,7 +6,13 @@ import { ADVISORY_LOCKS } from './advisory-locks';
 import { handlerFor, type Projection } from './read-models/projection';
 
 export const LIVE_SCHEMA = 'read';
-/** Notified (empty payload) whenever a live projection's checkpoint or failure changes. */
+/**
+ * Notified whenever a live projection's checkpoint or failure changes. After a live batch that
+ * every projection applied, the payload names the checkpoints it moved (`name=commit/prepare`,
+ * space-separated), so a command waiting to read its own write is woken without re-reading every
+ * checkpoint; any other change (a failure, a projection joining or rebuilt) is notified empty,
+ * meaning "read the checkpoints again".
+ */
 export const CHECKPOINT_CHANNEL = 'projection_checkpoint';
 /** Held by whoever writes read models, so a rebuild's swap never interleaves with a live batch. */
 export const WRITER_LOCK = ADVISORY_LOCKS.writer;
@@ -179,9 +185,10 @@ export async function applyEvents(
   projections: Projection[],
   statuses: Map<string, ProjectionStatus>,
   backoff: Backoff = DEFAULT_BACKOFF,
+  /** Filled with the checkpoints written clear of any failure (for the checkpoint notification). */
+  moved: MovedCheckpoint[] = [],
 ): Promise<AppliedFailure[]> {
   const failures: AppliedFailure[] = [];
-  const moved: { name: string; position: Position }[] = [];
   for (const projection of projections) {
     const status = statuses.get(projection.name);
     if (!status) continue;
@@ -230,8 +237,13 @@ export async function applyEvents(
   return failures;
 }
 
-export async function notifyCheckpoint(sql: pg.ClientBase, schema: string) {
-  if (schema === LIVE_SCHEMA) await sql.query('select pg_notify($1, $2)', [CHECKPOINT_CHANNEL, '']);
+export type MovedCheckpoint = { name: string; position: Position };
+
+/** `moved`: only when these moves are the whole change (see CHECKPOINT_CHANNEL); else the payload is empty. */
+export async function notifyCheckpoint(sql: pg.ClientBase, schema: string, moved: MovedCheckpoint[] = []) {
+  if (schema !== LIVE_SCHEMA) return;
+  const payload = moved.map(({ name, position }) => `${name}=${formatPosition(position)}`).join(' ');
+  await sql.query('select pg_notify($1, $2)', [CHECKPOINT_CHANNEL, payload]);
 }
 
 /**
@@ -443,8 +455,11 @@ export class ProjectionRunner {
       await lockWriter(sql, LIVE_SCHEMA);
       const statuses = await readStatuses(sql, LIVE_SCHEMA, true);
       const following = this.projections.filter((projection) => statuses.get(projection.name)?.following);
-      const failed = await applyEvents(sql, batch, following, statuses, this.backoff);
-      await notifyCheckpoint(sql, LIVE_SCHEMA);
+      const moved: MovedCheckpoint[] = [];
+      const failed = await applyEvents(sql, batch, following, statuses, this.backoff, moved);
+      // A batch with no failure only moved checkpoints: say where to, so waiters need not read them all.
+      // A batch that moved none still notifies empty, as before (nothing to settle, one cheap read).
+      await notifyCheckpoint(sql, LIVE_SCHEMA, failed.length === 0 ? moved : []);
       return failed;
     });
     for (const failure of failures) this.log(describeFailure(failure));

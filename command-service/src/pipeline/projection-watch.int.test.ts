@@ -1,7 +1,7 @@
 import { createTestDatabase } from '@agency/scripts/testing/test-database';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProjectionWatch } from './projection-watch';
+import { movedCheckpoints, ProjectionWatch } from './projection-watch';
 
 const at = (commit: number) => ({ commit: BigInt(commit), prepare: 0n });
 
@@ -42,5 +42,30 @@ describe('read-your-writes: a write is visible once its projections are past it,
       "update read.projection_checkpoints set failure = null, commit_position = 30 where name = 'lessons'",
     );
     expect(await watch.waitFor(at(20), 1000, ['LessonRecorded'])).toBe(true);
+  });
+
+  it('is woken by the position a notification carries, without reading the checkpoints, and only once it is reached', async () => {
+    // The table says 30; only the notifications say further, so only they can settle these waits.
+    const waiting = watch.waitFor(at(45), 5000, ['LessonRecorded']);
+    let settled: boolean | undefined;
+    void waiting.then((reached) => {
+      settled = reached;
+    });
+    await pool.query("select pg_notify('projection_checkpoint', 'lessons=40/0')");
+    expect(await watch.waitFor(at(40), 5000, ['LessonRecorded'])).toBe(true);
+    expect(settled).toBeUndefined();
+    await pool.query("select pg_notify('projection_checkpoint', 'lessons=50/0')");
+    expect(await waiting).toBe(true);
+  });
+});
+
+describe('the checkpoint notification payload', () => {
+  it('names the moved checkpoints, or says nothing when empty or not understood', () => {
+    expect(movedCheckpoints('lessons=12/11 clients=9/8')).toEqual([
+      { name: 'lessons', position: { commit: 12n, prepare: 11n } },
+      { name: 'clients', position: { commit: 9n, prepare: 8n } },
+    ]);
+    expect(movedCheckpoints('')).toBeUndefined();
+    expect(movedCheckpoints('lessons')).toBeUndefined();
   });
 });

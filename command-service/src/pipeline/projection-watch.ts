@@ -1,4 +1,4 @@
-import { comparePositions, type Position } from '@agency/platform';
+import { comparePositions, type Position, parsePosition } from '@agency/platform';
 import pg from 'pg';
 
 const CHECKPOINT_CHANNEL = 'projection_checkpoint';
@@ -7,10 +7,27 @@ type ProjectionState = { position: Position; stalled: boolean; handles: Set<stri
 type Waiter = { position: Position; types?: readonly string[]; resolve: (reached: boolean) => void };
 
 /**
+ * The checkpoints a notification says moved (`name=commit/prepare`, space-separated, as the
+ * projection runner sends them after a live batch), or undefined when it does not say: an empty
+ * payload (a failure, a projection joining or rebuilt) or one this reader does not understand.
+ */
+export function movedCheckpoints(payload: string | undefined) {
+  if (!payload) return undefined;
+  const moves: { name: string; position: Position }[] = [];
+  for (const part of payload.split(' ')) {
+    const match = /^([^=\s]+)=(\d+\/\d+)$/.exec(part);
+    if (!match) return undefined;
+    moves.push({ name: match[1] as string, position: parsePosition(match[2] as string) });
+  }
+  return moves;
+}
+
+/**
  * Read-your-writes: knows how far each live projection has got, which event types it handles
- * and whether it is stopped at an event it cannot apply (all from `read.projection_checkpoints`,
- * re-read on every NOTIFY of the checkpoint channel, with a slow poll as fallback), and lets a
- * command wait, boundedly, until the projections that handle its events have applied them.
+ * and whether it is stopped at an event it cannot apply (all from `read.projection_checkpoints`),
+ * and lets a command wait, boundedly, until the projections that handle its events have applied
+ * them. A NOTIFY of the checkpoint channel that names the moved checkpoints settles the waiters
+ * from its payload alone; an empty one re-reads the table, as does a slow poll while anyone waits.
  */
 export class ProjectionWatch {
   private projections = new Map<string, ProjectionState>();
@@ -50,9 +67,31 @@ export class ProjectionWatch {
     };
     listener.on('error', relisten);
     listener.on('end', relisten);
-    listener.on('notification', () => void this.poll());
+    listener.on('notification', (message) => this.notified(message.payload));
     await listener.connect();
     await listener.query(`listen ${CHECKPOINT_CHANNEL}`);
+  }
+
+  /**
+   * Moves the checkpoints a notification names and settles the waiters they reach; a payload that
+   * names none, or a projection not known yet, re-reads the table instead. A checkpoint only moves
+   * forward here (a rebuild that resets one notifies empty), and one written clear of a failure is
+   * no longer stalled.
+   */
+  private notified(payload: string | undefined) {
+    const moves = movedCheckpoints(payload);
+    if (!moves || moves.some(({ name }) => !this.projections.has(name))) {
+      void this.poll();
+      return;
+    }
+    for (const { name, position } of moves) {
+      const projection = this.projections.get(name) as ProjectionState;
+      if (comparePositions(position, projection.position) > 0) projection.position = position;
+      projection.stalled = false;
+    }
+    // A read under way may have started before this move: it reads again rather than undo it.
+    if (this.polling) this.dirty = true;
+    this.settle();
   }
 
   /** Re-reads the checkpoints; a wake-up that arrives while reading causes one more read. */
