@@ -1,7 +1,7 @@
-import type { PayRunAnswer, PayRunListAnswer, TutorBankDetailsAnswer } from '@agency/contracts';
+import type { PayRunAnswer, PayRunListAnswer } from '@agency/contracts';
 import { getJson, postJson } from '../../lib/http';
 
-export type { PayRunAnswer, PayRunListAnswer, TutorBankDetailsAnswer };
+export type { PayRunAnswer, PayRunListAnswer };
 
 /** Every pay run, the latest month first (admins). */
 export const fetchPayRuns = (signal?: AbortSignal) => getJson<PayRunListAnswer>('/api/pay-runs', signal);
@@ -20,16 +20,3 @@ export const markPayRunPaid = (month: string, body: { date: string; commandId: s
 
 /** The run's bank file (CSV) to upload to the bank. */
 export const bankFileUrl = (month: string) => `/api/pay-runs/${month}/bank-file.csv`;
-
-/** A tutor's bank details in full (admins). */
-export const fetchBankDetails = (tutorId: string, signal?: AbortSignal) =>
-  getJson<TutorBankDetailsAnswer>(`/api/tutors/bank-details/${tutorId}`, signal);
-
-export const saveBankDetails = (
-  tutorId: string,
-  body: { accountName: string; sortCode: string; accountNumber: string; rollNumber: string; commandId: string },
-) =>
-  postJson<{ tutorId: string }>(`/api/tutors/bank-details/${tutorId}`, {
-    ...body,
-    rollNumber: body.rollNumber || null,
-  });
