@@ -288,6 +288,12 @@ const RULES: Record<string, Rule> = {
   },
   'POST /api/agency': { call: () => ({ url: '/api/agency', body: {} }), expect: adminOnly },
   'POST /api/agency/reminders': { call: () => ({ url: '/api/agency/reminders', body: {} }), expect: adminOnly },
+  // How the agency is paid, and an engagement's own model: admins only (docs/money-models.md).
+  'POST /api/agency/money-model': { call: () => ({ url: '/api/agency/money-model', body: {} }), expect: adminOnly },
+  'POST /api/engagements/money-model/:engagementId': {
+    call: (f) => ({ url: `/api/engagements/money-model/${f.engagementA}`, body: {} }),
+    expect: adminOnly,
+  },
   // ── command service: tutor A's own commands (valid bodies, so ownership is what decides) ──
   'POST /api/lessons/lesson': {
     call: (f) => ({
@@ -449,6 +455,12 @@ const RULES: Record<string, Rule> = {
   // The invoices page's notice shows the agency's bank account to everyone signed in.
   'GET /api/agency': { call: () => ({ url: '/api/agency' }), expect: signedIn },
   'GET /api/agency/reminders': { call: () => ({ url: '/api/agency/reminders' }), expect: adminOrAuditor },
+  'GET /api/agency/money-model': { call: () => ({ url: '/api/agency/money-model' }), expect: adminOrAuditor },
+  // The model an engagement's lessons are under: its tutor and the office read it.
+  'GET /api/engagements/money-model/:engagementId': {
+    call: (f) => ({ url: `/api/engagements/money-model/${f.engagementA}` }),
+    expect: ownOrOffice,
+  },
   'GET /api/reports/aged-debt': { call: () => ({ url: '/api/reports/aged-debt' }), expect: office },
   'GET /api/reports/accounting-export': {
     call: () => ({ url: '/api/reports/accounting-export?from=2025-01-01&to=2025-01-31' }),

@@ -78,6 +78,8 @@ let payMonths = 0;
  */
 let payRunMonths = 0;
 let paidRunMonths = 0;
+/** The agency's money model choices, one month each run. */
+let moneyModelMonths = 0;
 const oldMonth = (from: number, n: number) => `${from + Math.floor(n / 12)}-${String((n % 12) + 1).padStart(2, '0')}`;
 /** The agency's today, as the pay-run routes read it. */
 const londonToday = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' }).format(new Date());
@@ -695,6 +697,23 @@ const SCENARIOS: Record<string, Scenario | Scenario[]> = {
     setup: async (s) => {
       await s.ok('/api/agency/reminders', { days: [3], lateFee: 1 });
       return { url: '/api/agency/reminders', body: { days: [7, 14], lateFee: 5 } };
+    },
+  },
+  'POST /api/agency/money-model': {
+    global: true,
+    // A month far ahead, another each run: every run records a choice of its own.
+    setup: async (s) => ({
+      url: '/api/agency/money-model',
+      body: { model: 'introduction', from: s.fix('month', oldMonth(2090, moneyModelMonths++)), vatRate: 0 },
+    }),
+  },
+  'POST /api/engagements/money-model/:engagementId': {
+    setup: async (s) => {
+      const { engagementId } = await s.engagement();
+      return {
+        url: `/api/engagements/money-model/${engagementId}`,
+        body: { model: 'agency-sells-tuition', from: '2090-01' },
+      };
     },
   },
   'POST /auth/local/password': {

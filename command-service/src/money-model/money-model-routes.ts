@@ -34,7 +34,16 @@ export async function moneyModelRoutes(app: FastifyInstance, { deps, timeZone }:
         today: todayIn(timeZone, now),
         actor: { role: user.role, tutorId: user.tutorId },
       });
-      return { choices: saved.choices.length };
+      // The choice as recorded (or as the stream already held it): the same answer on every retry.
+      const recorded = saved.choices.findLast((held) => held.from === choice.from)!;
+      return {
+        moneyModel: {
+          model: recorded.model,
+          from: body.from,
+          vatRate: recorded.vatRateBp / 100,
+          payAfterFamilyPays: recorded.payAfterFamilyPays,
+        },
+      };
     },
   });
 
@@ -55,7 +64,8 @@ export async function moneyModelRoutes(app: FastifyInstance, { deps, timeZone }:
         today: todayIn(timeZone, now),
         actor: { role: user.role, tutorId: user.tutorId },
       });
-      return { engagementId, choices: saved.choices.length };
+      const recorded = saved.choices.findLast((held) => held.from === fromOf(body.from));
+      return { engagementId, moneyModel: { model: recorded?.model ?? null, from: body.from } };
     },
   });
 }
