@@ -119,7 +119,7 @@ export async function queryTree(app: FastifyInstance, options: QueryTreeOptions)
   await app.register(reminderQueries, { db });
   // Bank details are read through the sealing layer, never copied into a read model.
   await app.register(payRunQueries, { db, store: options.store });
-  await app.register(payStatementQueries, { db });
+  await app.register(payStatementQueries, { db, store: options.store });
   await app.register(agedDebtQueries, { db, today });
   await app.register(accountingExportQueries, { db });
   await app.register(moneyModelQueries, { db, today });

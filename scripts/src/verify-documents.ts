@@ -27,6 +27,7 @@ const NAMES: Record<IssuedDocument['kind'], string> = {
   'tutor invoice': 'Invoice',
   'family invoice': 'Family invoice',
   'credit note': 'Credit note',
+  'pay statement': 'Pay statement',
 };
 
 async function recordsOf(pool: pg.Pool): Promise<Map<string, RecordRow>> {

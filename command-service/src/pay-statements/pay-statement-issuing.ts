@@ -86,10 +86,20 @@ export async function issuePayStatement(
     load,
     sold.filter((lesson) => lesson.waits).map((lesson) => lesson.lessonId),
   );
+  // A child's family never changes: the read model's is the family's stream the document reads.
+  const families = await db.query<{ id: string; client_id: string }>(
+    'select id, client_id from read.children where id = any($1)',
+    [[...new Set(sold.map((lesson) => lesson.studentId))]],
+  );
+  const familyOf = new Map(families.rows.map((row) => [row.id, row.client_id]));
   const computed = payStatement.statementLines({
     month,
     earlier,
-    lessons: sold.map(({ waits, ...lesson }) => ({ ...lesson, held: waits && !paidByFamilies.has(lesson.lessonId) })),
+    lessons: sold.map(({ waits, ...lesson }) => ({
+      ...lesson,
+      clientId: familyOf.get(lesson.studentId) ?? '',
+      held: waits && !paidByFamilies.has(lesson.lessonId),
+    })),
   });
   if (!computed) return existing;
   return run(stream, payStatement.payStatementDecider, {

@@ -259,14 +259,20 @@ describe('pay statements: prepared once per tutor and month, held until the fami
       ['PS-ADA-2026-03', '2026-03', 6187, false, 0],
       ['PS-BEN-2026-03', '2026-03', 4500, false, 0],
     ]);
-    const pdf = await fetch(`${product.url}/api/pay-statements/${ada.id}-2026-03/document.pdf`, {
-      headers: { authorization: `Bearer ${ada.token}` },
-    });
+    const open = () =>
+      fetch(`${product.url}/api/pay-statements/${ada.id}-2026-03/document.pdf`, {
+        headers: { authorization: `Bearer ${ada.token}` },
+      });
+    const pdf = await open();
     expect(pdf.status).toBe(200);
-    const text = await pdfText(Buffer.from(await pdf.arrayBuffer()));
+    const bytes = Buffer.from(await pdf.arrayBuffer());
+    const text = await pdfText(bytes);
     expect(text).toContain('PS-ADA-2026-03');
     expect(text).toContain('£61.87');
     expect(text).toContain('KidAda OfAda');
+    // The statement as issued: it prints its content hash, and opening it again gives the same bytes.
+    expect(text).toContain(`Document check: ${pdf.headers.get('x-content-hash')}`);
+    expect(Buffer.from(await (await open()).arrayBuffer()).equals(bytes)).toBe(true);
   });
 
   it('lets the tutor confirm their own statement only (or an admin on their behalf); a login just turned off is refused', async () => {

@@ -11,7 +11,8 @@ import { defineEvent, type EventOf } from './define';
  * - `released`: held on an earlier statement, its family invoice now paid: paid now;
  * - `adjustment`: a lesson recorded, changed or removed after the statement covering its month was
  *   issued: `paidBeforePence` is what earlier statements paid for it, `linePence` the difference.
- * Children are named by id only: their names are personal data of their family.
+ * Children are named by id only (their names are their family's personal data, read from the
+ * family's stream by the screens and the document).
  */
 export const payStatementLine = z.object({
   kind: z.enum(['lesson', 'held', 'released', 'adjustment']),
@@ -20,6 +21,11 @@ export const payStatementLine = z.object({
   lessonMonth: calendarMonth,
   engagementId: z.string(),
   studentId: z.string(),
+  /**
+   * The child's family: the document reads the child's name from its stream as it was when issued.
+   * Always set by the statements this product issues; a line without it prints no name.
+   */
+  clientId: z.string().optional(),
   date: calendarDate,
   /** The lesson's values now; all 0 for a lesson removed since it was paid (`removed`). */
   duration: z.number().int().min(0),

@@ -16,7 +16,7 @@ import type { IssuedStatement } from './pay-statement';
 export const PAY_WINDOW_MONTHS = 12;
 
 /** A lesson the statement may pay: its values on the timesheet, its month, and whether its pay waits. */
-export type PayLesson = LessonDetails & { month: string; held: boolean };
+export type PayLesson = LessonDetails & { month: string; held: boolean; clientId: string };
 
 /** 'yyyy-mm' moved by `by` months. */
 export function addMonths(month: string, by: number): string {
@@ -82,6 +82,7 @@ export function statementLines(input: {
       lessonMonth: lesson.month,
       engagementId: lesson.engagementId,
       studentId: lesson.studentId,
+      clientId: lesson.clientId,
       date: lesson.date,
       duration: lesson.duration,
       amountPence: lesson.amountPence,

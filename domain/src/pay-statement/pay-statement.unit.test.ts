@@ -23,6 +23,7 @@ function lesson(id: string, date: string, duration: number, ratePence: number, c
     lessonId: id,
     engagementId: 'e1',
     studentId: 's1',
+    clientId: 'c1',
     date,
     month: date.slice(0, 7),
     duration,

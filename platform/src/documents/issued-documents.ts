@@ -1,22 +1,33 @@
 import { createHash } from 'node:crypto';
 import { type AgencyDetails, type ProductEvent, personalDataRules, seedAgencyDetails } from '@agency/contracts';
-import { addDays, agency, familyInvoice, fold, tutor } from '@agency/domain';
+import { addDays, agency, client, familyInvoice, fold, tutor } from '@agency/domain';
 import { comparePositions, type EventStore, type Position, type RecordedEvent } from '../event-store/port';
 import { contentHashOf, type PrintedAgency, printedAgency } from './document-layout';
 import { type FamilyDocumentData, familyDocumentContent, renderFamilyDocument } from './family-invoice-document';
+import {
+  type PayStatementDocumentData,
+  payStatementDocumentContent,
+  renderPayStatement,
+} from './pay-statement-document';
 import { type InvoiceDocumentData, invoiceDocumentContent, renderInvoiceDocument } from './tutor-invoice-document';
 
 /**
  * The events that issue a document, each one document: a tutor's invoice (a generation: a
  * withdrawn one and the next are two documents), a family invoice, a credit note.
  */
-export const ISSUING_EVENTS = ['InvoiceGenerated', 'FamilyInvoiceIssued', 'FamilyCreditNoteIssued'] as const;
+export const ISSUING_EVENTS = [
+  'InvoiceGenerated',
+  'FamilyInvoiceIssued',
+  'FamilyCreditNoteIssued',
+  'PayStatementIssued',
+] as const;
 export const issuesDocument = (type: string): boolean => (ISSUING_EVENTS as readonly string[]).includes(type);
 
 /** A document as it was issued: what its issuing event and the streams it reads said at that event's position. */
 export type IssuedDocument = { eventId: string; reference: string; agency: PrintedAgency } & (
   | { kind: 'tutor invoice'; data: InvoiceDocumentData }
   | { kind: 'family invoice' | 'credit note'; data: FamilyDocumentData }
+  | { kind: 'pay statement'; data: PayStatementDocumentData }
 );
 
 type Recorded = Pick<RecordedEvent, 'type' | 'data'>;
@@ -86,6 +97,19 @@ async function tutorContactAsOf(read: ReadAsOf, tutorId: string, upTo: Position)
   return contact;
 }
 
+/** The children's names by id, as their families' streams said before `upTo` (a pay statement's lines). */
+async function childNamesAsOf(read: ReadAsOf, families: readonly string[], upTo: Position) {
+  const names: Record<string, string> = {};
+  for (const clientId of [...new Set(families)].sort()) {
+    for (const event of asProduct(await read(client.clientStream(clientId), upTo)) as ProductEvent[]) {
+      if (event.type === 'ChildAdded' || event.type === 'ChildDetailsChanged') {
+        names[event.data.child.id] = `${event.data.child.firstName} ${event.data.child.lastName}`;
+      }
+    }
+  }
+  return names;
+}
+
 /**
  * The document `event` issued, built from that event and the streams it reads as they stood at
  * its position: the agency's details in force then (the seed before any were set), the tutor's
@@ -117,6 +141,31 @@ export async function issuedDocumentOf(event: RecordedEvent, read: ReadAsOf): Pr
         items: data.items,
         earningsPence: data.earningsPence,
         commissionPence: data.commissionPence,
+      },
+    };
+  }
+  if (known.type === 'PayStatementIssued') {
+    const { data } = known;
+    const contact = await tutorContactAsOf(read, data.tutorId, event.position);
+    const families = data.lines.flatMap((line) => (line.clientId ? [line.clientId] : []));
+    return {
+      ...common,
+      kind: 'pay statement',
+      reference: data.reference,
+      data: {
+        reference: data.reference,
+        date: data.date,
+        month: data.month,
+        tutor: {
+          name: contact ? `${contact.firstName} ${contact.lastName}` : '',
+          address: contact?.address ?? [],
+          postcode: contact?.postcode ?? '',
+          email: contact?.email ?? '',
+        },
+        lines: data.lines,
+        children: await childNamesAsOf(read, families, event.position),
+        carriedPence: data.carriedPence,
+        totalPayPence: data.totalPayPence,
       },
     };
   }
@@ -174,14 +223,18 @@ export const contentHashOfDocument = (document: IssuedDocument): string =>
   contentHashOf(
     document.kind === 'tutor invoice'
       ? invoiceDocumentContent(document.data, document.agency)
-      : familyDocumentContent(document.data, document.agency),
+      : document.kind === 'pay statement'
+        ? payStatementDocumentContent(document.data, document.agency)
+        : familyDocumentContent(document.data, document.agency),
   );
 
 /** The document's PDF: the same bytes for the same document, whenever and wherever it is rendered. */
 export const renderIssuedDocument = (document: IssuedDocument): Promise<Buffer> =>
   document.kind === 'tutor invoice'
     ? renderInvoiceDocument(document.data, document.agency)
-    : renderFamilyDocument(document.data, document.agency);
+    : document.kind === 'pay statement'
+      ? renderPayStatement(document.data, document.agency)
+      : renderFamilyDocument(document.data, document.agency);
 
 /**
  * The document issued by the event of `streamId` that `issuedBy` picks (the latest such), read

@@ -7,15 +7,19 @@ import {
   pdfAnswer,
   type SessionUser,
 } from '@agency/contracts';
-import { timesheet, toHours, toPounds } from '@agency/domain';
-import { forbidden, notFound } from '@agency/platform';
+import { payStatement, timesheet, toHours, toPounds } from '@agency/domain';
+import { type EventStore, forbidden, notFound } from '@agency/platform';
+import {
+  contentHashOfDocument,
+  issuedDocumentIn,
+  renderIssuedDocument,
+} from '@agency/platform/documents/issued-documents';
+import { describeLine } from '@agency/platform/documents/pay-statement-document';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import { requireSignIn } from '../../signed-in';
-import { agencyDetailsOf } from '../agency/queries';
 import { withMoney } from '../money-columns';
-import { describeLine, renderPayStatement } from './pay-statement-document';
 
 type Row = {
   id: string;
@@ -31,13 +35,10 @@ type Row = {
   lines: PayStatementLine[];
   first_name: string | null;
   last_name: string | null;
-  address: string[] | null;
-  postcode: string | null;
-  email: string | null;
 };
 
 const COLUMNS = `s.id, s.tutor_id, s.month, s.reference, to_char(s.date, 'YYYY-MM-DD') as date, s.total_pay_pence,
-  s.held_pence, s.carried_pence, s.paid_pence, s.confirmed, s.lines, t.first_name, t.last_name, t.address, t.postcode, t.email`;
+  s.held_pence, s.carried_pence, s.paid_pence, s.confirmed, s.lines, t.first_name, t.last_name`;
 
 const summaryOf = (row: Row) => ({
   id: row.id,
@@ -87,9 +88,9 @@ async function childrenOf(db: pg.Pool, lines: readonly PayStatementLine[]) {
  * partners and auditors:
  * - `GET /api/pay-statements?month=&tutorId=`: the statements, newest month first;
  * - `GET /api/pay-statements/:id`: one, its lines in words;
- * - `GET /api/pay-statements/:id/document.pdf`: its PDF.
+ * - `GET /api/pay-statements/:id/document.pdf`: its PDF as issued (header `x-content-hash`).
  */
-export async function payStatementQueries(fastify: FastifyInstance, { db }: { db: pg.Pool }) {
+export async function payStatementQueries(fastify: FastifyInstance, { db, store }: { db: pg.Pool; store: EventStore }) {
   requireSignIn(fastify);
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
@@ -137,29 +138,18 @@ export async function payStatementQueries(fastify: FastifyInstance, { db }: { db
   const document = { params: payStatementParams, response: { 200: pdfAnswer("A tutor's pay statement as a PDF") } };
   app.get('/api/pay-statements/:id/document.pdf', { schema: document }, async (request, reply) => {
     const row = await oneStatement(db, request.signedIn, request.params.id);
-    const pdf = await renderPayStatement(
-      {
-        reference: row.reference,
-        date: row.date,
-        period: timesheet.monthName(row.month),
-        tutor: {
-          name: `${row.first_name ?? ''} ${row.last_name ?? ''}`.trim(),
-          address: row.address ?? [],
-          postcode: row.postcode ?? '',
-          email: row.email ?? '',
-        },
-        lines: row.lines,
-        children: await childrenOf(db, row.lines),
-        carriedPence: row.carried_pence,
-        totalPayPence: row.total_pay_pence,
-        paidPence: row.paid_pence,
-        confirmed: row.confirmed,
-      },
-      await agencyDetailsOf(db),
+    // The statement as issued, from its events (docs/documents.md): the same bytes whenever it is opened.
+    const issued = await issuedDocumentIn(
+      store,
+      payStatement.payStatementStream(row.tutor_id, row.month),
+      (event) => event.type === 'PayStatementIssued',
     );
+    if (!issued) throw notFound('There is no such pay statement.');
+    const pdf = await renderIssuedDocument(issued);
     return reply
       .type('application/pdf')
       .header('content-disposition', `inline; filename="${row.reference.replace(/[^A-Za-z0-9_-]/g, '')}.pdf"`)
+      .header('x-content-hash', contentHashOfDocument(issued))
       .header('cache-control', 'private, no-store')
       .send(pdf);
   });

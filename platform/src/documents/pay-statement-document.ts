@@ -1,5 +1,5 @@
-import type { AgencyDetails, PayStatementLine } from '@agency/contracts';
-import { displayDate, formatPounds, type Pence, toHours } from '@agency/domain';
+import type { PayStatementLine } from '@agency/contracts';
+import { displayDate, formatPounds, type Pence, timesheet, toHours } from '@agency/domain';
 import {
   drawFactsAndAddressee,
   drawLetterhead,
@@ -7,8 +7,10 @@ import {
   drawNotes,
   drawRemark,
   drawTotals,
+  type PrintedAgency,
+  printedAgency,
   startDocument,
-} from '@agency/platform/documents/document-layout';
+} from './document-layout';
 
 /** A line in words, the child named: what the statement page and its PDF say of it. */
 export function describeLine(line: PayStatementLine, child: string): string {
@@ -30,34 +32,47 @@ export function describeLine(line: PayStatementLine, child: string): string {
 
 export type PayStatementDocumentData = {
   reference: string;
+  /** YYYY-MM-DD */
   date: string;
-  period: string;
+  /** YYYY-MM */
+  month: string;
   tutor: { name: string; address: string[]; postcode: string; email: string };
   lines: PayStatementLine[];
-  /** Each child's name by id, as the statement page shows it. */
-  children: ReadonlyMap<string, string>;
+  /** Each child's name by id, as the family's stream said when the statement was issued. */
+  children: Record<string, string>;
   carriedPence: Pence;
   totalPayPence: Pence;
-  paidPence: Pence;
-  confirmed: boolean;
 };
 
+/** What a pay statement prints, as its content hash covers it (docs/documents.md). */
+export const payStatementDocumentContent = (data: PayStatementDocumentData, agency: PrintedAgency) => ({
+  document: 'pay statement',
+  ...data,
+  agency: printedAgency(agency),
+});
+
 /**
- * A tutor's pay statement (docs/money-models.md, "Pay statements"): the agency's letterhead, the
- * tutor, a line per lesson paid or adjusted (its amount and the agency's share), the held lessons
- * as notes, the carried balance and the total pay. Rendered from the statement as issued.
+ * A tutor's pay statement as issued (docs/money-models.md, "Pay statements"): the agency's
+ * letterhead, the tutor, a line per lesson paid or adjusted (its amount and the agency's share), the
+ * held lessons as notes, what is carried and the total pay. Whether it was confirmed or paid since
+ * is on the statement's page, never in these bytes (docs/documents.md).
  */
-export function renderPayStatement(data: PayStatementDocumentData, agency: AgencyDetails): Promise<Buffer> {
-  const { doc, finish } = startDocument({ title: `Pay statement ${data.reference}`, agency });
+export function renderPayStatement(data: PayStatementDocumentData, agency: PrintedAgency): Promise<Buffer> {
+  const period = timesheet.monthName(data.month);
+  const { doc, finish } = startDocument({
+    title: `Pay statement ${data.reference}`,
+    subject: period,
+    agency,
+    issued: { date: data.date, content: payStatementDocumentContent(data, agency) },
+  });
   drawLetterhead(doc, 'PAY STATEMENT', agency);
-  const childOf = (line: PayStatementLine) => data.children.get(line.studentId) ?? 'Unknown';
+  const childOf = (line: PayStatementLine) => data.children[line.studentId] ?? '';
   let y = drawFactsAndAddressee(
     doc,
     [
       ['Statement', data.reference],
       ['Date', displayDate(data.date)],
-      ['Period', data.period],
-      ['Confirmed', data.confirmed ? 'Yes' : 'Not yet'],
+      ['Period', period],
     ],
     { label: 'Pay to', lines: [data.tutor.name, ...data.tutor.address, data.tutor.postcode, data.tutor.email] },
   );
@@ -77,10 +92,6 @@ export function renderPayStatement(data: PayStatementDocumentData, agency: Agenc
   const totals: { label: string; pence: Pence; bold?: boolean }[] = [];
   if (data.carriedPence !== 0) totals.push({ label: 'Carried from the last statement', pence: data.carriedPence });
   totals.push({ label: 'Total pay', pence: data.totalPayPence, bold: true });
-  if (data.paidPence > 0) {
-    totals.push({ label: 'Paid', pence: data.paidPence });
-    totals.push({ label: 'Left to pay', pence: Math.max(data.totalPayPence - data.paidPence, 0), bold: true });
-  }
   drawTotals(doc, y, totals);
   if (data.totalPayPence < 0) {
     drawRemark(doc, `${formatPounds(-data.totalPayPence)} is carried to your next statement.`);
