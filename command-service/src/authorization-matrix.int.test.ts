@@ -287,6 +287,11 @@ const RULES: Record<string, Rule> = {
     expect: adminOnly,
   },
   'POST /api/agency': { call: () => ({ url: '/api/agency', body: {} }), expect: adminOnly },
+  // Billing the families for a month's lessons (docs/money-models.md, "Family lesson invoices").
+  'POST /api/family-invoices/lesson-billing': {
+    call: () => ({ url: '/api/family-invoices/lesson-billing', body: {} }),
+    expect: adminOnly,
+  },
   'POST /api/agency/reminders': { call: () => ({ url: '/api/agency/reminders', body: {} }), expect: adminOnly },
   // How the agency is paid, and an engagement's own model: admins only (docs/money-models.md).
   'POST /api/agency/money-model': { call: () => ({ url: '/api/agency/money-model', body: {} }), expect: adminOnly },
@@ -450,6 +455,10 @@ const RULES: Record<string, Rule> = {
   'GET /api/clients/:id/overview': { call: (f) => ({ url: `/api/clients/${f.clientA}/overview` }), expect: office },
   'GET /api/family-invoices/doc/:id': {
     call: (f) => ({ url: `/api/family-invoices/doc/${f.familyInvoice}` }),
+    expect: office,
+  },
+  'GET /api/family-invoices/lines/:id': {
+    call: (f) => ({ url: `/api/family-invoices/lines/${f.familyInvoice}` }),
     expect: office,
   },
   // The invoices page's notice shows the agency's bank account to everyone signed in.

@@ -23,7 +23,7 @@ describe('lesson billing: one invoice per family and month, late changes as adju
   let db: pg.Pool;
   let admin = '';
   let now = new Date('2026-02-10T12:00:00Z');
-  const { post, ok } = testRequests(
+  const { post, ok, get } = testRequests(
     () => product,
     () => admin,
   );
@@ -266,6 +266,33 @@ describe('lesson billing: one invoice per family and month, late changes as adju
     );
     expect(text).toContain('-£15.05');
     expect(text).toContain('Net £45.15 VAT £9.03 Total £54.18');
+    // The screen's lines: each lesson with its child and tutor, the adjustments, net, VAT and total.
+    const lines = await get(`/api/family-invoices/lines/${march.data.invoiceId}`);
+    expect(lines.status).toBe(200);
+    expect(lines.body).toMatchObject({
+      reference: march.data.reference,
+      month: '2026-03',
+      net: 45.15,
+      vat: 9.03,
+      total: 54.18,
+    });
+    expect(
+      lines.body.lines.map((line: { kind: string; child: string; tutor: string; amount: number; vat: number }) => [
+        line.kind,
+        line.child,
+        line.tutor,
+        line.amount,
+        line.vat,
+      ]),
+    ).toEqual([
+      ['tuition', 'Ann Mix', 'Tina Teach', 30.1, 6.02],
+      ['adjustment', 'Ann Mix', 'Tina Teach', -15.05, -3.01],
+      ['adjustment', 'Ann Mix', 'Tina Teach', 30.1, 6.02],
+    ]);
+    // The ledger lists lessons invoices as such.
+    const ledger = await get(`/api/family-invoices?client=${families.mix}`);
+    expect(ledger.status).toBe(200);
+    expect(ledger.body.entries.map((entry: { billedFor: string }) => entry.billedFor)).toEqual(['lessons', 'lessons']);
     // February's invoice is as it was issued.
     expect(await invoiceOf(families.mix, '2026-02')).toEqual([{ type: 'FamilyInvoiceIssued', data: february }]);
 

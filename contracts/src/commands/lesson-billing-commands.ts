@@ -11,3 +11,36 @@ export type LessonBillingBody = z.input<typeof lessonBillingBody>;
 /** Its answer: the request recorded, and whether its invoices were still being issued when it answered. */
 export const lessonBillingAnswer = z.object({ month: z.string(), requestId: z.string(), underWay: z.boolean() });
 export type LessonBillingAnswer = z.infer<typeof lessonBillingAnswer>;
+
+/**
+ * `GET /api/family-invoices/lines/{id}` (the office): a family invoice's lines as issued (any
+ * invoice's; a lessons invoice's name their lessons), in pounds
+ * and hours: each lesson's date, child, tutor, duration, rate, amount and VAT (an adjustment's may be
+ * negative), the net, VAT and total, and what tutors billed for introduction lessons (not in the total).
+ */
+export const lessonInvoiceLine = z.object({
+  /** `other`: a line of another invoice (a consultation, workshops, a late fee), naming no lesson. */
+  kind: z.enum(['tuition', 'introduction-fee', 'adjustment', 'other']),
+  lessonId: z.string(),
+  date: z.string(),
+  child: z.string(),
+  tutor: z.string(),
+  hours: z.number(),
+  rate: z.number(),
+  description: z.string(),
+  amount: z.number(),
+  vat: z.number(),
+});
+export const lessonInvoiceAnswer = z.object({
+  id: z.string(),
+  reference: z.string(),
+  month: z.string(),
+  lines: z.array(lessonInvoiceLine),
+  net: z.number(),
+  vat: z.number(),
+  total: z.number(),
+  tutorBilled: z.array(
+    z.object({ date: z.string(), child: z.string(), tutor: z.string(), hours: z.number(), amount: z.number() }),
+  ),
+});
+export type LessonInvoiceAnswer = z.infer<typeof lessonInvoiceAnswer>;

@@ -13,8 +13,11 @@ export const familyInvoiceState = z.enum(FAMILY_INVOICE_STATES, {
 });
 export type FamilyInvoiceState = z.infer<typeof familyInvoiceState>;
 
-/** What a family invoice bills: a consultation, workshop bookings, or a late fee (docs/reminders.md). */
-export const familyInvoiceFor = z.enum(['consultation', 'workshops', 'late-fee']);
+/**
+ * What a family invoice bills: a consultation, workshop bookings, a late fee (docs/reminders.md), or
+ * a month's lessons (docs/money-models.md, "Family lesson invoices").
+ */
+export const familyInvoiceFor = z.enum(['consultation', 'workshops', 'late-fee', 'lessons']);
 
 /** A blank filter in a query string is no filter (the UI's "All"). */
 const blankIsNone = (value: unknown) => (value === '' ? undefined : value);

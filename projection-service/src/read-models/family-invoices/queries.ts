@@ -5,6 +5,7 @@ import {
   familyLedgerAnswer,
   familyLedgerQuery,
   familyOverviewAnswer,
+  lessonInvoiceAnswer,
   nonJsonAnswer,
   pdfAnswer,
   readsEveryTutor,
@@ -23,6 +24,7 @@ import { requireSignIn } from '../../signed-in';
 import type { AgencyToday } from '../clients/queries';
 import { familyOverview } from './family-overview';
 import { ledgerCsv, ledgerPage, periodOf } from './ledger';
+import { lessonInvoiceLines } from './lesson-lines';
 
 /**
  * Who reads families' money (the ledger, a family's invoices and balance, the documents): the
@@ -100,6 +102,13 @@ export async function familyInvoiceQueries(
   app.get('/api/family-invoices/doc/:id', { schema: document }, async (request, reply) => {
     refuseTutors(request.signedIn.role);
     return sendFamilyDocument({ db, store }, reply, request.params.id);
+  });
+
+  // A lessons invoice's lines: lessons, adjustments and VAT (docs/money-models.md, "Family lesson invoices").
+  const lessonLines = { params: familyDocumentParams, response: { 200: lessonInvoiceAnswer } };
+  app.get('/api/family-invoices/lines/:id', { schema: lessonLines }, async (request) => {
+    refuseTutors(request.signedIn.role);
+    return lessonInvoiceLines(db, request.params.id);
   });
 }
 

@@ -1,6 +1,11 @@
-import type { FamilyInvoiceState, FamilyLedgerAnswer } from '@agency/contracts';
+import type {
+  FamilyInvoiceState,
+  FamilyLedgerAnswer,
+  LessonBillingAnswer,
+  LessonInvoiceAnswer,
+} from '@agency/contracts';
 import { PAGE_SIZE } from '../../components/pager';
-import { getJson } from '../../lib/http';
+import { getJson, postJson } from '../../lib/http';
 
 export type { FamilyLedgerAnswer, FamilyLedgerEntry } from '@agency/contracts';
 
@@ -39,3 +44,13 @@ export const fetchLedger = ({ cursor, ...filters }: LedgerFilters & { cursor?: s
 /** Every filtered entry as CSV, downloaded by the browser. */
 export const ledgerCsvUrl = (filters: LedgerFilters) =>
   `/api/family-invoices?${ledgerSearch(filters, { format: 'csv' })}`;
+
+export type { LessonInvoiceAnswer } from '@agency/contracts';
+
+/** Bill every family for a month's lessons (admins; docs/money-models.md, "Family lesson invoices"). */
+export const billLessons = (body: { month: string; commandId: string }) =>
+  postJson<LessonBillingAnswer>('/api/family-invoices/lesson-billing', body);
+
+/** A lessons invoice's lines: each lesson, its VAT, and the adjustments of lessons changed after they were billed. */
+export const fetchLessonLines = (id: string, signal?: AbortSignal) =>
+  getJson<LessonInvoiceAnswer>(`/api/family-invoices/lines/${encodeURIComponent(id)}`, signal);

@@ -1,12 +1,23 @@
 import styled from '@emotion/styled';
+import { Fragment, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { FamilyDocumentLink } from '../../../components/family-document-link';
 import { EmptyRow, Table, TableWrap, Td, Th, TotalsFooter, Tr } from '../../../components/table';
 import { FAMILY_INVOICE_STATE_LABELS } from '../../../lib/family-invoices';
 import { formatDate, formatMoney } from '../../../lib/format';
 import type { FamilyLedgerAnswer, FamilyLedgerEntry } from '../api';
+import { LessonLines } from './lesson-lines';
 
 const Muted = styled.span(({ theme }) => ({ color: theme.colors.muted }));
+const Toggle = styled.button(({ theme }) => ({
+  background: 'none',
+  border: 'none',
+  padding: 0,
+  marginLeft: '0.5rem',
+  color: theme.colors.primary,
+  cursor: 'pointer',
+  textDecoration: 'underline',
+}));
 
 /** What the entry is, its document linked: "Invoice OTA00009 (consultation)", "Credit note CN-… for OTA…", "Payment on OTA…". */
 function EntryCell({ entry }: { entry: FamilyLedgerEntry }) {
@@ -45,6 +56,14 @@ const COLUMNS = 8;
  */
 export function LedgerTable({ answer }: { answer: FamilyLedgerAnswer }) {
   const { entries, totals } = answer;
+  // A lessons invoice's lines open under its row.
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
+  const toggle = (id: string) =>
+    setOpen((before) => {
+      const next = new Set(before);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
   return (
     <TableWrap>
       <Table>
@@ -67,20 +86,39 @@ export function LedgerTable({ answer }: { answer: FamilyLedgerAnswer }) {
               <EmptyRow colSpan={COLUMNS}>No invoices, credit notes or payments match these filters</EmptyRow>
             </tr>
           ) : (
-            entries.map((entry) => (
-              <Tr key={`${entry.kind} ${entry.id}`}>
-                <Td nowrap>{formatDate(entry.date)}</Td>
-                <Td>
-                  <EntryCell entry={entry} />
-                </Td>
-                <Td>{entry.clientId ? <Link to={`/client/${entry.clientId}`}>{entry.family}</Link> : entry.family}</Td>
-                <Td nowrap>{FAMILY_INVOICE_STATE_LABELS[entry.state]}</Td>
-                <Td numeric>{amountIn(entry, 'invoice')}</Td>
-                <Td numeric>{amountIn(entry, 'credit note')}</Td>
-                <Td numeric>{amountIn(entry, 'payment')}</Td>
-                <Td numeric>{entry.owed === null ? '' : formatMoney(entry.owed)}</Td>
-              </Tr>
-            ))
+            entries.map((entry) => {
+              const lessons = entry.kind === 'invoice' && entry.billedFor === 'lessons';
+              return (
+                <Fragment key={`${entry.kind} ${entry.id}`}>
+                  <Tr>
+                    <Td nowrap>{formatDate(entry.date)}</Td>
+                    <Td>
+                      <EntryCell entry={entry} />
+                      {lessons ? (
+                        <Toggle type="button" aria-expanded={open.has(entry.id)} onClick={() => toggle(entry.id)}>
+                          {open.has(entry.id) ? 'Hide lines' : 'Lines'}
+                        </Toggle>
+                      ) : null}
+                    </Td>
+                    <Td>
+                      {entry.clientId ? <Link to={`/client/${entry.clientId}`}>{entry.family}</Link> : entry.family}
+                    </Td>
+                    <Td nowrap>{FAMILY_INVOICE_STATE_LABELS[entry.state]}</Td>
+                    <Td numeric>{amountIn(entry, 'invoice')}</Td>
+                    <Td numeric>{amountIn(entry, 'credit note')}</Td>
+                    <Td numeric>{amountIn(entry, 'payment')}</Td>
+                    <Td numeric>{entry.owed === null ? '' : formatMoney(entry.owed)}</Td>
+                  </Tr>
+                  {lessons && open.has(entry.id) ? (
+                    <tr>
+                      <td colSpan={COLUMNS}>
+                        <LessonLines id={entry.id} />
+                      </td>
+                    </tr>
+                  ) : null}
+                </Fragment>
+              );
+            })
           )}
         </tbody>
         {entries.length > 0 ? (

@@ -8,12 +8,13 @@ import { Pager, useCursorPages } from '../../../components/pager';
 import { Select } from '../../../components/select';
 import { Typeahead } from '../../../components/typeahead';
 import { MONTH_OPTIONS, yearOptions } from '../../../lib/calendar-month';
-import { useAgencyToday } from '../../../lib/current-user';
+import { useAgencyToday, useCurrentUser } from '../../../lib/current-user';
 import { FAMILY_INVOICE_STATE_LABELS, type FamilyOption, fetchFamilyOptions } from '../../../lib/family-invoices';
 import { useLiveRefresh } from '../../../lib/live-updates';
 import { matchNames } from '../../../lib/name-match';
 import { useLoader } from '../../../lib/use-loader';
 import { fetchLedger, filtersFromSearch, type LedgerFilters, ledgerCsvUrl, ledgerSearch } from '../api';
+import { BillLessonsForm } from '../components/bill-lessons-form';
 import { LedgerTable } from '../components/ledger-table';
 
 const Download = styled.a(({ theme }) => ({ color: theme.colors.primary, fontWeight: 600 }));
@@ -40,7 +41,9 @@ const STATE_OPTIONS = [
 export function FamilyInvoicesPage() {
   const [search, setSearch] = useSearchParams();
   const filters = filtersFromSearch(search);
-  const today = dayjs(useAgencyToday());
+  const agencyToday = useAgencyToday();
+  const today = dayjs(agencyToday);
+  const admin = useCurrentUser().role === 'admin';
   const change = (next: Partial<LedgerFilters>) => {
     const merged = { ...filters, ...next };
     setSearch(ledgerSearch(merged.year ? merged : { ...merged, month: '' }), { replace: true });
@@ -59,6 +62,7 @@ export function FamilyInvoicesPage() {
           Download CSV
         </Download>
       </PageHeading>
+      {admin ? <BillLessonsForm today={agencyToday} onBilled={ledger.refresh} /> : null}
       <Filters>
         <FilterItem wide>
           <Typeahead
