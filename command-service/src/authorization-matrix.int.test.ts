@@ -299,9 +299,6 @@ const RULES: Record<string, Rule> = {
     call: (f) => ({ url: `/api/engagements/money-model/${f.engagementA}`, body: {} }),
     expect: adminOnly,
   },
-  // ── command service: tutor A's own commands (valid bodies, so ownership is what decides) ──
-  'POST /api/lessons/lesson': {
-    call: (f) => ({
   // Bank details and pay runs are the admins' alone: not auditors', nor a tutor's own (docs/money-models.md).
   'POST /api/tutors/bank-details/:tutorId': {
     call: (f) => ({ url: `/api/tutors/bank-details/${f.tutorA}`, body: {} }),
@@ -312,6 +309,9 @@ const RULES: Record<string, Rule> = {
     call: () => ({ url: '/api/pay-runs/paid/2025-03', body: {} }),
     expect: adminOnly,
   },
+  // ── command service: tutor A's own commands (valid bodies, so ownership is what decides) ──
+  'POST /api/lessons/lesson': {
+    call: (f) => ({
       url: `/api/lessons/lesson?${week(f)}`,
       body: { tutorId: f.tutorA, lesson: { engagementId: f.engagementA, date: '2025-03-12', duration: 0.5 } },
     }),
@@ -470,6 +470,17 @@ const RULES: Record<string, Rule> = {
     call: (f) => ({ url: `/api/engagements/money-model/${f.engagementA}` }),
     expect: ownOrOffice,
   },
+  'GET /api/tutors/bank-details/:tutorId': {
+    call: (f) => ({ url: `/api/tutors/bank-details/${f.tutorA}` }),
+    expect: adminOnly,
+  },
+  'GET /api/pay-runs': { call: () => ({ url: '/api/pay-runs' }), expect: adminOnly },
+  // No such month: the admin is told so (400) where everyone else is refused before it is read.
+  'GET /api/pay-runs/:month': { call: () => ({ url: '/api/pay-runs/not-a-month' }), expect: adminOnly },
+  'GET /api/pay-runs/:month/bank-file.csv': {
+    call: () => ({ url: '/api/pay-runs/not-a-month/bank-file.csv' }),
+    expect: adminOnly,
+  },
   'GET /api/reports/aged-debt': { call: () => ({ url: '/api/reports/aged-debt' }), expect: office },
   'GET /api/reports/accounting-export': {
     call: () => ({ url: '/api/reports/accounting-export?from=2025-01-01&to=2025-01-31' }),
@@ -491,17 +502,6 @@ const RULES: Record<string, Rule> = {
 function classify(status: number, body: string, others: readonly string[]): Outcome[] {
   const found: Outcome[] = [];
   if (status === 401) found.push('auth');
-  'GET /api/tutors/bank-details/:tutorId': {
-    call: (f) => ({ url: `/api/tutors/bank-details/${f.tutorA}` }),
-    expect: adminOnly,
-  },
-  'GET /api/pay-runs': { call: () => ({ url: '/api/pay-runs' }), expect: adminOnly },
-  // No such month: the admin is told so (400) where everyone else is refused before it is read.
-  'GET /api/pay-runs/:month': { call: () => ({ url: '/api/pay-runs/not-a-month' }), expect: adminOnly },
-  'GET /api/pay-runs/:month/bank-file.csv': {
-    call: () => ({ url: '/api/pay-runs/not-a-month/bank-file.csv' }),
-    expect: adminOnly,
-  },
   if (status === 403 || status === 404) found.push('deny', 'scoped');
   if ((status >= 200 && status < 300) || status === 400 || status === 409) found.push('allow');
   if (status >= 200 && status < 300 && !others.some((other) => body.includes(other))) found.push('scoped');

@@ -102,11 +102,11 @@ export const personalDataRules: Readonly<Record<string, PersonalDataRule>> = {
     subjectOf: (data) => familyBillingSubject(String(data.clientId)),
     fields: [
       { path: ['billing'], erased: () => ({ name: ERASED, address: [ERASED], postcode: ERASED, email: ERASED }) },
+      // The children and tutors a lessons invoice's lines name (absent, `{}`, on other invoices).
+      { path: ['names'], erased: () => ({}) },
     ],
     retainedFrom: (data) => String(data.date),
     // A workshop invoice of no known family is billed to `registration:{id}`, the booking's own subject.
     ownerOf: (data) => familySubject(String(data.clientId)),
   },
-      // The children and tutors a lessons invoice's lines name (absent, `{}`, on other invoices).
-      { path: ['names'], erased: () => ({}) },
 };
