@@ -305,7 +305,7 @@ export async function verifyProduct(
     onProgress({ phase: 'invoices', done: index + 1, total: generated.length });
   }
   differences.push(...familyDifferences);
-  const documents = await checkDocuments(pool, events, differences, (done, total) =>
+  const documents = await checkDocuments(pool, events, await erasedSubjectsOf(pool), differences, (done, total) =>
     onProgress({ phase: 'documents', done, total }),
   );
 
