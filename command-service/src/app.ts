@@ -39,9 +39,9 @@ import { lessonRoutes } from './lessons/lesson-routes';
 import { ErasedMail, refuseErasedRecipients } from './mail/erased-recipients';
 import { mailReactor } from './mail/mail-reactor';
 import { createMailer, type Mailer } from './mail/mailer';
+import { moneyModelRoutes } from './money-model/money-model-routes';
 import { payRunReactor } from './pay-runs/pay-run-reactor';
 import { payRunRoutes } from './pay-runs/pay-run-routes';
-import { moneyModelRoutes } from './money-model/money-model-routes';
 import { payStatementReactor } from './pay-statements/pay-statement-reactor';
 import { payStatementRoutes } from './pay-statements/pay-statement-routes';
 import { type CommandDependencies, createCommandContext } from './pipeline/command-pipeline';
@@ -224,9 +224,9 @@ export async function commandTree(app: FastifyInstance, options: CommandAppOptio
   /** For scripts and tests: a token in a new session of this user, as a login would give. */
   const signSession = async (user: Parameters<typeof createCommandContext>[1]) =>
     app.jwt.sign({ ...user, sid: await sessions.start(user.id) });
+  // Each issued document's content hash and bytes as first rendered, for `npm run verify` (docs/documents.md).
+  reactorList.push(documentRecordReactor({ db, store: options.store }));
   reactorList.push(mailReactor({ db, store: options.store, mailer, publicUrl, log: app.log }));
   await reactors.register();
   return { accounts, deps, actAs, sessions, signSession, reactors, chores: { lapseDueBookings, sendReminders } };
 }
-  // Each issued document's content hash and bytes as first rendered, for `npm run verify` (docs/documents.md).
-  reactorList.push(documentRecordReactor({ db, store: options.store }));
