@@ -38,14 +38,23 @@ async function gatherRun(deps: CommandDependencies, context: CommandContext, db:
       order by tutor_id, month, id`,
     [month],
   );
-  // A statement on another month's run not yet paid is that run's to pay: never in two bank files.
-  const others = await db.query<{ ids: string[] }>(
-    `select coalesce(array_agg(s ->> 'statementId'), '{}') as ids
+  // A statement on another month's run is that run's to pay, never in two bank files: while that run
+  // is not paid (unless its line cannot be paid), and once it is, what it pays and the pay-runs
+  // reactor has not recorded yet (a reactor stopped or slow) is not owed again.
+  const others = await db.query<{ statement_id: string }>(
+    `select s ->> 'statementId' as statement_id
        from read.pay_runs r, jsonb_array_elements(r.lines) l, jsonb_array_elements(l -> 'statements') s
-      where r.paid_on is null and r.id <> $1`,
+      where r.id <> $1 and r.paid_on is null and l ->> 'blocked' is null`,
     [payRun.payRunIdOf(month)],
   );
-  const elsewhere = new Set(others.rows[0]?.ids ?? []);
+  const elsewhere = new Set(others.rows.map((other) => other.statement_id));
+  const paidElsewhere = (
+    await db.query<{ payment_id: string; statement_id: string; amount_pence: string }>(
+      `select p ->> 'paymentId' as payment_id, p ->> 'statementId' as statement_id, p ->> 'amountPence' as amount_pence
+         from read.pay_runs r, jsonb_array_elements(r.payments) p where r.id <> $1`,
+      [payRun.payRunIdOf(month)],
+    )
+  ).rows;
   const payable = new Map<string, Owed[]>();
   const waiting: (Owed & { tutorId: string })[] = [];
   for (const row of rows) {
@@ -55,7 +64,10 @@ async function gatherRun(deps: CommandDependencies, context: CommandContext, db:
       payStatement.payStatementDecider,
     );
     if (state.status !== 'issued') continue;
-    const owedPence = payStatement.owedOf(state);
+    const pending = paidElsewhere
+      .filter((payment) => payment.statement_id === row.id && !state.paymentIds.has(payment.payment_id))
+      .reduce((sum, payment) => sum + Number(payment.amount_pence), 0);
+    const owedPence = payStatement.owedOf(state) - pending;
     if (owedPence <= 0) continue;
     const { statementId, tutorId, reference } = state.statement;
     const owed = { statementId, month: state.statement.month, reference, owedPence };
@@ -70,10 +82,12 @@ async function gatherRun(deps: CommandDependencies, context: CommandContext, db:
     const bank = await context.load(payRun.bankDetailsStream(tutorId), payRun.tutorBankDecider);
     const erased = (person.status !== 'none' && person.erased) || (bank.details && payRun.isErased(bank.details));
     const blocked = erased ? 'bank-details-erased' : bank.details ? null : 'no-bank-details';
+    // Never the roll number here: it is the tutor's sealed personal data, and this event is in clear;
+    // the bank file puts it in the reference from the sealed details.
     const reference = payRun.paymentReference({
       month,
       statementReferences: statements.map((statement) => statement.reference),
-      rollNumber: blocked ? null : (bank.details?.rollNumber ?? null),
+      rollNumber: null,
     });
     lines.push({
       tutorId,

@@ -207,12 +207,17 @@ describe('pay runs: bank details sealed and admins’ only, a run prepared once,
       ],
     });
     expect(byName['Bo Jones']).toMatchObject({ amount: 22.5, account: null, blocked: 'no-bank-details' });
+    // The roll number is the tutor's sealed personal data: the run, recorded in clear, never holds it.
     expect(byName['Cy Erased']).toMatchObject({
       amount: 15.01,
       account: '****4321',
       blocked: null,
-      reference: 'ROLL/42',
+      reference: 'PS-CY-1026',
     });
+    const stored = await db.query<{ data: string }>(`select data::text as data from es.events where stream_id = $1`, [
+      payRun.payRunStream(MONTH),
+    ]);
+    expect(stored.rows[0]?.data).not.toMatch(/roll|654321|87654321/i);
     expect(body.waiting).toEqual([
       expect.objectContaining({ tutorName: 'Di Waits', reference: 'PS-DI-1026', owed: 7.5 }),
     ]);
@@ -321,5 +326,23 @@ describe('pay runs: bank details sealed and admins’ only, a run prepared once,
     expect(await payments(earlier)).toHaveLength(2);
     expect(await payments(later)).toHaveLength(1);
     expect((await requests.get(`/api/pay-runs/${MONTH}`)).body.paidOn).toBe(today);
+
+    // The next month's run: Bo, who could not be paid in October, now has bank details; Ann is paid
+    // up; Cy, left out of October's payments when erased, is still owed and listed as not payable.
+    await bankDetails(tutors.bo, { accountName: 'Bo Jones', sortCode: '20-00-00', accountNumber: '55779911' });
+    const next = await requests.ok('/api/pay-runs', { month: '2026-11' });
+    expect(next.payRun).toMatchObject({ total: 22.5, tutors: 1, blocked: 1, waiting: 1 });
+    const november = (await requests.get('/api/pay-runs/2026-11')).body;
+    expect(
+      november.lines.map((line: { tutorId: string; blocked: string | null }) => [line.tutorId, line.blocked]).sort(),
+    ).toEqual(
+      [
+        [tutors.bo, null],
+        [tutors.cy, 'bank-details-erased'],
+      ].sort(),
+    );
+    expect(await csv('2026-11')).toBe(
+      '"Name","Sort code","Account number","Amount","Reference"\r\n"BO JONES","200000","55779911","22.50","PS-BO-1026"\r\n',
+    );
   });
 });

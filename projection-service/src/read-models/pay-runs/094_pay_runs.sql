@@ -9,5 +9,7 @@ create table pay_runs (
   tutors int not null,
   blocked int not null,
   lines jsonb not null,
-  waiting jsonb not null
+  waiting jsonb not null,
+  -- Once paid: each payment the run makes (statement, amount), as PayRunPaid names them.
+  payments jsonb not null default '[]'
 );

@@ -4,7 +4,7 @@ import { defineProjection } from '../projection';
 
 export const payRunsProjection = defineProjection<PayRunEvent>({
   name: 'pay-runs',
-  version: 1,
+  version: 2,
   migrations: ['094_pay_runs.sql'],
   handlers: {
     PayRunPrepared: (sql, { data }) => {
@@ -27,6 +27,10 @@ export const payRunsProjection = defineProjection<PayRunEvent>({
       );
     },
     PayRunPaid: (sql, { data }) =>
-      sql.query('update pay_runs set paid_on = $2 where id = $1', [data.payRunId, data.date]),
+      sql.query('update pay_runs set paid_on = $2, payments = $3 where id = $1', [
+        data.payRunId,
+        data.date,
+        JSON.stringify(data.payments),
+      ]),
   },
 });

@@ -181,7 +181,15 @@ export async function payRunQueries(fastify: FastifyInstance, { db, store }: Opt
         const details = await bankDetailsOf(store, line.tutorId, line.bankDetailsRevision);
         // Erased since the run was prepared: nothing left to pay into, so not in the file.
         if (!details || payRun.isErased(details)) continue;
-        rows.push({ ...details, amountPence: line.amountPence, reference: line.reference });
+        // A building society credits by the roll number: it is the reference, read from the sealed details.
+        const reference = details.rollNumber
+          ? payRun.paymentReference({
+              month: row.month,
+              statementReferences: line.statements.map((statement) => statement.reference),
+              rollNumber: details.rollNumber,
+            })
+          : line.reference;
+        rows.push({ ...details, amountPence: line.amountPence, reference });
       }
       return reply
         .type('text/csv; charset=utf-8')
