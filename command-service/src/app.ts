@@ -225,7 +225,7 @@ export async function commandTree(app: FastifyInstance, options: CommandAppOptio
   const signSession = async (user: Parameters<typeof createCommandContext>[1]) =>
     app.jwt.sign({ ...user, sid: await sessions.start(user.id) });
   // Each issued document's content hash and bytes as first rendered, for `npm run verify` (docs/documents.md).
-  reactorList.push(documentRecordReactor({ db, store: options.store }));
+  reactorList.push(await documentRecordReactor({ db, store: options.store }));
   reactorList.push(mailReactor({ db, store: options.store, mailer, publicUrl, log: app.log }));
   await reactors.register();
   return { accounts, deps, actAs, sessions, signSession, reactors, chores: { lapseDueBookings, sendReminders } };
