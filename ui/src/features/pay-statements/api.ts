@@ -8,10 +8,8 @@ type Command = { commandId: string };
 
 /** The statements a user reads (a tutor: their own), newest month first; `month` narrows them to one. */
 export function fetchPayStatements(month: string, signal?: AbortSignal) {
-  const search = new URLSearchParams(month ? { month } : {});
-  return getJson<{ statements: PayStatementSummary[] }>(`/api/pay-statements?${search}`, signal).then(
-    (answer) => answer.statements,
-  );
+  const path = month ? `/api/pay-statements?${new URLSearchParams({ month })}` : '/api/pay-statements';
+  return getJson<{ statements: PayStatementSummary[] }>(path, signal).then((answer) => answer.statements);
 }
 
 export const fetchPayStatement = (id: string, signal?: AbortSignal) =>
