@@ -51,8 +51,9 @@ async function gatherRun(deps: CommandDependencies, context: CommandContext, db:
   const paidElsewhere = (
     await db.query<{ payment_id: string; statement_id: string; amount_pence: string }>(
       `select p ->> 'paymentId' as payment_id, p ->> 'statementId' as statement_id, p ->> 'amountPence' as amount_pence
-         from read.pay_runs r, jsonb_array_elements(r.payments) p where r.id <> $1`,
-      [payRun.payRunIdOf(month)],
+         from read.pay_runs r, jsonb_array_elements(r.payments) p
+        where r.id <> $1 and p ->> 'statementId' = any($2)`,
+      [payRun.payRunIdOf(month), rows.map((row) => row.id)],
     )
   ).rows;
   const payable = new Map<string, Owed[]>();
