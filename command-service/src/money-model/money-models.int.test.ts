@@ -177,6 +177,24 @@ describe('money models: choices, the read model and the commission invoice under
         items: [{ commissionBp: 1500, earningsPence: 7101, commissionPence: 1065 }],
       },
     ]);
+    // The screens say which model each lesson and the tutor's month is under.
+    const listed = (await get(`/api/lessons?year=2026&month=3&tutorId=${tutorId}`)).body.lessons as {
+      engagementId: string;
+      model?: string;
+    }[];
+    expect(Object.fromEntries(listed.map((row) => [row.engagementId, row.model ?? 'absent']))).toEqual({
+      [engagements.plain]: 'agency-sells-tuition',
+      [engagements.own]: 'absent',
+      [engagements.intro]: 'introduction',
+    });
+    const report = (await get('/api/reports/invoiceStatus?year=2026&month=3')).body;
+    const row = report.groups.flatMap((group: { tutors: { tutorId: string }[] }) => group.tutors);
+    expect(row.find((tutor: { tutorId: string }) => tutor.tutorId === tutorId)).toMatchObject({
+      earnings: 71.01,
+      commission: 10.65,
+      partnerCommission: 2.13,
+      models: ['agency-sells-tuition', 'introduction', 'tutor-pays-commission'],
+    });
     // The lessons under the other models keep their commission and the partner's share.
     const shares = await db.query(
       `select engagement_id, commission_pence, partner_commission_pence from read.lessons

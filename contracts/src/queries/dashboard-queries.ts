@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { moneyModel } from '../events/money-model-events';
 import { monthAmounts } from './query-values';
 
 /** A month's lessons so far: how many, and their amounts (the partner's share left out for a tutor). */
@@ -7,6 +8,8 @@ export const dashboardMonth = monthAmounts.extend({
   month: z.number(),
   period: z.string(),
   lessonCount: z.number(),
+  /** The month's lessons by the money model they are under (docs/money-models.md), when one is not the spec's. */
+  byModel: z.array(z.object({ model: moneyModel, lessonCount: z.number(), commission: z.number() })).optional(),
 });
 
 /** An invoice that needs someone: its tutor and month name the screen it links to. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { moneyModel } from '../events/money-model-events';
 import { calendarYear, monthNumber } from '../values';
 import { asOfMoment, monthAmounts, queryId } from './query-values';
 
@@ -121,7 +122,14 @@ export const invoiceStatusGroupView = z.object({
   heading: z.string(),
   /** Whether the group's table shows Earnings, Commission and Partner Share. */
   full: z.boolean(),
-  tutors: z.array(fullAmounts.extend({ tutorId: z.string(), name: z.string() })),
+  tutors: z.array(
+    fullAmounts.extend({
+      tutorId: z.string(),
+      name: z.string(),
+      /** The money models the tutor's lessons of the month are under (docs/money-models.md), when one is not the spec's. */
+      models: z.array(moneyModel).optional(),
+    }),
+  ),
   totals: fullAmounts,
 });
 export type InvoiceStatusGroupView = z.infer<typeof invoiceStatusGroupView>;

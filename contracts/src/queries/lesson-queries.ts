@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { timesheetGridAnswer } from '../answers/timesheet-grid';
+import { moneyModel } from '../events/money-model-events';
 import { calendarDate, calendarMonth, calendarYear, monthNumber } from '../values';
 import { asOfMoment, PAGE_SIZE, pageAnswer, pageQuery, queryId } from './query-values';
 
@@ -33,6 +34,8 @@ export const lessonView = z.object({
   /** Absent from a tutor's answer (visibility.ts). */
   partnerCommission: z.number().optional(),
   locked: z.boolean(),
+  /** The money model the lesson is under on its date (docs/money-models.md); absent: the spec's, tutor-pays-commission. */
+  model: moneyModel.optional(),
 });
 export type LessonView = z.infer<typeof lessonView>;
 

@@ -28,6 +28,31 @@ export const MODEL_MEANING: Record<MoneyModel, string> = {
     'The tutor bills the family; the agency invoices the family its fee (the commission): no commission invoice, no money between agency and tutor.',
 };
 
+/**
+ * Beside a lesson, a month or an invoice: who bills the family under a model other than the
+ * spec's (whose lessons are on the tutor's commission invoice).
+ */
+export const billedBy = (model: MoneyModel) =>
+  model === 'agency-sells-tuition'
+    ? 'billed by the agency'
+    : model === 'introduction'
+      ? 'introduction: the agency bills its fee'
+      : 'on the commission invoice';
+
+/**
+ * A tutor's month in the invoice status report, by the models its lessons are under: nothing
+ * under the spec's model alone; otherwise what the agency issues instead of, or beside, the
+ * commission invoice.
+ */
+export function monthNote(models: readonly MoneyModel[] | undefined): string | null {
+  const others = (models ?? []).filter((model) => model !== 'tutor-pays-commission');
+  if (others.length === 0) return null;
+  const what = others.map((model) => billedBy(model)).join('; ');
+  return others.length === models?.length
+    ? `no commission invoice: ${what}`
+    : `commission invoice for part of the month; the rest ${what}`;
+}
+
 /** The agency's model in force, the changes to come and every choice (admins; auditors read it). */
 export const fetchAgencyMoneyModel = (signal?: AbortSignal) =>
   getJson<AgencyMoneyModelAnswer>('/api/agency/money-model', signal);

@@ -42,8 +42,26 @@ export async function dashboardQueries(fastify: FastifyInstance, { db, today }: 
         [month, tutorOnly],
       );
       const row = withMoney(found.rows[0]);
+      // Who bills whom for the month's lessons: the money model each is under on its date.
+      const byModel = await db.query(
+        `select money_model_on(engagement_id, date) as model, count(*)::int as lesson_count,
+                sum(commission_pence)::bigint as commission_pence
+           from lessons where month = $1 and ($2::text is null or tutor_id = $2)
+          group by 1 order by 1`,
+        [month, tutorOnly],
+      );
       return {
         ...calendarOf(month),
+        // Only when a lesson is under another model than the spec's: its answer is unchanged.
+        ...(byModel.rows.some((found) => found.model !== 'tutor-pays-commission')
+          ? {
+              byModel: byModel.rows.map(withMoney).map((found) => ({
+                model: found.model,
+                lessonCount: found.lesson_count,
+                commission: toPounds(found.commission_pence),
+              })),
+            }
+          : {}),
         lessonCount: row.lesson_count,
         earnings: toPounds(row.earnings_pence),
         commission: toPounds(row.commission_pence),

@@ -12,6 +12,7 @@ import {
   invoiceStatusQuery,
   invoiceSummaryAnswer,
   invoiceSummaryQuery,
+  type MoneyModel,
   pdfAnswer,
   redactForRole,
   type SessionUser,
@@ -324,6 +325,16 @@ export async function invoiceQueries(fastify: FastifyInstance, { db, store }: { 
           }
         : null,
     }));
+    // Which money models each tutor's lessons of the month are under: who bills whom for them.
+    const models = new Map(
+      (
+        await db.query<{ tutor_id: string; models: MoneyModel[] }>(
+          `select tutor_id, array_agg(distinct money_model_on(engagement_id, date)) as models
+             from lessons where month = $1 group by tutor_id`,
+          [key],
+        )
+      ).rows.map((row) => [row.tutor_id, [...row.models].sort()]),
+    );
     return {
       year: query.year,
       month: query.month,
@@ -332,7 +343,15 @@ export async function invoiceQueries(fastify: FastifyInstance, { db, store }: { 
         group: group.group,
         heading: group.heading,
         full: group.full,
-        tutors: group.tutors.map((tutor) => ({ tutorId: tutor.tutorId, name: tutor.name, ...inPounds(tutor) })),
+        tutors: group.tutors.map((tutor) => ({
+          tutorId: tutor.tutorId,
+          name: tutor.name,
+          ...inPounds(tutor),
+          // Only when a lesson is under another model: the spec's answer is unchanged.
+          ...(models.get(tutor.tutorId)?.some((model) => model !== 'tutor-pays-commission')
+            ? { models: models.get(tutor.tutorId) }
+            : {}),
+        })),
         totals: inPounds(group.totals),
       })),
     };

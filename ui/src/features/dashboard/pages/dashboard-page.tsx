@@ -9,6 +9,7 @@ import { Table, TableWrap, Td, Th } from '../../../components/table';
 import { useCurrentUser } from '../../../lib/current-user';
 import { formatDate, formatDateTime, formatMoney } from '../../../lib/format';
 import { useLiveRefresh } from '../../../lib/live-updates';
+import { MODEL_OPTIONS } from '../../../lib/money-models';
 import { useLoader } from '../../../lib/use-loader';
 import {
   type Dashboard,
@@ -178,6 +179,19 @@ function InvoiceLinks({ invoices, empty, owed }: { invoices: DashboardInvoice[];
   );
 }
 
+/**
+ * Once any lesson of the two months is under another model than the spec's, a row per model with
+ * its lessons: what goes on the tutors' commission invoices, what the agency bills the families.
+ */
+function modelRows(months: DashboardMonth[]): [label: string, value: (month: DashboardMonth) => string][] {
+  const present = new Set(months.flatMap((month) => (month.byModel ?? []).map((part) => part.model)));
+  if ([...present].every((model) => model === 'tutor-pays-commission')) return [];
+  return MODEL_OPTIONS.filter((option) => present.has(option.value)).map(({ value, label }) => [
+    `${label}: lessons`,
+    (month) => String(month.byModel?.find((part) => part.model === value)?.lessonCount ?? 0),
+  ]);
+}
+
 /** This month so far against last month, in a table and (for the eye) a small chart of the same figures. */
 function MonthCard({ data, staff }: { data: Dashboard; staff: boolean }) {
   const months: DashboardMonth[] = [data.lastMonth, data.thisMonth];
@@ -188,6 +202,7 @@ function MonthCard({ data, staff }: { data: Dashboard; staff: boolean }) {
     ['Earnings', (month) => `£${formatMoney(month.earnings)}`],
     ['Commission', (month) => `£${formatMoney(month.commission)}`],
     ...(staff ? [partner] : []),
+    ...modelRows(months),
   ];
   const worked = months.some((month) => month.earnings > 0);
   return (

@@ -15,6 +15,7 @@ import { formatDate, formatMoney } from '../../../lib/format';
 import { useGlobalSelection } from '../../../lib/global-selection';
 import { useLiveRefresh } from '../../../lib/live-updates';
 import { mayInvoiceFor } from '../../../lib/may-invoice';
+import { billedBy } from '../../../lib/money-models';
 import { useLoader } from '../../../lib/use-loader';
 import { fetchLessons, fetchTutorOptions, type LessonsMonth, type LessonsQuery } from '../api';
 
@@ -126,7 +127,12 @@ const LessonsTable = memo(function LessonsTable({
                   {lesson.locked ? <span className="cell-note"> (invoiced)</span> : null}
                 </Td>
                 {staff ? <Td>{lesson.tutor}</Td> : null}
-                <Td>{lesson.student}</Td>
+                <Td>
+                  {lesson.student}
+                  {lesson.model && lesson.model !== 'tutor-pays-commission' ? (
+                    <span className="cell-note"> ({billedBy(lesson.model)})</span>
+                  ) : null}
+                </Td>
                 <Td numeric>{lesson.duration}</Td>
                 <Td numeric>{formatMoney(lesson.rate)}</Td>
                 <Td numeric>{formatMoney(lesson.amount)}</Td>

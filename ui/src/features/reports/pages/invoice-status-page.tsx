@@ -11,6 +11,7 @@ import type { CalendarMonth } from '../../../lib/calendar-month';
 import { formatMoney } from '../../../lib/format';
 import { useGlobalSelection } from '../../../lib/global-selection';
 import { useLiveRefresh } from '../../../lib/live-updates';
+import { monthNote } from '../../../lib/money-models';
 import { useLoader } from '../../../lib/use-loader';
 import { fetchInvoiceStatus, type InvoiceStatusReport, type StatusGroup } from '../api';
 
@@ -104,7 +105,10 @@ function GroupTable({ group }: { group: StatusGroup }) {
             ) : (
               group.tutors.map((tutor) => (
                 <Tr key={tutor.tutorId}>
-                  <Td>{tutor.name}</Td>
+                  <Td>
+                    {tutor.name}
+                    {monthNote(tutor.models) ? <span className="cell-note"> ({monthNote(tutor.models)})</span> : null}
+                  </Td>
                   {group.full ? (
                     <>
                       <Td numeric>{formatMoney(tutor.earnings)}</Td>
