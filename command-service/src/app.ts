@@ -206,7 +206,7 @@ export async function commandTree(app: FastifyInstance, options: CommandAppOptio
   await app.register(moneyModelRoutes, { deps, timeZone });
   reactorList.push(lateFeeReactor({ store: options.store, invoicing }));
   // A month's lessons billed: each family's lessons invoice follows, once (docs/money-models.md).
-  await app.register(lessonBillingRoutes, { deps, timeZone });
+  await app.register(lessonBillingRoutes, { deps, timeZone, db });
   reactorList.push(lessonBillingReactor({ db, invoicing }));
   // A month's pay statements prepared is followed by each tutor's statement (docs/money-models.md).
   await app.register(payStatementRoutes, { deps, db, timeZone });

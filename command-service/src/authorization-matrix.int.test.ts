@@ -292,6 +292,10 @@ const RULES: Record<string, Rule> = {
     call: () => ({ url: '/api/family-invoices/lesson-billing', body: {} }),
     expect: adminOnly,
   },
+  'POST /api/family-invoices/lesson-credit': {
+    call: () => ({ url: '/api/family-invoices/lesson-credit', body: {} }),
+    expect: adminOnly,
+  },
   'POST /api/agency/reminders': { call: () => ({ url: '/api/agency/reminders', body: {} }), expect: adminOnly },
   // How the agency is paid, and an engagement's own model: admins only (docs/money-models.md).
   'POST /api/agency/money-model': { call: () => ({ url: '/api/agency/money-model', body: {} }), expect: adminOnly },

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { seedAgencyDetails } from '@agency/contracts';
-import { payStatement } from '@agency/domain';
+import { moneyModel, payStatement } from '@agency/domain';
 import type { RecordedEvent } from '@agency/platform';
 import { readModels, rebuildAsAFreshProcess } from '@agency/scripts/testing/database-dump';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
@@ -78,6 +78,8 @@ let payMonths = 0;
  */
 let payRunMonths = 0;
 let paidRunMonths = 0;
+/** Months asked to be billed for lessons, one per run, long before any lesson. */
+let lessonBillingMonths = 0;
 /** The agency's money model choices, one month each run. */
 let moneyModelMonths = 0;
 const oldMonth = (from: number, n: number) => `${from + Math.floor(n / 12)}-${String((n % 12) + 1).padStart(2, '0')}`;
@@ -690,6 +692,41 @@ const SCENARIOS: Record<string, Scenario | Scenario[]> = {
       );
       expect(asked.statusCode, `setup erasure request: ${asked.body}`).toBe(200);
       return { url: `/api/clients/erasure-request/decide/${family.clientId}`, body: { approve: true } };
+    },
+  },
+  'POST /api/family-invoices/lesson-billing': {
+    global: true,
+    // Months long before any lesson: the request is recorded and its reactor finds nothing to bill.
+    setup: async (s) => ({
+      url: '/api/family-invoices/lesson-billing',
+      body: { month: s.fix('month', oldMonth(1801, lessonBillingMonths++)) },
+    }),
+  },
+  'POST /api/family-invoices/lesson-credit': {
+    global: true,
+    setup: async (s) => {
+      // A family billed this month for a 2 h lesson the agency sells, which was 1 h after all.
+      const { tutorId, engagementId } = await s.engagement();
+      const today = londonToday();
+      const month = today.slice(0, 7);
+      const { context } = product.command.actAs(
+        { id: 'crash-retry', username: 'crash-retry', role: 'admin' },
+        randomUUID(),
+      );
+      await context.run(moneyModel.engagementModelStream(engagementId), moneyModel.engagementModelDecider, {
+        type: 'ChooseEngagementMoneyModel',
+        engagementId,
+        choice: { model: 'agency-sells-tuition', from: `${month}-01` },
+        today,
+        actor: { role: 'admin' },
+      });
+      const url = `/api/lessons/lesson?month=${month}`;
+      const { lesson } = await s.ok(url, { tutorId, lesson: { engagementId, date: today, duration: 2 } });
+      await s.ok('/api/family-invoices/lesson-billing', { month });
+      await settled();
+      await s.ok(url, { tutorId, lesson: { id: lesson.id, engagementId, date: today, duration: 1 } });
+      const clientId = [...s.fixtures].find(([, name]) => name === '<client>')?.[0] ?? '';
+      return { url: '/api/family-invoices/lesson-credit', body: { clientId } };
     },
   },
   'POST /api/agency/reminders': {

@@ -49,7 +49,7 @@ export function familyInvoicing({ timeZone }: { timeZone: string }) {
         discountPence?: number;
         /** A lessons invoice: what tutors billed for introduction lessons, and the names its lines name. */
         tutorBilled?: TutorBilledLesson[];
-        names?: Record<string, string>;
+        names?: { id: string; name: string }[];
         /** Whom to bill when no family is known (a public workshop booking); otherwise the family's first contact. */
         billing?: FamilyBilling;
       },

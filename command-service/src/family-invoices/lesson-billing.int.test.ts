@@ -32,15 +32,18 @@ describe('lesson billing: one invoice per family and month, late changes as adju
   const engagements = { ann: '', ben: '', cal: '', dee: '' };
   const children = { ann: '', ben: '' };
   let annLate = '';
+  let mayLesson = '';
 
   const store = () => product.command.deps.store;
   const act = () => product.command.actAs(ADMIN, randomUUID()).context;
   const countEvents = async () => Number((await db.query('select count(*) from es.events')).rows[0].count);
-  const invoiceOf = async (clientId: string, month: string) =>
-    (await store().readStream(familyInvoice.familyInvoiceStream(lessonInvoiceIdOf(clientId, month)))).map((event) => ({
-      type: event.type,
-      data: event.data as familyInvoice.IssuedInvoice,
-    }));
+  const invoiceOf = async (clientId: string, month: string, revision = 0) =>
+    (await store().readStream(familyInvoice.familyInvoiceStream(lessonInvoiceIdOf(clientId, month, revision)))).map(
+      (event) => ({
+        type: event.type,
+        data: event.data as familyInvoice.IssuedInvoice,
+      }),
+    );
   const lesson = (engagementId: string, date: string, duration: number, id?: string) =>
     ok(`/api/lessons/lesson?month=${date.slice(0, 7)}`, { tutorId, lesson: { id, engagementId, date, duration } });
   const engage = async (surname: string, child: string, rate: number, commissionPct: number) => {
@@ -178,7 +181,11 @@ describe('lesson billing: one invoice per family and month, late changes as adju
         amountPence: 4000,
       },
     ]);
-    expect(invoice.names).toEqual({ [children.ann]: 'Ann Mix', [children.ben]: 'Ben Mix', [tutorId]: 'Tina Teach' });
+    expect(invoice.names).toEqual([
+      { id: children.ann, name: 'Ann Mix' },
+      { id: tutorId, name: 'Tina Teach' },
+      { id: children.ben, name: 'Ben Mix' },
+    ]);
     // One number of the agency sequence, for this invoice's own id.
     const numbers = (await store().readStream(familyInvoice.sequenceStream())).filter(
       (event) => (event.data as { documentId: string }).documentId === invoice.invoiceId,
@@ -318,7 +325,7 @@ describe('lesson billing: one invoice per family and month, late changes as adju
     await bill('2026-04');
     await reactorsSettled(db, 60_000);
     expect(await invoiceOf(families.mix, '2026-04')).toEqual([]);
-    await lesson(engagements.ann, '2026-05-04', 2);
+    mayLesson = (await lesson(engagements.ann, '2026-05-04', 2)).lesson.id;
     now = new Date('2026-06-01T12:00:00Z');
     await bill('2026-05');
     await reactorsSettled(db, 60_000);
@@ -329,5 +336,42 @@ describe('lesson billing: one invoice per family and month, late changes as adju
       ['adjustment', '2026-02-24', -3010, -602],
     ]);
     expect(may.totalPence).toBe(6020 + 1204 - 3010 - 602);
+  });
+
+  it('a family owed money back may have it as a credit note now: its latest lessons invoice credited and the month billed again at once', async () => {
+    const before = await countEvents();
+    expect((await post('/api/family-invoices/lesson-credit', {})).statusCode).toBe(400);
+    expect((await post('/api/family-invoices/lesson-credit', { clientId: randomUUID() })).statusCode).toBe(404);
+    // Nothing is owed back yet; a family never billed for lessons has nothing to credit.
+    const nothing = await post('/api/family-invoices/lesson-credit', { clientId: families.mix });
+    expect(nothing.statusCode).toBe(409);
+    expect(nothing.json().error.message).toMatch(/Nothing is owed back/);
+    expect((await post('/api/family-invoices/lesson-credit', { clientId: families.com })).statusCode).toBe(409);
+    expect(await countEvents()).toBe(before);
+
+    // May's 2 h lesson was 1.5 h: £15.05 and its £3.01 VAT are owed back.
+    await lesson(engagements.ann, '2026-05-04', 1.5, mayLesson);
+    const may = (await invoiceOf(families.mix, '2026-05'))[0]?.data;
+    if (!may) throw new Error('no May invoice');
+    const credit = await ok('/api/family-invoices/lesson-credit', { clientId: families.mix });
+    await reactorsSettled(db, 60_000);
+    expect(credit.underWay).toBe(false);
+    expect(credit.creditNote.total).toBe(36.12);
+    expect(credit.invoice.total).toBe(18.06); // 36.12 − 18.06 = 15.05 + 3.01 back
+    expect((await invoiceOf(families.mix, '2026-05')).map((event) => event.type)).toEqual([
+      'FamilyInvoiceIssued',
+      'FamilyCreditNoteIssued',
+    ]);
+    const again = (await invoiceOf(families.mix, '2026-05', 1))[0]?.data;
+    if (!again) throw new Error('no second revision of May');
+    expect(again.invoiceId).toBe(credit.invoice.id);
+    expect(lineSummary(again)).toEqual([
+      ['tuition', '2026-05-04', 4515, 903],
+      ['adjustment', '2026-02-24', -3010, -602],
+    ]);
+    // Asked again: nothing more is owed back, nothing written.
+    const after = await countEvents();
+    expect((await post('/api/family-invoices/lesson-credit', { clientId: families.mix })).statusCode).toBe(409);
+    expect(await countEvents()).toBe(after);
   });
 });

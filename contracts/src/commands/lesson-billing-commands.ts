@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { calendarMonth, commandId } from '../values';
+import { calendarMonth, commandId, entityId } from '../values';
 
 /**
  * `POST /api/family-invoices/lesson-billing` (admins): bill the families for a month's lessons,
@@ -7,6 +7,25 @@ import { calendarMonth, commandId } from '../values';
  */
 export const lessonBillingBody = z.object({ commandId, month: calendarMonth });
 export type LessonBillingBody = z.input<typeof lessonBillingBody>;
+
+/**
+ * `POST /api/family-invoices/lesson-credit` (admins): the family asks for what it is owed back by
+ * lessons changed after they were billed, as a credit note now (docs/money-models.md).
+ */
+export const lessonCreditBody = z.object({ commandId, clientId: entityId('Family is required') });
+export type LessonCreditBody = z.input<typeof lessonCreditBody>;
+
+/**
+ * Its answer: the credit note of the family's latest lessons invoice, and that month billed again
+ * (null while under way, `underWay` true, or when the month billed again came to nothing).
+ */
+const documentAnswer = z.object({ id: z.string(), reference: z.string(), total: z.number() });
+export const lessonCreditAnswer = z.object({
+  creditNote: documentAnswer.nullable(),
+  invoice: documentAnswer.nullable(),
+  underWay: z.boolean(),
+});
+export type LessonCreditAnswer = z.infer<typeof lessonCreditAnswer>;
 
 /** Its answer: the request recorded, and whether its invoices were still being issued when it answered. */
 export const lessonBillingAnswer = z.object({ month: z.string(), requestId: z.string(), underWay: z.boolean() });

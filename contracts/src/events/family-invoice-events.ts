@@ -102,8 +102,8 @@ export const FamilyInvoiceIssued = defineEvent(
     totalPence: z.number().int().min(0),
     /** Lessons invoices: what the tutor billed for `introduction` lessons. */
     tutorBilled: z.array(tutorBilledLesson).optional(),
-    /** Personal (sealed with `billing`): the children's and tutors' names the lines name, by id. */
-    names: z.record(z.string(), z.string()).optional(),
+    /** Personal (sealed with `billing`): the children and tutors the lines name, each id with its name. */
+    names: z.array(z.object({ id: z.string(), name: z.string() })).optional(),
   }),
 );
 
@@ -158,8 +158,28 @@ export const FamilyLessonBillingRequested = defineEvent(
   z.object({ requestId: z.string(), month: calendarMonth, date: calendarDate }),
 );
 
+/**
+ * An admin asked, for the family, for what its changed lessons owe it back as a credit note now
+ * (docs/money-models.md), stream `family-lesson-credit-{clientId}`: the `lesson-billing` reactor
+ * credits `creditedId` (the family's latest lessons invoice, for `month`) and bills the month again
+ * at once on `nextId`, its next revision.
+ */
+export const FamilyLessonCreditRequested = defineEvent(
+  'FamilyLessonCreditRequested',
+  1,
+  z.object({
+    requestId: z.string(),
+    clientId: z.string(),
+    month: calendarMonth,
+    creditedId: z.string(),
+    nextId: z.string(),
+    date: calendarDate,
+  }),
+);
+
 export const familyInvoiceEvents = [
   FamilyLessonBillingRequested,
+  FamilyLessonCreditRequested,
   FamilyInvoiceIssued,
   FamilyInvoicePaymentRecorded,
   FamilyCreditNoteIssued,

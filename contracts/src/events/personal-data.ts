@@ -102,8 +102,8 @@ export const personalDataRules: Readonly<Record<string, PersonalDataRule>> = {
     subjectOf: (data) => familyBillingSubject(String(data.clientId)),
     fields: [
       { path: ['billing'], erased: () => ({ name: ERASED, address: [ERASED], postcode: ERASED, email: ERASED }) },
-      // The children and tutors a lessons invoice's lines name (absent, `{}`, on other invoices).
-      { path: ['names'], erased: () => ({}) },
+      // The children and tutors a lessons invoice's lines name (absent on other invoices).
+      { path: ['names'], erased: () => [] },
     ],
     retainedFrom: (data) => String(data.date),
     // A workshop invoice of no known family is billed to `registration:{id}`, the booking's own subject.

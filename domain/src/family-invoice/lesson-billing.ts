@@ -198,3 +198,33 @@ export const lessonBillingDecider: Decider<LessonBillingCommand, FamilyInvoiceEv
     return [{ type: 'FamilyLessonBillingRequested', data: { requestId, month, date: today } }];
   },
 };
+
+/**
+ * A family's requests for a credit note of what its changed lessons owe it back, stream
+ * `family-lesson-credit-{clientId}`: each recorded once (a retry of the same request records
+ * nothing); what follows is the `lesson-billing` reactor's.
+ */
+export type LessonCreditRequest = Extract<FamilyInvoiceEvent, { type: 'FamilyLessonCreditRequested' }>['data'];
+export type LessonCreditState = { requests: ReadonlyMap<string, LessonCreditRequest> };
+
+export const lessonCreditStream = (clientId: string) => `family-lesson-credit-${clientId}`;
+
+export const lessonCreditDecider: Decider<
+  { type: 'RequestLessonCredit'; request: LessonCreditRequest; actor: Actor },
+  FamilyInvoiceEvent,
+  LessonCreditState
+> = {
+  initialState: () => ({ requests: new Map() }),
+  evolve: (state, event) =>
+    event.type === 'FamilyLessonCreditRequested'
+      ? { requests: new Map(state.requests).set(event.data.requestId, event.data) }
+      : state,
+  decide: ({ request, actor }, state) => {
+    if (actor.role !== 'admin') throw new DomainError('forbidden', 'Only an admin can credit a family.');
+    if (state.requests.has(request.requestId)) return [];
+    checkId(request.requestId, 'requestId', 'The request id');
+    checkId(request.clientId, 'clientId', 'The family');
+    checkDate(request.date, 'date');
+    return [{ type: 'FamilyLessonCreditRequested', data: request }];
+  },
+};

@@ -196,7 +196,7 @@ export async function issuedDocumentOf(event: RecordedEvent, read: ReadAsOf): Pr
         lines: invoice.lines,
         totalPence: invoice.totalPence,
         // A lessons invoice's lines name their children and tutors (kept under the billing's key).
-        ...(invoice.names ? { names: invoice.names } : {}),
+        ...namesOf(invoice),
       },
     };
   const note = known.data;
@@ -213,7 +213,7 @@ export async function issuedDocumentOf(event: RecordedEvent, read: ReadAsOf): Pr
       billing,
       lines: note.lines,
       totalPence: note.totalPence,
-      ...(invoice.names ? { names: invoice.names } : {}),
+      ...namesOf(invoice),
     },
   };
 }
@@ -281,3 +281,7 @@ export async function documentRecordOf(event: RecordedEvent, read: ReadAsOf): Pr
     pdfSha256: createHash('sha256').update(pdf).digest('hex'),
   };
 }
+
+/** A lessons invoice's children and tutors by id, as its lines print them (none on other invoices). */
+const namesOf = (invoice: { names?: { id: string; name: string }[] }) =>
+  invoice.names ? { names: Object.fromEntries(invoice.names.map(({ id, name }) => [id, name])) } : {};

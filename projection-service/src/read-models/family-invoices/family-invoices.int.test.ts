@@ -146,7 +146,10 @@ describe('family invoices read model', () => {
         vatPence: 400,
         totalPence: 2400,
         tutorBilled: [],
-        names: { 'child-1': 'Amy Lee', 't-1': 'Tom Tutor' },
+        names: [
+          { id: 'child-1', name: 'Amy Lee' },
+          { id: 't-1', name: 'Tom Tutor' },
+        ],
       },
     });
     expect(

@@ -58,7 +58,7 @@ export const familyInvoicesProjection = defineProjection<FamilyInvoiceEvent | Cl
           invoice.totalPence,
           invoice.vatPence ?? 0,
           JSON.stringify(invoice.tutorBilled ?? []),
-          JSON.stringify(invoice.names ?? {}),
+          JSON.stringify(Object.fromEntries((invoice.names ?? []).map(({ id, name }) => [id, name]))),
         ],
       );
     },

@@ -2,6 +2,7 @@ import type {
   FamilyInvoiceState,
   FamilyLedgerAnswer,
   LessonBillingAnswer,
+  LessonCreditAnswer,
   LessonInvoiceAnswer,
 } from '@agency/contracts';
 import { PAGE_SIZE } from '../../components/pager';
@@ -54,3 +55,7 @@ export const billLessons = (body: { month: string; commandId: string }) =>
 /** A lessons invoice's lines: each lesson, its VAT, and the adjustments of lessons changed after they were billed. */
 export const fetchLessonLines = (id: string, signal?: AbortSignal) =>
   getJson<LessonInvoiceAnswer>(`/api/family-invoices/lines/${encodeURIComponent(id)}`, signal);
+
+/** The family asks for what it is owed back now: its latest lessons invoice credited and that month billed again. */
+export const creditLessons = (body: { clientId: string; commandId: string }) =>
+  postJson<LessonCreditAnswer>('/api/family-invoices/lesson-credit', body);

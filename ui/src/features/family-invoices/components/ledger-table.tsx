@@ -3,9 +3,11 @@ import { Fragment, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { FamilyDocumentLink } from '../../../components/family-document-link';
 import { EmptyRow, Table, TableWrap, Td, Th, TotalsFooter, Tr } from '../../../components/table';
+import { useCurrentUser } from '../../../lib/current-user';
 import { FAMILY_INVOICE_STATE_LABELS } from '../../../lib/family-invoices';
 import { formatDate, formatMoney } from '../../../lib/format';
 import type { FamilyLedgerAnswer, FamilyLedgerEntry } from '../api';
+import { LessonCreditButton } from './lesson-credit-button';
 import { LessonLines } from './lesson-lines';
 
 const Muted = styled.span(({ theme }) => ({ color: theme.colors.muted }));
@@ -54,8 +56,9 @@ const COLUMNS = 8;
  * in the column of its kind, what is owed on each invoice; the footer totals every filtered entry
  * (every page's, not only this one's).
  */
-export function LedgerTable({ answer }: { answer: FamilyLedgerAnswer }) {
+export function LedgerTable({ answer, onChanged }: { answer: FamilyLedgerAnswer; onChanged?: () => void }) {
   const { entries, totals } = answer;
+  const admin = useCurrentUser().role === 'admin';
   // A lessons invoice's lines open under its row.
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   const toggle = (id: string) =>
@@ -113,6 +116,9 @@ export function LedgerTable({ answer }: { answer: FamilyLedgerAnswer }) {
                     <tr>
                       <td colSpan={COLUMNS}>
                         <LessonLines id={entry.id} />
+                        {admin && entry.clientId ? (
+                          <LessonCreditButton clientId={entry.clientId} onCredited={() => onChanged?.()} />
+                        ) : null}
                       </td>
                     </tr>
                   ) : null}

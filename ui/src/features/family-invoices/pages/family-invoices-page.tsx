@@ -114,7 +114,7 @@ export function FamilyInvoicesPage() {
       <LoadState state={ledger.state} onRetry={ledger.retry}>
         {(answer) => (
           <>
-            <LedgerTable answer={answer} />
+            <LedgerTable answer={answer} onChanged={ledger.refresh} />
             <Pager paging={pages.paging(answer, answer.entries.length)} label="Family invoices" />
           </>
         )}
