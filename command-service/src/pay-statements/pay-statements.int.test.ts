@@ -4,6 +4,7 @@ import { pdfText } from '@agency/scripts/testing/pdf-text';
 import { reactorsSettled } from '@agency/scripts/testing/reactors-settled';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
 import { contact, testRequests } from '@agency/scripts/testing/test-requests';
+import { verifyProduct } from '@agency/scripts/verify-store';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { injectFaults } from '../race-points';
@@ -377,5 +378,19 @@ describe('pay statements: prepared once per tutor and month, held until the fami
     // Ben's balance owed to the agency is carried, and nothing is owed to him.
     const benMay = await issued(ben, '2026-05');
     expect([benMay.carriedPence, benMay.totalPayPence, benMay.lines]).toEqual([-4500, -4500, []]);
+  });
+
+  it('leaves npm run verify nothing to report: every statement stream folds and every statement re-renders as recorded', async () => {
+    await reactorsSettled(db, 60_000);
+    const readDb = new pg.Pool({ connectionString: product.databaseUrl, options: '-c search_path=read' });
+    try {
+      const report = await verifyProduct(db, readDb, product.command.deps.store, 'Europe/London');
+      expect(report.differences).toEqual([]);
+      // March, April and May for each tutor: six statements, each rebuilt and compared with its record.
+      expect(report.documents.compared).toBeGreaterThanOrEqual(6);
+      expect(report.documents.unrecorded).toBe(0);
+    } finally {
+      await readDb.end();
+    }
   });
 });
