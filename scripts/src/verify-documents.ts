@@ -60,11 +60,25 @@ async function subjectsRead(event: RecordedEvent, read: ReadAsOf): Promise<Set<s
 export const RENDERS_PER_RUN = 1000;
 
 /**
+ * Which documents, of these kinds in log order, one run renders to bytes: at most `renders`
+ * (plus the first of each kind), every n-th, so the sample spans the whole log.
+ */
+export function renderedSample(kinds: readonly string[], renders: number): boolean[] {
+  const stride = Math.max(1, Math.ceil(kinds.length / Math.max(renders, 1)));
+  const seen = new Set<string>();
+  return kinds.map((kind, index) => {
+    const first = !seen.has(kind);
+    seen.add(kind);
+    return first || index % stride === 0;
+  });
+}
+
+/**
  * Every issued document rebuilt from `events` (read through the personal-data layer, so an
  * erased subject's fields read "Erased") and compared with what was recorded when it was first
  * rendered (docs/documents.md): its content hash, or the erased form's once its subject is
  * erased, and then its bytes. The events are in memory already: a content hash costs a tenth of
- * a millisecond, a rendering 5 to 15. So every document's content is compared, and the bytes of
+ * a millisecond, a rendering about 12 (docs/documents.md). So every document's content is compared, and the bytes of
  * at most `renders` documents, spread evenly over the log (and the first of each kind): bytes
  * that differ with the same content come from the renderer, which changes them all alike.
  */
@@ -79,8 +93,10 @@ export async function checkDocuments(
   const records = await recordsOf(pool);
   const read = readFromMemory(events);
   const issuing = events.filter((event) => issuesDocument(event.type));
-  const stride = Math.max(1, Math.ceil(issuing.length / Math.max(renders, 1)));
-  const kindsRendered = new Set<string>();
+  const sample = renderedSample(
+    issuing.map((event) => event.type),
+    renders,
+  );
   const checked: DocumentsChecked = { compared: 0, rendered: 0, erased: 0, unrecorded: 0 };
   for (const [index, event] of issuing.entries()) {
     onProgress(index + 1, issuing.length);
@@ -114,8 +130,7 @@ export async function checkDocuments(
         );
       continue;
     }
-    if (index % stride !== 0 && kindsRendered.has(document.kind)) continue;
-    kindsRendered.add(document.kind);
+    if (!sample[index]) continue;
     checked.rendered += 1;
     const pdf = await renderIssuedDocument(document);
     if (createHash('sha256').update(pdf).digest('hex') !== record.pdf_sha256)
