@@ -86,7 +86,21 @@ export const sessionToken = fp(
       (request as { user?: unknown }).user = undefined;
       return new HttpError(401, 'unauthenticated', 'Please log in.');
     };
-    const authenticateSession = async (request: FastifyRequest) => {
+    // Live answers are reused across requests while the app runs (sessions.ts, `cacheChecks`).
+    await options.sessions.cacheChecks?.();
+    app.addHook('onClose', async () => {
+      await options.sessions.stopCaching?.();
+    });
+    /** One check per request, however many route groups ask for the caller. */
+    const checked = new WeakMap<FastifyRequest, Promise<{ user: SessionUser; sessionId: string }>>();
+    const authenticateSession = (request: FastifyRequest) => {
+      const known = checked.get(request);
+      if (known) return known;
+      const checking = checkSession(request);
+      checked.set(request, checking);
+      return checking;
+    };
+    const checkSession = async (request: FastifyRequest) => {
       let claims: TokenClaims;
       try {
         claims = await request.jwtVerify<TokenClaims>();

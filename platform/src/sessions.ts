@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type pg from 'pg';
+import pg from 'pg';
 import { migrate, SESSIONS_MIGRATIONS } from './migrations';
 
 /** A session with no keepalive for this long is over (the UI's idle time-out). */
@@ -33,6 +33,9 @@ export type LiveSession = {
 /** What the token check needs: is this session still live for this user? */
 export interface SessionCheck {
   check(sessionId: string, userId: string): Promise<SessionState>;
+  /** Reuse live answers while the app runs (`Sessions.cacheChecks`); a check without it asks every time. */
+  cacheChecks?(): Promise<void>;
+  stopCaching?(): Promise<void>;
 }
 
 const LIVE = `ended_at is null
@@ -41,8 +44,22 @@ const LIVE = `ended_at is null
 
 const CHECK = `select user_id, ended_reason, ended_at is not null as ended,
         last_seen_at <= now() - make_interval(secs => ${SESSION_IDLE_SECONDS}) as idle,
-        created_at <= now() - make_interval(secs => ${SESSION_LIFETIME_SECONDS}) as expired
+        created_at <= now() - make_interval(secs => ${SESSION_LIFETIME_SECONDS}) as expired,
+        extract(epoch from least(last_seen_at + make_interval(secs => ${SESSION_IDLE_SECONDS}),
+          created_at + make_interval(secs => ${SESSION_LIFETIME_SECONDS})) - now()) * 1000 as live_ms
    from auth.sessions where id = $1`;
+
+/** Notified with the user's id whenever one of their sessions ends, is deleted or shortened (migrations/sessions). */
+export const SESSION_ENDED_CHANNEL = 'session_ended';
+/** How long a live answer is reused at most, even with every end notified (a bound, should one be missed). */
+export const SESSION_CACHE_MS = 30_000;
+
+/**
+ * Every Sessions of this process that reuses live answers: a session ended through any of them
+ * is forgotten by all before `end` returns, so the next request is refused at once, without
+ * waiting for the notification that tells the other processes.
+ */
+const caching = new Set<Sessions>();
 
 /**
  * Server-side sessions, in the command side's `auth` schema (tables: migrations/sessions); both
@@ -50,7 +67,77 @@ const CHECK = `select user_id, ended_reason, ended_at is not null as ended,
  * inside the signed token (`sid`).
  */
 export class Sessions implements SessionCheck {
+  /** Live answers reused by `check`, by session id; only while `cacheChecks` listens. */
+  private live = new Map<string, { userId: string; until: number }>();
+  /** Moves on every forgetting: a check that began before one may not store what it read. */
+  private forgettings = 0;
+  private listener?: pg.Client;
+  private stopped = true;
+
   constructor(private readonly db: pg.Pool) {}
+
+  /**
+   * Reuses a live answer of `check` (for at most SESSION_CACHE_MS, never past the session's idle
+   * time or lifetime), so a request costs no round trip for its session. Correct only while every
+   * end of a session is heard: a session ended in this process is forgotten at once (`end`,
+   * `endAllFor`); one ended anywhere else (another instance, a deletion, plain SQL) is notified by
+   * the table's trigger on SESSION_ENDED_CHANNEL. Without that connection nothing is reused.
+   */
+  async cacheChecks(): Promise<void> {
+    this.stopped = false;
+    const listener = new pg.Client(this.db.options);
+    this.listener = listener;
+    let lost = false;
+    const relisten = () => {
+      if (lost) return;
+      lost = true;
+      // Ends may be missed from here on: nothing is reused until listening again.
+      caching.delete(this);
+      this.forgetAll();
+      listener.end().catch(() => {});
+      if (this.stopped || this.listener !== listener) return;
+      setTimeout(() => {
+        if (!this.stopped && this.listener === listener) void this.cacheChecks();
+      }, 1000);
+    };
+    listener.on('error', relisten);
+    listener.on('end', relisten);
+    listener.on('notification', (message) => this.forgetUser(message.payload ?? ''));
+    try {
+      await listener.connect();
+      await listener.query(`listen ${SESSION_ENDED_CHANNEL}`);
+    } catch {
+      // Checked on every request meanwhile, as without a cache; tried again in a second.
+      relisten();
+      return;
+    }
+    if (!lost && !this.stopped && this.listener === listener) caching.add(this);
+  }
+
+  /** Stops reusing answers and closes the listening connection. */
+  async stopCaching() {
+    this.stopped = true;
+    caching.delete(this);
+    this.forgetAll();
+    const listener = this.listener;
+    this.listener = undefined;
+    await listener?.end().catch(() => {});
+  }
+
+  private forgetAll() {
+    this.forgettings++;
+    this.live.clear();
+  }
+
+  private forgetUser(userId: string) {
+    this.forgettings++;
+    for (const [id, entry] of this.live) if (entry.userId === userId) this.live.delete(id);
+  }
+
+  private forgetSession(sessionId: string) {
+    this.forgettings++;
+    this.live.delete(sessionId);
+  }
 
   /** Its table, for a process that runs no other migrations (docs/migrations.md). */
   async ensureSchema() {
@@ -74,6 +161,9 @@ export class Sessions implements SessionCheck {
    * (the only write, once per session).
    */
   async check(sessionId: string, userId: string): Promise<SessionState> {
+    const known = this.live.get(sessionId);
+    if (known && known.userId === userId && known.until > Date.now()) return { live: true };
+    const forgettings = this.forgettings;
     // Asked on every request: a named statement is parsed and planned once per connection.
     const found = await this.db.query({ name: 'session-check', text: CHECK, values: [sessionId] });
     const row = found.rows[0];
@@ -84,6 +174,11 @@ export class Sessions implements SessionCheck {
       const reason = row.expired ? 'lifetime' : 'idle';
       await this.end(sessionId, reason);
       return { live: false, reason };
+    }
+    // Not when something was forgotten while reading: the session may have ended after this read.
+    if (caching.has(this) && forgettings === this.forgettings) {
+      const until = Date.now() + Math.min(Number(row.live_ms), SESSION_CACHE_MS);
+      this.live.set(sessionId, { userId, until });
     }
     return { live: true };
   }
@@ -116,6 +211,7 @@ export class Sessions implements SessionCheck {
         where id = $1 and ended_at is null and ($3::text is null or user_id = $3) returning 1`,
       [sessionId, reason, userId ?? null],
     );
+    for (const sessions of caching) sessions.forgetSession(sessionId);
     return (ended.rowCount ?? 0) > 0;
   }
 
@@ -126,6 +222,7 @@ export class Sessions implements SessionCheck {
         where user_id = $1 and ended_at is null and id <> coalesce($3, '') returning 1`,
       [userId, reason, except ?? null],
     );
+    for (const sessions of caching) sessions.forgetUser(userId);
     return ended.rowCount ?? 0;
   }
 
