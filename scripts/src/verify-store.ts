@@ -10,6 +10,7 @@ import {
   familyInvoice,
   formatPounds,
   invoice,
+  lessonBilling,
   moneyModel,
   payRun,
   payStatement,
@@ -59,6 +60,8 @@ export const DECIDERS: readonly [prefix: string, decider: AnyDecider][] = [
   [payRun.payRunStream(''), payRun.payRunDecider],
   ['pay-statement-', payStatement.payStatementDecider],
   [payStatement.preparedStream(), payStatement.preparedDecider],
+  [lessonBilling.lessonBillingStream(), lessonBilling.lessonBillingDecider],
+  [lessonBilling.lessonCreditStream(''), lessonBilling.lessonCreditDecider],
 ];
 
 const BY_LENGTH = [...DECIDERS].sort(([a], [b]) => b.length - a.length);
@@ -196,7 +199,8 @@ async function checkFamilyInvoices(readDb: pg.ClientBase, states: Map<string, un
   const live = new Map(rows.rows.map((row) => [row.id, row]));
   for (const { invoice: issuedInvoice, paidPence, creditNote } of issued) {
     const name = `Family invoice ${issuedInvoice.reference}`;
-    const lines = issuedInvoice.lines.reduce((sum, line) => sum + line.amountPence, 0);
+    // A lessons invoice's lines carry their VAT, which the total includes (docs/money-models.md).
+    const lines = issuedInvoice.lines.reduce((sum, line) => sum + line.amountPence + (line.vatPence ?? 0), 0);
     const expected = lines - (issuedInvoice.discountPence ?? 0);
     if (issuedInvoice.totalPence !== expected)
       differences.push(

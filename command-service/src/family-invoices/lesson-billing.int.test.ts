@@ -5,6 +5,7 @@ import { pdfText } from '@agency/scripts/testing/pdf-text';
 import { reactorsSettled } from '@agency/scripts/testing/reactors-settled';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
 import { contact, testRequests } from '@agency/scripts/testing/test-requests';
+import { verifyProduct } from '@agency/scripts/verify-store';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reactionContext } from '../reactors/reactor';
@@ -373,5 +374,16 @@ describe('lesson billing: one invoice per family and month, late changes as adju
     const after = await countEvents();
     expect((await post('/api/family-invoices/lesson-credit', { clientId: families.mix })).statusCode).toBe(409);
     expect(await countEvents()).toBe(after);
+  });
+
+  it('npm run verify folds the billing and credit streams and finds each lessons invoice’s total in its lines and their VAT', async () => {
+    await reactorsSettled(db, 60_000);
+    const readDb = new pg.Pool({ connectionString: product.databaseUrl, options: '-c search_path=read' });
+    try {
+      const report = await verifyProduct(db, readDb, store(), 'Europe/London');
+      expect(report.differences).toEqual([]);
+    } finally {
+      await readDb.end();
+    }
   });
 });
