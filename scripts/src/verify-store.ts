@@ -56,7 +56,7 @@ export const DECIDERS: readonly [prefix: string, decider: AnyDecider][] = [
   [reminder.remindersStream(''), reminder.remindersDecider],
   [moneyModel.agencyModelStream(), moneyModel.agencyModelDecider],
   [moneyModel.engagementModelStream(''), moneyModel.engagementModelDecider],
-  [payRun.bankDetailsStream(''), payRun.tutorBankDecider],
+  [payRun.bankDetailsStream(''), payRun.bankDetailsDecider],
   [payRun.payRunStream(''), payRun.payRunDecider],
   ['pay-statement-', payStatement.payStatementDecider],
   [payStatement.preparedStream(), payStatement.preparedDecider],

@@ -80,7 +80,7 @@ async function gatherRun(deps: CommandDependencies, context: CommandContext, db:
   const byTutor = [...payable].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   for (const [tutorId, statements] of byTutor) {
     const person = await context.load(tutor.tutorStream(tutorId), tutor.tutorDecider);
-    const bank = await context.load(payRun.bankDetailsStream(tutorId), payRun.tutorBankDecider);
+    const bank = await context.load(payRun.bankDetailsStream(tutorId), payRun.bankDetailsDecider);
     const erased = (person.status !== 'none' && person.erased) || (bank.details && payRun.isErased(bank.details));
     const blocked = erased ? 'bank-details-erased' : bank.details ? null : 'no-bank-details';
     // Never the roll number here: it is the tutor's sealed personal data, and this event is in clear;
@@ -118,7 +118,7 @@ export async function payRunRoutes(app: FastifyInstance, { deps, db, timeZone }:
       const { tutorId } = params;
       const person = await load(tutor.tutorStream(tutorId), tutor.tutorDecider);
       const known = person.status === 'none' ? 'none' : person.erased ? 'erased' : 'known';
-      const saved = await run(payRun.bankDetailsStream(tutorId), payRun.tutorBankDecider, {
+      const saved = await run(payRun.bankDetailsStream(tutorId), payRun.bankDetailsDecider, {
         type: 'SetTutorBankDetails',
         tutorId,
         details: {
@@ -178,7 +178,7 @@ export async function payRunRoutes(app: FastifyInstance, { deps, db, timeZone }:
       const run = await context.load(payRun.payRunStream(month), payRun.payRunDecider);
       const leftOut: string[] = [];
       for (const line of run.status === 'prepared' ? payRun.payableLines(run.run) : []) {
-        const bank = await context.load(payRun.bankDetailsStream(line.tutorId), payRun.tutorBankDecider);
+        const bank = await context.load(payRun.bankDetailsStream(line.tutorId), payRun.bankDetailsDecider);
         if (!bank.details || payRun.isErased(bank.details)) leftOut.push(line.tutorId);
       }
       const state = await context.run(payRun.payRunStream(month), payRun.payRunDecider, {

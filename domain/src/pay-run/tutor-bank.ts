@@ -84,7 +84,7 @@ export type SetBankDetails = {
   actor: Actor;
 };
 
-export const tutorBankDecider: Decider<SetBankDetails, TutorBankEvent, TutorBankState> = {
+export const bankDetailsDecider: Decider<SetBankDetails, TutorBankEvent, TutorBankState> = {
   initialState: () => ({ details: null, count: 0 }),
   evolve: (state, event) =>
     event.type === 'TutorBankDetailsSet'

@@ -31,7 +31,7 @@ async function bankDetailsOf(store: EventStore, tutorId: string, revision?: numb
   const events = (await store.readStream(payRun.bankDetailsStream(tutorId)))
     .filter((event) => revision === undefined || event.revision <= revision)
     .map((event) => ({ type: event.type, data: event.data }) as TutorBankEvent);
-  return fold(payRun.tutorBankDecider, events).details;
+  return fold(payRun.bankDetailsDecider, events).details;
 }
 
 /** Tutors' names now, by id (an erased tutor's reads "Erased"). */
