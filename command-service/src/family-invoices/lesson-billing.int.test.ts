@@ -301,6 +301,13 @@ describe('lesson billing: one invoice per family and month, late changes as adju
     const ledger = await get(`/api/family-invoices?client=${families.mix}`);
     expect(ledger.status).toBe(200);
     expect(ledger.body.entries.map((entry: { billedFor: string }) => entry.billedFor)).toEqual(['lessons', 'lessons']);
+    // The family's page (as its portal, the same overview) lists its lessons invoices.
+    const overview = await get(`/api/clients/${families.mix}/overview`);
+    expect(overview.status).toBe(200);
+    expect(overview.body.invoices.map((invoice: { billedFor: string }) => invoice.billedFor)).toEqual([
+      'lessons',
+      'lessons',
+    ]);
     // February's invoice is as it was issued.
     expect(await invoiceOf(families.mix, '2026-02')).toEqual([{ type: 'FamilyInvoiceIssued', data: february }]);
 
