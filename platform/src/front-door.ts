@@ -114,6 +114,13 @@ const REDACTED_PATHS = [
   '*.*.lastName',
   '*.*.dob',
   '*.*.allergies',
+  // A tutor's bank details (docs/money-models.md, "Pay runs").
+  '*.accountName',
+  '*.sortCode',
+  '*.accountNumber',
+  '*.rollNumber',
+  '*.*.sortCode',
+  '*.*.accountNumber',
 ];
 
 /**
