@@ -15,7 +15,7 @@ describe('npm run verify: everything recomputed from the events agrees, until a 
   let pool: pg.Pool;
   let readDb: pg.Pool;
   /** The documents issued in the set-up: the tutor's invoice and the consultation's family invoice. */
-  const issued = { tutorId: '', engagementId: '', tutorInvoiceId: '', familyInvoiceId: '' };
+  const issued = { tutorId: '', clientId: '', engagementId: '', tutorInvoiceId: '', familyInvoiceId: '' };
 
   beforeAll(async () => {
     product = await startTestProduct();
@@ -65,6 +65,7 @@ describe('npm run verify: everything recomputed from the events agrees, until a 
     });
     Object.assign(issued, {
       tutorId: tutor.id,
+      clientId: client.id,
       engagementId: engagement.id,
       tutorInvoiceId: saved.invoice.id,
       familyInvoiceId: consultation.invoiceId,
@@ -240,8 +241,9 @@ describe('npm run verify: everything recomputed from the events agrees, until a 
       await pool.query(tutorRecord, [was]);
     });
 
-    it("once the tutor is erased, the invoice re-renders with 'Erased' for the tutor's details and verify accepts it", async () => {
+    it("once the tutor is erased, the invoice re-renders with 'Erased' for the tutor's details and verify accepts it; the family's erasure leaves its invoice as it was (its accounting copy)", async () => {
       const before = await tutorPdf();
+      const familyBefore = await familyPdf();
       const admin = product.api(await product.login(TEST_ADMIN.username, TEST_ADMIN.password));
       await admin.post('/api/tutors/engagement', {
         id: issued.engagementId,
@@ -270,6 +272,9 @@ describe('npm run verify: everything recomputed from the events agrees, until a 
       expect(text).toContain('Erased');
       expect(text).not.toContain('Vera');
       expect(text).toContain(`Document check: ${after.hash}`);
+      // The family's billing details are kept for the retention period after its erasure (docs/personal-data.md).
+      await admin.post(`/api/clients/erase/${issued.clientId}`, { reason: 'Asked by the family', confirm: true });
+      expect((await familyPdf()).bytes.equals(familyBefore.bytes)).toBe(true);
       const report = await verifyProduct(pool, readDb, store, 'Europe/London');
       expect(report.differences).toEqual([]);
       expect(report.documents).toMatchObject({ compared: 2, erased: 1 });
