@@ -3,6 +3,7 @@ import { seedConsultations } from './demo/consultations';
 import { seedEngagements } from './demo/engagements';
 import { seedInvoices } from './demo/invoices';
 import { seedLessons } from './demo/lessons';
+import { billMoneyModels, chooseMoneyModels } from './demo/money-models';
 import { seedWorkshops } from './demo/workshops';
 import type { RunningProduct } from './product';
 
@@ -189,12 +190,16 @@ export async function seedDemoData(product: RunningProduct, families = 36): Prom
   }
   const tutors = await seedTutors(post);
   const engagements = await seedEngagements(product, token);
+  // Engagements of the other two money models for children without a tutor yet, before their lessons.
+  const moneyModels = await chooseMoneyModels(product, token);
   // After the engagements: lessons are recorded against them (none yet means none recorded).
   const lessons = await seedLessons(product, token);
+  // Billed before the tutors' invoices lock the months, so a lesson can still change after its family's invoice.
+  const billed = moneyModels ? `; ${await billMoneyModels(product, token, moneyModels)}` : '';
   const invoices = await seedInvoices(product, token);
   const consultations = await seedConsultations(product, token);
   const workshops = await seedWorkshops(product, token);
-  return `${families} families with ${children} children; ${tutors}; ${engagements}; ${lessons}; ${invoices}; ${consultations}; ${workshops}`;
+  return `${families} families with ${children} children; ${tutors}; ${engagements}; ${lessons}; ${invoices}; ${consultations}; ${workshops}${billed}`;
 }
 
 const TUTORS: { first: string; last: string; town: string; terminated?: boolean; partner?: boolean }[] = [
