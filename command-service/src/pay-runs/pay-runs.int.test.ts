@@ -5,7 +5,7 @@ import { reactorsSettled } from '@agency/scripts/testing/reactors-settled';
 import { type TestProduct, useTestProduct } from '@agency/scripts/testing/test-product';
 import { contact, testRequests } from '@agency/scripts/testing/test-requests';
 import type pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { injectFaults } from '../race-points';
 import { reactionContext } from '../reactors/reactor';
 import { PAY_RUNS_REACTOR } from './pay-run-reactor';
@@ -273,6 +273,19 @@ describe('pay runs: bank details sealed and admins’ only, a run prepared once,
       amountPence: 1_000,
       actor: { role: 'admin' },
     });
+    // Until the run is paid, its screen points the line out: its file would pay more than is owed now.
+    await vi.waitFor(
+      async () => {
+        const lines = (await requests.get(`/api/pay-runs/${MONTH}`)).body.lines as {
+          tutorId: string;
+          paidElsewhere: boolean;
+        }[];
+        expect(lines.map((line) => [line.tutorId, line.paidElsewhere]).filter(([, flagged]) => flagged)).toEqual([
+          [tutors.ann, true],
+        ]);
+      },
+      { timeout: 60_000, interval: 50 },
+    );
     // The reactor crashes right after recording its first payment, then runs the event again.
     let crashed = false;
     injectFaults({

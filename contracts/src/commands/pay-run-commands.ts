@@ -75,6 +75,8 @@ export const payRunAnswer = z.object({
       reference: z.string(),
       account: z.string().nullable(),
       blocked: z.enum(payRunBlocks).nullable(),
+      /** Before the run is paid: one of its statements was paid elsewhere since (prepare the run again). */
+      paidElsewhere: z.boolean(),
       statements: z.array(statementOwedView),
     }),
   ),

@@ -129,6 +129,23 @@ export async function payRunQueries(fastify: FastifyInstance, { db, store }: Opt
         [...row.lines, ...row.waiting].map((line) => line.tutorId),
       );
       const nameOf = (tutorId: string) => names.get(tutorId) ?? tutorId;
+      // Before it is paid, a statement paid elsewhere since the run was prepared is pointed out: its
+      // file would pay more than is owed now (the payment recorded never is).
+      const statementIds = row.lines.flatMap((line) => line.statements.map((statement) => statement.statementId));
+      const owedNow = new Map(
+        row.paid_on
+          ? []
+          : (
+              await db.query<{ id: string; owed_pence: string }>(
+                'select id, total_pay_pence - paid_pence as owed_pence from pay_statements where id = any($1)',
+                [statementIds],
+              )
+            ).rows.map((statement) => [statement.id, penceFrom(statement.owed_pence)]),
+      );
+      const paidElsewhere = (line: Line) =>
+        line.statements.some(
+          (statement) => (owedNow.get(statement.statementId) ?? statement.owedPence) < statement.owedPence,
+        );
       const lines = await Promise.all(
         row.lines.map(async (line) => {
           const details =
@@ -143,6 +160,7 @@ export async function payRunQueries(fastify: FastifyInstance, { db, store }: Opt
             reference: line.reference,
             account: details && !erased ? payRun.maskAccountNumber(details.accountNumber) : null,
             blocked: erased ? ('bank-details-erased' as const) : line.blocked,
+            paidElsewhere: paidElsewhere(line),
             statements: line.statements.map(owedView),
           };
         }),

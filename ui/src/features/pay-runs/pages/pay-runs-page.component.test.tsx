@@ -20,6 +20,7 @@ const run: PayRunAnswer = {
       reference: 'PAY 2026-10',
       account: '****3456',
       blocked: null,
+      paidElsewhere: false,
       statements: [{ statementId: 't1-2026-10', month: '2026-10', reference: 'PS-1', owed: 92.09 }],
     },
     {
@@ -29,6 +30,7 @@ const run: PayRunAnswer = {
       reference: 'PS-2',
       account: null,
       blocked: 'no-bank-details',
+      paidElsewhere: false,
       statements: [{ statementId: 't2-2026-10', month: '2026-10', reference: 'PS-2', owed: 22.5 }],
     },
   ],

@@ -95,7 +95,15 @@ function PayRunLines({ run }: { run: PayRunAnswer }) {
                 <Td nowrap>{line.account ?? ''}</Td>
                 <Td nowrap>{line.reference}</Td>
                 <Td numeric>{formatMoney(line.amount)}</Td>
-                <Td>{line.blocked ? BLOCKED[line.blocked] : run.paidOn ? 'Paid' : 'In the bank file'}</Td>
+                <Td>
+                  {line.blocked
+                    ? BLOCKED[line.blocked]
+                    : run.paidOn
+                      ? 'Paid'
+                      : line.paidElsewhere
+                        ? 'Paid elsewhere since: prepare the run again'
+                        : 'In the bank file'}
+                </Td>
               </Tr>
             ))
           )}
