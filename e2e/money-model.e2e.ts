@@ -12,6 +12,8 @@ describe('money model in the browser', () => {
   let browser: Browser;
   let page: Page;
   let detail = '';
+  let tutorId = '';
+  let engagementId = '';
 
   beforeAll(async () => {
     const stamp = Date.now() % 100000;
@@ -35,7 +37,9 @@ describe('money model in the browser', () => {
       startDate: '2023-09-01',
       subjects: ['Maths'],
     });
-    detail = `/engagement/detail/${tutor.id}/${engagement.id}`;
+    tutorId = tutor.id;
+    engagementId = engagement.id;
+    detail = `/engagement/detail/${tutorId}/${engagementId}`;
     browser = await launchChromium();
     page = await logInAsAdmin(browser);
   });
@@ -61,7 +65,7 @@ describe('money model in the browser', () => {
     await screenshot(page, 'settings-money-model');
   });
 
-  it("the engagement's page gives it its own model from a month on", async () => {
+  it("the engagement's page gives it its own model from a month on; its lessons leave the commission invoice", async () => {
     await page.goto(detail);
     const panel = page.getByRole('region', { name: 'Money model' });
     await expect.poll(() => panel.getByText("(the agency's)").count()).toBeGreaterThan(0);
@@ -72,5 +76,24 @@ describe('money model in the browser', () => {
     await expect.poll(() => upcoming.getByText('From June 2098').count()).toBe(1);
     expect(await upcoming.innerText()).toContain("Agency sells the tuition (the engagement's own)");
     await expectAccessible(page);
+
+    // From this month (the form's first month, today's in the agency's time zone) on.
+    await page.reload();
+    await panel.getByLabel('Its model').selectOption('agency-sells-tuition');
+    const month = await panel.getByLabel('From (month)').inputValue();
+    await panel.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => panel.getByText("(the engagement's own)").count()).toBeGreaterThan(0);
+    const { post } = await adminApi();
+    await post(`/api/lessons/lesson?month=${month}`, {
+      tutorId,
+      lesson: { engagementId, date: `${month}-01`, duration: 1 },
+    });
+    await page.goto(
+      `/invoice/generate/${tutorId}?year=${Number(month.slice(0, 4))}&month=${Number(month.slice(5, 7))}`,
+    );
+    const note = page.getByRole('list', { name: 'Lessons not on this invoice' });
+    await expect
+      .poll(() => note.innerText().catch(() => ''))
+      .toContain('Not on this invoice: 1 lesson (£40.00) under Agency sells the tuition, billed by the agency');
   });
 });

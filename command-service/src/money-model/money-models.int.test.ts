@@ -153,6 +153,16 @@ describe('money models: choices, the read model and the commission invoice under
     await lesson(engagements.own, '2026-03-03', 1.25);
     await lesson(engagements.own, '2026-03-04', 0.75);
     await lesson(engagements.intro, '2026-03-05', 1);
+    // The confirmation page's preview, before generation, bills what the invoice will, and names the rest.
+    expect((await get(`/api/invoices/preview?year=2026&month=3&tutorId=${tutorId}`)).body).toMatchObject({
+      lessonCount: 2,
+      earnings: 71.01,
+      totalCommission: 10.65,
+      notOnInvoice: [
+        { model: 'agency-sells-tuition', lessonCount: 1, earnings: 40 },
+        { model: 'introduction', lessonCount: 1, earnings: 30 },
+      ],
+    });
     await ok('/api/invoices/save', { tutorId, year: 2026, month: 2 });
     await ok('/api/invoices/save', { tutorId, year: 2026, month: 3 });
     // February: the plain engagement's hour at £40, 25 % (10 % of it the partner's); the

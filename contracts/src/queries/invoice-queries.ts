@@ -104,6 +104,12 @@ export const invoicePreviewAnswer = z.object({
   invoice: z.object({ id: z.string(), reference: z.string(), date: z.string(), confirmed: z.boolean() }).nullable(),
   /** References of the month's withdrawn invoices, oldest first. */
   voided: z.array(z.string()),
+  /**
+   * The month's lessons under another money model than the spec's, by model: not on the tutor's
+   * commission invoice, since the agency bills the family for them (docs/money-models.md). Absent
+   * when there are none.
+   */
+  notOnInvoice: z.array(z.object({ model: moneyModel, lessonCount: z.number(), earnings: z.number() })).optional(),
 });
 export type InvoicePreviewAnswer = z.infer<typeof invoicePreviewAnswer>;
 

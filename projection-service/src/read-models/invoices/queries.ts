@@ -221,11 +221,22 @@ export async function invoiceQueries(fastify: FastifyInstance, { db, store }: { 
     const rows = invoices.rows.map(withMoney);
     const current = rows.find((row) => !row.void);
     // Before generation, exactly what GenerateInvoice would make of the month's lessons now.
+    // Only the lessons under the spec's model are on it; the others are named beside it.
     const lessons = await db.query(
-      `select amount_pence, commission_bp, commission_pence, partner_commission_pence
+      `select amount_pence, commission_bp, commission_pence, partner_commission_pence,
+              money_model_on(engagement_id, date) as money_model
          from lessons where tutor_id = $1 and month = $2`,
       [tutorId, key],
     );
+    const billedElsewhere = new Map<MoneyModel, { lessonCount: number; earningsPence: number }>();
+    for (const row of lessons.rows.map(withMoney)) {
+      if (row.money_model === 'tutor-pays-commission') continue;
+      const part = billedElsewhere.get(row.money_model) ?? { lessonCount: 0, earningsPence: 0 };
+      billedElsewhere.set(row.money_model, {
+        lessonCount: part.lessonCount + 1,
+        earningsPence: part.earningsPence + row.amount_pence,
+      });
+    }
     const summary = current
       ? {
           items: current.items as InvoiceItem[],
@@ -234,12 +245,15 @@ export async function invoiceQueries(fastify: FastifyInstance, { db, store }: { 
           commissionPence: current.commission_pence,
         }
       : invoice.invoiceSummary(
-          lessons.rows.map(withMoney).map((row) => ({
-            amountPence: row.amount_pence,
-            commissionBp: row.commission_bp,
-            commissionPence: row.commission_pence,
-            partnerCommissionPence: row.partner_commission_pence,
-          })),
+          lessons.rows
+            .map(withMoney)
+            .filter((row) => row.money_model === 'tutor-pays-commission')
+            .map((row) => ({
+              amountPence: row.amount_pence,
+              commissionBp: row.commission_bp,
+              commissionPence: row.commission_pence,
+              partnerCommissionPence: row.partner_commission_pence,
+            })),
         );
     return {
       tutorId,
@@ -253,6 +267,17 @@ export async function invoiceQueries(fastify: FastifyInstance, { db, store }: { 
         ? { id: current.id, reference: current.reference, date: current.date, confirmed: current.confirmed }
         : null,
       voided: rows.filter((row) => row.void).map((row) => row.reference),
+      ...(billedElsewhere.size > 0
+        ? {
+            notOnInvoice: [...billedElsewhere]
+              .sort(([a], [b]) => a.localeCompare(b))
+              .map(([model, part]) => ({
+                model,
+                lessonCount: part.lessonCount,
+                earnings: toPounds(part.earningsPence),
+              })),
+          }
+        : {}),
     };
   });
 

@@ -16,6 +16,7 @@ import { useAgencyToday, useCurrentUser } from '../../../lib/current-user';
 import { formatMoney } from '../../../lib/format';
 import { errorMessage } from '../../../lib/http';
 import { mayInvoiceFor } from '../../../lib/may-invoice';
+import { billedBy, modelLabel } from '../../../lib/money-models';
 import { useLoader } from '../../../lib/use-loader';
 import { confirmInvoice, fetchInvoicePreview, type InvoicePreview, saveInvoice, withdrawInvoice } from '../api';
 import { daysLeftInWords } from '../early-invoice';
@@ -146,9 +147,12 @@ function Confirmation({
       </Lead>
       {preview.totalCommission > 0 ? (
         <Items preview={preview} />
+      ) : preview.notOnInvoice ? (
+        <NoLessons>No commission is due on this month: the agency bills the families for its lessons.</NoLessons>
       ) : (
         <NoLessons>Please confirm that you did not have any lessons this month</NoLessons>
       )}
+      <NotOnInvoice preview={preview} />
       {preview.voided.length > 0 ? (
         <p data-testid="voided">
           Withdrawn:{' '}
@@ -202,6 +206,22 @@ function Confirmation({
         </Button>
       </ButtonRow>
     </Panel>
+  );
+}
+
+/** The month's lessons under another money model: not on the tutor's commission invoice, and why. */
+function NotOnInvoice({ preview }: { preview: InvoicePreview }) {
+  if (!preview.notOnInvoice) return null;
+  return (
+    <Notes aria-label="Lessons not on this invoice">
+      {preview.notOnInvoice.map((part) => (
+        <li key={part.model}>
+          Not on this invoice: {part.lessonCount} {part.lessonCount === 1 ? 'lesson' : 'lessons'} (£
+          {formatMoney(part.earnings)}) under {modelLabel(part.model)}, {billedBy(part.model)}: no commission is due
+          from the tutor for {part.lessonCount === 1 ? 'it' : 'them'}.
+        </li>
+      ))}
+    </Notes>
   );
 }
 
