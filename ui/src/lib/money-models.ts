@@ -36,7 +36,7 @@ export const billedBy = (model: MoneyModel) =>
   model === 'agency-sells-tuition'
     ? 'billed by the agency'
     : model === 'introduction'
-      ? 'introduction: the agency bills its fee'
+      ? 'an introduction, the agency bills the family its fee'
       : 'on the commission invoice';
 
 /**
@@ -50,7 +50,7 @@ export function monthNote(models: readonly MoneyModel[] | undefined): string | n
   const what = others.map((model) => billedBy(model)).join('; ');
   return others.length === models?.length
     ? `no commission invoice: ${what}`
-    : `commission invoice for part of the month; the rest ${what}`;
+    : `commission invoice for part of the month; others ${what}`;
 }
 
 /** The agency's model in force, the changes to come and every choice (admins; auditors read it). */
