@@ -18,7 +18,10 @@ export async function lessonsPaidByFamilies(db: pg.Pool, load: Load, lessonIds: 
   );
   if (!table.rows[0]?.found) return paid;
   const { rows } = await db.query<{ invoice_id: string; lesson_id: string }>(
-    "select distinct invoice_id, lesson_id from read.family_invoice_lessons where lesson_id = any($1) and kind = 'tuition'",
+    // A lesson recorded after its month was billed is billed by an adjustment line, never a tuition
+    // one: that line bills it too (a negative one bills nothing: it gives money back).
+    `select distinct invoice_id, lesson_id from read.family_invoice_lessons
+      where lesson_id = any($1) and (kind = 'tuition' or (kind = 'adjustment' and amount_pence > 0))`,
     [lessonIds],
   );
   const invoicePaid = new Map<string, boolean | null>();
@@ -41,6 +44,35 @@ export async function lessonsPaidByFamilies(db: pg.Pool, load: Load, lessonIds: 
 }
 
 /**
+ * The first month any lesson can have been sold by the agency: the earliest month an agency or an
+ * engagement chose `agency-sells-tuition` from (before it every lesson is the spec's model, and no
+ * statement exists), so the months before it are not read. The agency's choices come from its
+ * stream; the engagements' from the money-models read model, which may lack only a choice recorded
+ * a moment ago, and a choice never applies before the month it is recorded in: the month of
+ * `date` (the preparation's day) bounds what it may lack.
+ */
+async function firstMonthSold(db: pg.Pool, agencyTerms: moneyModel.AgencyModelState, date: string): Promise<string> {
+  const months = agencyTerms.choices
+    .filter((choice) => choice.model === 'agency-sells-tuition')
+    .map((choice) => choice.from.slice(0, 7));
+  months.push(date.slice(0, 7));
+  const table = await db.query<{ found: string | null }>(
+    "select to_regclass('read.money_model_engagement_choices')::text as found",
+  );
+  if (table.rows[0]?.found) {
+    const { rows } = await db.query<{ first: string | null }>(
+      `select to_char(min(from_date), 'YYYY-MM') as first from read.money_model_engagement_choices
+        where model = 'agency-sells-tuition'`,
+    );
+    if (rows[0]?.first) months.push(rows[0].first);
+  } else {
+    // No read model to ask: every month of the window may hold a lesson sold.
+    months.push('0000-01');
+  }
+  return months.sort()[0] as string;
+}
+
+/**
  * Issues the tutor's pay statement of `month` (dated `date`) from the event store: the tutor's
  * timesheets and statements of the pay window, the money model of each lesson's engagement and the
  * agency's terms on its date (never a read model, but for which family invoice bills a lesson).
@@ -58,13 +90,14 @@ export async function issuePayStatement(
   const person = await load(tutor.tutorStream(tutorId), tutor.tutorDecider);
   if (person.status === 'none') return existing;
 
-  const window = payStatement.windowOf(month);
+  const agencyTerms = await load(moneyModel.agencyModelStream(), moneyModel.agencyModelDecider);
+  const from = await firstMonthSold(db, agencyTerms, date);
+  const window = payStatement.windowOf(month).filter((windowMonth) => windowMonth >= from);
   const earlier: payStatement.IssuedStatement[] = [];
-  for (const before of window.slice(0, -1)) {
+  for (const before of window.filter((windowMonth) => windowMonth < month)) {
     const state = await load(payStatement.payStatementStream(tutorId, before), payStatement.payStatementDecider);
     if (state.status === 'issued') earlier.push(state.statement);
   }
-  const agencyTerms = await load(moneyModel.agencyModelStream(), moneyModel.agencyModelDecider);
   const engagementTerms = new Map<string, moneyModel.EngagementModelState>();
   const sold: (ReturnType<typeof timesheet.lessonsOf>[number] & { month: string; waits: boolean })[] = [];
   for (const lessonMonth of window) {

@@ -16,13 +16,14 @@ describe('pay statements: prepared once per tutor and month, held until the fami
   let product: TestProduct;
   let db: pg.Pool;
   let admin = '';
-  let now = new Date('2026-03-02T12:00:00Z');
+  let now = new Date('2026-02-02T12:00:00Z');
   const { post, ok, get } = testRequests(
     () => product,
     () => admin,
   );
   let ada: Tutor;
   let ben: Tutor;
+  let cy: Tutor;
   const lessons: Record<string, string> = {};
 
   const act = () => product.command.actAs(system, randomUUID());
@@ -141,6 +142,19 @@ describe('pay statements: prepared once per tutor and month, held until the fami
     // Ada: £33.33 an hour at 17.5 %; Ben: £40 at 25 %.
     ada = await newTutor('Ada', 'ADA', 33.33, 17.5);
     ben = await newTutor('Ben', 'BEN', 40, 25);
+    // Cy's engagement sells its tuition from February, a month before the agency's model does.
+    cy = await newTutor('Cy', 'CY', 20, 10);
+    const own = act();
+    await own.context.run(moneyModel.engagementModelStream(cy.engagementId), moneyModel.engagementModelDecider, {
+      type: 'ChooseEngagementMoneyModel',
+      engagementId: cy.engagementId,
+      choice: { model: 'agency-sells-tuition', from: '2026-02-01' },
+      today: today(),
+      actor: { role: 'admin' },
+    });
+    await settle(own.appendedUpTo);
+    await onTimesheet(cy, '2026-02-16', { type: 'RecordLesson', key: 'cy1', duration: 100 });
+    now = new Date('2026-03-02T12:00:00Z');
     await chooseTerms('2026-03-01', false);
     await onTimesheet(ada, '2026-03-03', { type: 'RecordLesson', key: 'ada1', duration: 125 });
     await onTimesheet(ada, '2026-03-10', { type: 'RecordLesson', key: 'ada2', duration: 100 });
@@ -217,6 +231,8 @@ describe('pay statements: prepared once per tutor and month, held until the fami
     ]);
     expect(march.totalPayPence).toBe(6187);
     expect((await issued(ben, '2026-03')).totalPayPence).toBe(4500);
+    // Cy's February lesson, sold under the engagement's own model: £20.00 less 10 %.
+    expect(lineOf(await issued(cy, '2026-03'), 'cy1')).toEqual([['lesson', 1800, 0, 1800]]);
     // An earlier month once a later one is prepared: refused, nothing written.
     const before = await eventCount();
     expect((await prepare('2026-02')).statusCode).toBe(409);
@@ -244,6 +260,7 @@ describe('pay statements: prepared once per tutor and month, held until the fami
     expect(all.body.statements.map((s: { reference: string }) => s.reference).sort()).toEqual([
       'PS-ADA-2026-03',
       'PS-BEN-2026-03',
+      'PS-CY-2026-03',
     ]);
     const one = await get(`/api/pay-statements/${ada.id}-2026-03`, ada.token);
     expect(one.body.statement.lines[0]).toMatchObject({
@@ -259,6 +276,7 @@ describe('pay statements: prepared once per tutor and month, held until the fami
     expect(rows.rows.map((r) => [r.reference, r.month, r.total, r.confirmed, r.paid])).toEqual([
       ['PS-ADA-2026-03', '2026-03', 6187, false, 0],
       ['PS-BEN-2026-03', '2026-03', 4500, false, 0],
+      ['PS-CY-2026-03', '2026-03', 1800, false, 0],
     ]);
     const open = () =>
       fetch(`${product.url}/api/pay-statements/${ada.id}-2026-03/document.pdf`, {
