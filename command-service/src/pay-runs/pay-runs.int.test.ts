@@ -358,4 +358,50 @@ describe('pay runs: bank details sealed and admins’ only, a run prepared once,
       '"Name","Sort code","Account number","Amount","Reference"\r\n"BO JONES","200000","55779911","22.50","PS-BO-1026"\r\n',
     );
   });
+
+  it('never lists again what a paid run pays while its reactor has not recorded it yet', async () => {
+    const eve = await newTutor('Eve', 'Pending');
+    await bankDetails(eve, { accountName: 'Eve Pending', sortCode: '30-40-50', accountNumber: '11223344' });
+    await issue(eve, '2026-07', 'PS-EVE-0726', [lesson('2026-07', 1_400, 400)]);
+    await issue(eve, '2026-08', 'PS-EVE-0826', [lesson('2026-08', 2_600, 600)]);
+    expect((await requests.ok('/api/pay-runs', { month: '2026-08' })).payRun).toMatchObject({ total: 30, tutors: 1 });
+    // The reaction stalls right after recording July's payment: August's is still to record.
+    let reached!: () => void;
+    const stalled = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    injectFaults({
+      at: async (fault) => {
+        if (fault.step === 'appended' && fault.streamId === payStatement.payStatementStream(eve, '2026-07')) {
+          reached();
+          await released;
+        }
+      },
+    });
+    try {
+      const paying = requests.post('/api/pay-runs/paid/2026-08', { date: todayIn('Europe/London', new Date()) });
+      await stalled;
+      // November's run, prepared meanwhile, does not pay August's statement a second time.
+      const november = (await requests.ok('/api/pay-runs', { month: '2026-11' })).payRun;
+      const run = (await requests.get('/api/pay-runs/2026-11')).body;
+      expect(run.lines.map((line: { tutorId: string }) => line.tutorId)).not.toContain(eve);
+      expect(november.total).toBe(22.5);
+      release();
+      expect((await paying).statusCode).toBe(200);
+      await reactorsSettled(db, 60_000);
+    } finally {
+      release();
+      injectFaults(undefined);
+    }
+    const recorded = async (month: string) =>
+      (await eventsOf(payStatement.payStatementStream(eve, month))).filter(
+        (event) => event.type === 'TutorPaymentRecorded',
+      );
+    expect(await recorded('2026-07')).toHaveLength(1);
+    expect(await recorded('2026-08')).toHaveLength(1);
+  });
 });
