@@ -205,6 +205,11 @@ describe('money models: choices, the read model and the commission invoice under
       partnerCommission: 2.13,
       models: ['agency-sells-tuition', 'introduction', 'tutor-pays-commission'],
     });
+    const invoices = (await get(`/api/invoices?year=2026&tutorId=${tutorId}`)).body.invoices;
+    expect(invoices.map((row: { month: string; models?: string[] }) => [row.month, row.models])).toEqual([
+      ['2026-02', ['introduction', 'tutor-pays-commission']],
+      ['2026-03', ['agency-sells-tuition', 'introduction', 'tutor-pays-commission']],
+    ]);
     // The lessons under the other models keep their commission and the partner's share.
     const shares = await db.query(
       `select engagement_id, commission_pence, partner_commission_pence from read.lessons

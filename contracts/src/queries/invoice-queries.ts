@@ -32,6 +32,11 @@ export const invoiceRowView = z.object({
   locked: z.boolean(),
   /** A withdrawn invoice: its reference is void and its amounts are in no total. */
   void: z.boolean(),
+  /**
+   * The money models the tutor's lessons of the month are under, when one is not the spec's: the
+   * invoice bills only those under tutor-pays-commission (docs/money-models.md).
+   */
+  models: z.array(moneyModel).optional(),
 });
 export type InvoiceRowView = z.infer<typeof invoiceRowView>;
 export const invoiceListAnswer = z.object({ invoices: z.array(invoiceRowView), totals: monthAmounts });

@@ -122,6 +122,27 @@ async function oneInvoice(db: pg.Pool, user: SessionUser, id: string) {
   return row;
 }
 
+/**
+ * Which money models each tutor's lessons of each month are under (months `like` the first
+ * parameter, the one month of the second, the tutor of the third, when given), keyed
+ * `{tutorId} {month}`: only the months with a lesson under another model than the spec's, so the
+ * spec's answers are unchanged (docs/money-models.md).
+ */
+async function modelsOfMonths(db: pg.Pool, [months, month, tutorId]: [string, string | null, string | null]) {
+  const found = await db.query<{ tutor_id: string; month: string; models: MoneyModel[] }>(
+    `select tutor_id, month, array_agg(distinct money_model_on(engagement_id, date)) as models
+       from lessons
+      where month like $1 and ($2::text is null or month = $2) and ($3::text is null or tutor_id = $3)
+      group by tutor_id, month`,
+    [months, month, tutorId],
+  );
+  return new Map(
+    found.rows
+      .filter((row) => row.models.some((model) => model !== 'tutor-pays-commission'))
+      .map((row) => [`${row.tutor_id} ${row.month}`, [...row.models].sort()]),
+  );
+}
+
 /** One tutor invoice as its confirmation page shows it; the invoice commands answer with it too. */
 export const invoiceView =
   (db: pg.Pool) =>
@@ -146,9 +167,16 @@ export async function invoiceQueries(fastify: FastifyInstance, { db, store }: { 
       [`${query.year}-%`, query.month ? monthKey(query.year, query.month) : null, tutor ?? null],
     );
     const rows = result.rows.map(withMoney);
+    const models = await modelsOfMonths(db, [
+      `${query.year}-%`,
+      query.month ? monthKey(query.year, query.month) : null,
+      tutor ?? null,
+    ]);
     const invoices = rows.map((row) => {
       const amounts = inPounds(amountsOf(row));
+      const monthModels = models.get(`${row.tutor_id} ${row.month}`);
       return {
+        ...(monthModels ? { models: monthModels } : {}),
         id: row.id,
         tutorId: row.tutor_id,
         month: row.month,
@@ -350,16 +378,7 @@ export async function invoiceQueries(fastify: FastifyInstance, { db, store }: { 
           }
         : null,
     }));
-    // Which money models each tutor's lessons of the month are under: who bills whom for them.
-    const models = new Map(
-      (
-        await db.query<{ tutor_id: string; models: MoneyModel[] }>(
-          `select tutor_id, array_agg(distinct money_model_on(engagement_id, date)) as models
-             from lessons where month = $1 group by tutor_id`,
-          [key],
-        )
-      ).rows.map((row) => [row.tutor_id, [...row.models].sort()]),
-    );
+    const models = await modelsOfMonths(db, [key, key, null]);
     return {
       year: query.year,
       month: query.month,
@@ -372,10 +391,7 @@ export async function invoiceQueries(fastify: FastifyInstance, { db, store }: { 
           tutorId: tutor.tutorId,
           name: tutor.name,
           ...inPounds(tutor),
-          // Only when a lesson is under another model: the spec's answer is unchanged.
-          ...(models.get(tutor.tutorId)?.some((model) => model !== 'tutor-pays-commission')
-            ? { models: models.get(tutor.tutorId) }
-            : {}),
+          ...(models.has(`${tutor.tutorId} ${key}`) ? { models: models.get(`${tutor.tutorId} ${key}`) } : {}),
         })),
         totals: inPounds(group.totals),
       })),

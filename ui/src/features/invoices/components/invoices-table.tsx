@@ -4,6 +4,7 @@ import { Link } from 'react-router-dom';
 import { Button } from '../../../components/button';
 import { EmptyRow, Table, TableWrap, Td, Th, TotalsFooter, Tr } from '../../../components/table';
 import { formatDate, formatMoney } from '../../../lib/format';
+import { monthNote } from '../../../lib/money-models';
 import { type InvoiceRow, type InvoicesList, invoiceDocumentUrl } from '../api';
 import { PaymentForm, paymentFormId } from './payment-form';
 
@@ -108,7 +109,12 @@ function InvoiceLine({
       <Tr>
         <Td nowrap>{invoice.period}</Td>
         <Td nowrap>{formatDate(invoice.date)}</Td>
-        {staff ? <Td>{invoice.tutorName}</Td> : null}
+        {staff ? (
+          <Td>
+            {invoice.tutorName}
+            {monthNote(invoice.models) ? <span className="cell-note"> ({monthNote(invoice.models)})</span> : null}
+          </Td>
+        ) : null}
         <Td numeric>{formatMoney(invoice.earnings)}</Td>
         <Td numeric>{formatMoney(invoice.commission)}</Td>
         {staff ? <Td numeric>{formatMoney(invoice.partnerCommission)}</Td> : null}
