@@ -1,0 +1,199 @@
+import { familyInvoice, payStatement } from '@agency/domain';
+import { reactorsSettled } from '@agency/scripts/testing/reactors-settled';
+import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
+import { contact, testRequests } from '@agency/scripts/testing/test-requests';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lessonInvoiceIdOf } from './family-invoices/lesson-billing';
+
+/** Half up to the penny for a positive value, half away from zero for a negative one: computed here, not by the product. */
+const round = (value: number) => Math.sign(value) * Math.round(Math.abs(value));
+const amountOf = (ratePence: number, hours: number) => round(ratePence * hours);
+const vatOf = (netPence: number) => round(netPence * 0.2);
+const payOf = (ratePence: number, hours: number, commissionPct: number) => {
+  const amount = amountOf(ratePence, hours);
+  return amount - round((amount * commissionPct) / 100);
+};
+
+/**
+ * The money flows of docs/money-models.md attacked end to end through the routes, as the office
+ * drives them, every figure checked to the penny against the computation above: a family with one
+ * child whose tuition the agency sells (20 % VAT, a tutor's pay waiting for the family's payment)
+ * and one introduced, a lesson recorded late after its month was billed and its pay statement
+ * issued, a lesson changed after both, and the tutor paid by a pay run.
+ */
+describe('money attack: a late lesson and a late change through family invoices, pay statements and a pay run', () => {
+  let product: TestProduct;
+  let db: pg.Pool;
+  let admin = '';
+  let now = new Date('2026-02-10T12:00:00Z');
+  const { ok, post } = testRequests(
+    () => product,
+    () => admin,
+  );
+  let tutorId = '';
+  let clientId = '';
+  const engagements = { ann: '', ben: '' };
+  const lessons = { first: '', late: '', intro: '' };
+  const ANN = { rate: 3010, commission: 15 };
+  const BEN = { rate: 4000, commission: 20 };
+
+  const store = () => product.command.deps.store;
+  const lesson = async (engagementId: string, date: string, duration: number, id?: string) =>
+    (
+      await ok(`/api/lessons/lesson?month=${date.slice(0, 7)}`, {
+        tutorId,
+        lesson: { id, engagementId, date, duration },
+      })
+    ).lesson.id as string;
+  const settled = () => reactorsSettled(db, 60_000);
+  const bill = async (month: string) => {
+    await ok('/api/family-invoices/lesson-billing', { month });
+    await settled();
+  };
+  const invoiceOf = async (month: string) => {
+    const [issued] = await store().readStream(familyInvoice.familyInvoiceStream(lessonInvoiceIdOf(clientId, month)));
+    return issued?.data as familyInvoice.IssuedInvoice | undefined;
+  };
+  const payInFull = async (invoice: familyInvoice.IssuedInvoice, date: string) => {
+    await ok('/api/family-invoices/payment', { invoiceId: invoice.invoiceId, date, amount: invoice.totalPence / 100 });
+    await settled();
+  };
+  const prepareStatements = async (month: string) => {
+    await ok('/api/pay-statements', { month });
+    await settled();
+  };
+  const statementOf = async (month: string) => {
+    const [issued] = await store().readStream(payStatement.payStatementStream(tutorId, month));
+    return issued?.data as payStatement.IssuedStatement | undefined;
+  };
+  const linesOf = (statement: payStatement.IssuedStatement | undefined) =>
+    (statement?.lines ?? []).map((line) => [line.kind, line.lessonId, line.linePence]);
+
+  beforeAll(async () => {
+    product = await startTestProduct({}, { clock: () => now });
+    db = new pg.Pool({ connectionString: product.databaseUrl });
+    admin = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
+    await ok('/api/agency/money-model', {
+      model: 'agency-sells-tuition',
+      from: '2026-02',
+      vatRate: 20,
+      payAfterFamilyPays: true,
+    });
+    tutorId = (
+      await ok('/api/tutors/contact', {
+        contact: contact('Tia', 'Attack'),
+        tutor: { username: 'tiaattack', invoicePrefix: 'TA', startDate: '2025-09-01' },
+      })
+    ).tutor.id;
+    clientId = (await ok('/api/clients/contact', contact('Parent', 'Attack'))).client.id;
+    for (const name of ['ann', 'ben'] as const) {
+      const { child } = await ok(`/api/clients/child/${clientId}`, {
+        firstName: name,
+        lastName: 'Attack',
+        dob: '2014-05-01',
+      });
+      const terms = name === 'ann' ? ANN : BEN;
+      engagements[name] = (
+        await ok('/api/tutors/engagement', {
+          tutorId,
+          studentId: child.id,
+          rate: terms.rate / 100,
+          commissionPct: terms.commission,
+          partnerPct: 0,
+          startDate: '2026-01-05',
+          subjects: ['Maths'],
+        })
+      ).engagement.id;
+    }
+    // Ben's lessons are under the introduction model: the agency bills the family its fee, the tutor is not paid by it.
+    await ok(`/api/engagements/money-model/${engagements.ben}`, { model: 'introduction', from: '2026-02' });
+    lessons.first = await lesson(engagements.ann, '2026-02-03', 1.25);
+    lessons.intro = await lesson(engagements.ben, '2026-02-05', 1);
+  });
+  afterAll(async () => {
+    await db?.end();
+    await product?.dispose();
+  });
+
+  it('bills February to the penny, and pays the tutor only for what the family paid', async () => {
+    now = new Date('2026-03-02T12:00:00Z');
+    await bill('2026-02');
+    const february = await invoiceOf('2026-02');
+    if (!february) throw new Error('February was not billed');
+    const first = amountOf(ANN.rate, 1.25);
+    const fee = round((BEN.rate * BEN.commission) / 100);
+    expect(
+      february.lines.map((line) => [line.lesson?.kind, line.lesson?.lessonId, line.amountPence, line.vatPence]),
+    ).toEqual([
+      ['tuition', lessons.first, first, vatOf(first)],
+      ['introduction-fee', lessons.intro, fee, vatOf(fee)],
+    ]);
+    expect(february.totalPence).toBe(first + vatOf(first) + fee + vatOf(fee));
+    await payInFull(february, '2026-03-03');
+
+    // A lesson of February recorded after February was billed and paid.
+    lessons.late = await lesson(engagements.ann, '2026-02-20', 1);
+    await prepareStatements('2026-02');
+    // The first lesson's family paid: it is paid. The late one no invoice bills yet: held.
+    expect(linesOf(await statementOf('2026-02'))).toEqual([
+      ['lesson', lessons.first, payOf(ANN.rate, 1.25, ANN.commission)],
+      ['held', lessons.late, 0],
+    ]);
+  });
+
+  it('bills the late lesson and the late change once as adjustments, and releases the late lesson’s pay once the family paid them', async () => {
+    // After February's invoice and statement: the first lesson made 1.5 h.
+    await lesson(engagements.ann, '2026-02-03', 1.5, lessons.first);
+    now = new Date('2026-04-01T12:00:00Z');
+    await bill('2026-03');
+    const march = await invoiceOf('2026-03');
+    if (!march) throw new Error('March was not billed');
+    const change = amountOf(ANN.rate, 1.5) - amountOf(ANN.rate, 1.25);
+    const late = amountOf(ANN.rate, 1);
+    expect(
+      march.lines.map((line) => [line.lesson?.kind, line.lesson?.lessonId, line.amountPence, line.vatPence]),
+    ).toEqual([
+      ['adjustment', lessons.first, change, vatOf(change)],
+      ['adjustment', lessons.late, late, vatOf(late)],
+    ]);
+    expect(march.totalPence).toBe(change + vatOf(change) + late + vatOf(late));
+    await payInFull(march, '2026-04-02');
+
+    await prepareStatements('2026-03');
+    // Everything the family was billed for is paid: the late lesson's pay is released, the change paid as an adjustment.
+    expect(linesOf(await statementOf('2026-03'))).toEqual([
+      ['adjustment', lessons.first, payOf(ANN.rate, 1.5, ANN.commission) - payOf(ANN.rate, 1.25, ANN.commission)],
+      ['released', lessons.late, payOf(ANN.rate, 1, ANN.commission)],
+    ]);
+
+    // Nothing changed since: April bills nothing more and pays nothing more (never twice).
+    now = new Date('2026-05-01T12:00:00Z');
+    await bill('2026-04');
+    expect(await invoiceOf('2026-04')).toBeUndefined();
+    await prepareStatements('2026-04');
+    expect(linesOf(await statementOf('2026-04'))).toEqual([]);
+  });
+
+  it('pays the tutor, through one pay run, exactly what the lessons sold earned less the agency’s share', async () => {
+    for (const month of ['2026-02', '2026-03'])
+      await ok('/api/pay-statements/confirm', { id: payStatement.payStatementId(tutorId, month) });
+    await ok(`/api/tutors/bank-details/${tutorId}`, {
+      accountName: 'Tia Attack',
+      sortCode: '12-34-56',
+      accountNumber: '12345678',
+    });
+    await ok('/api/pay-runs', { month: '2026-04' });
+    await ok('/api/pay-runs/paid/2026-04', { date: '2026-05-01' });
+    await settled();
+    const owed = payOf(ANN.rate, 1.5, ANN.commission) + payOf(ANN.rate, 1, ANN.commission);
+    const paid = [];
+    for (const month of ['2026-02', '2026-03'])
+      for (const event of await store().readStream(payStatement.payStatementStream(tutorId, month)))
+        if (event.type === 'TutorPaymentRecorded') paid.push((event.data as { amountPence: number }).amountPence);
+    expect(paid.reduce((sum, pence) => sum + pence, 0)).toBe(owed);
+    // Marked paid again, or prepared again once paid: nothing more.
+    expect((await post('/api/pay-runs/paid/2026-04', { date: '2026-05-01' })).statusCode).toBe(200);
+    expect((await post('/api/pay-runs', { month: '2026-04' })).statusCode).toBe(409);
+  });
+});
