@@ -179,10 +179,16 @@ type Timesheet = { tutorId: string; month: string };
 const keyOf = ({ tutorId, month }: Timesheet) => `${tutorId} ${month}`;
 type Issued = familyInvoice.IssuedInvoice;
 
-/** The candidates' query: each family's tutors' months holding its lessons, and the families billed before. */
+/**
+ * The candidates' query: each family's tutors' months holding lessons the family may be billed for
+ * (a model other than the spec's on the lesson's date, which the money-models read model knows long
+ * before a month is billed: a choice never applies to a month before its own), and the families
+ * billed before (a lesson removed since).
+ */
 const CANDIDATES = `select distinct c.client_id, l.tutor_id, l.month
    from read.lessons l join read.children c on c.id = l.student_id
   where l.month = any($1::text[]) and ($3::text is null or c.client_id = $3)
+    and read.money_model_on(l.engagement_id, l.date) <> 'tutor-pays-commission'
  union
  select distinct client_id, tutor_id, to_char(lesson_date, 'YYYY-MM')
    from read.family_invoice_lessons
