@@ -75,6 +75,23 @@ describe('the scale seed', () => {
       0,
     );
     expect(await count('select count(*) from read.workshop_registrations where client_id is null')).toBeGreaterThan(0);
+    // A few engagements have the other two money models, and their lessons are on no commission invoice.
+    const models = (await db.query('select model, count(*) from read.money_model_engagement_choices group by model'))
+      .rows;
+    expect(models.map((row) => row.model).sort()).toEqual(['agency-sells-tuition', 'introduction']);
+    expect(
+      await count(`select count(*) from read.invoices i,
+                    lateral (select count(*) as lessons, coalesce(sum(l.amount_pence), 0) as earnings
+                               from read.lessons l
+                              where l.tutor_id = i.tutor_id and l.month = i.month
+                                and read.money_model_on(l.engagement_id, l.date) = 'tutor-pays-commission') billed
+                    where not i.void and (i.lesson_count <> billed.lessons or i.earnings_pence <> billed.earnings)`),
+    ).toBe(0);
+    expect(
+      await count(`select count(*) from read.lessons
+                    where read.money_model_on(engagement_id, date) <> 'tutor-pays-commission'
+                      and month in (select month from read.invoices)`),
+    ).toBeGreaterThan(0);
     // Family invoice references are one sequence: none repeats.
     expect(await count('select count(*) - count(distinct reference) as count from read.family_invoices')).toBe(0);
     // Nothing personal in clear in the log.

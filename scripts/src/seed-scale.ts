@@ -13,6 +13,7 @@ import {
   engagement,
   familyInvoice,
   invoice,
+  moneyModel,
   timesheet,
   tutor,
   workshop,
@@ -543,6 +544,27 @@ async function decideAgency(writer: BulkWriter, options: ScaleOptions) {
     );
   }
 
+  // The agency keeps the spec's model (at 20 % VAT for what it sells); a few per cent of the
+  // engagements have their own from their start: three in a hundred the agency sells, two an
+  // introduction (docs/money-models.md). Drawn from a generator of their own, so the rest of the
+  // agency is the one the same options always gave.
+  const modelRnd = random((options.seed ?? 17) + 1);
+  const models: invoice.ModelStates = {
+    agency: await writer.run(
+      moneyModel.agencyModelStream(),
+      moneyModel.agencyModelDecider,
+      {
+        type: 'ChooseAgencyMoneyModel',
+        choice: { model: 'tutor-pays-commission', from: iso(first), vatRateBp: 2000, payAfterFamilyPays: false },
+        today: iso(first),
+        actor: ADMIN,
+      },
+      first,
+    ),
+    engagements: new Map(),
+  };
+  const ownModels = models.engagements as Map<string, moneyModel.EngagementModelState>;
+
   // Families join over the first two years; each child takes one to three subjects, each an
   // engagement with a tutor, and about one engagement in eight moves to another tutor later.
   const joining: { at: Date; clientId: string; children: string[] }[] = [];
@@ -589,6 +611,21 @@ async function decideAgency(writer: BulkWriter, options: ScaleOptions) {
       at,
     );
     engaged.set(engagementId, { summary: engagement.summaryOf(state)!, weekday: 1 + Math.floor(rnd() * 5), ratePence });
+    const draw = modelRnd();
+    if (draw >= 0.05) return;
+    const own = await writer.run(
+      moneyModel.engagementModelStream(engagementId),
+      moneyModel.engagementModelDecider,
+      {
+        type: 'ChooseEngagementMoneyModel',
+        engagementId,
+        choice: { model: draw < 0.03 ? 'agency-sells-tuition' : 'introduction', from: `${startDate.slice(0, 7)}-01` },
+        today: startDate,
+        actor: ADMIN,
+      },
+      at,
+    );
+    ownModels.set(engagementId, own);
   };
 
   let joined = 0;
@@ -740,7 +777,8 @@ async function decideAgency(writer: BulkWriter, options: ScaleOptions) {
           invoicePrefix: prefixes.get(tutorId) as string,
           number,
           date: iso(invoiceDay),
-          lessons: timesheet.lessonsOf(sheet),
+          // As the invoices reactor bills them: only the lessons under the spec's model.
+          lessons: invoice.commissionLessons(timesheet.lessonsOf(sheet), models),
           actor: ADMIN,
         },
         invoiceDay,
