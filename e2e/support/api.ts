@@ -2,11 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { expect, inject } from 'vitest';
 
 /** Commands over HTTP as a signed-in user, for a browser test's set-up through the real routes. */
-export function apiAs(token: string) {
+export function apiAs(token: string, baseUrl = inject('baseUrl')) {
   return {
     token,
+    get: async (path: string) => {
+      const response = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+      expect(response.status, await response.clone().text()).toBe(200);
+      return response.json();
+    },
     post: async (path: string, body: object) => {
-      const response = await fetch(`${inject('baseUrl')}${path}`, {
+      const response = await fetch(`${baseUrl}${path}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
         body: JSON.stringify({ commandId: randomUUID(), ...body }),
@@ -17,14 +22,15 @@ export function apiAs(token: string) {
   };
 }
 
-export async function adminApi() {
-  const login = await fetch(`${inject('baseUrl')}/auth/local`, {
+/** The run's product's admin, or (with `baseUrl` and `admin`) a product of the test's own. */
+export async function adminApi(baseUrl = inject('baseUrl'), admin = inject('admin')) {
+  const login = await fetch(`${baseUrl}/auth/local`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(inject('admin')),
+    body: JSON.stringify(admin),
   });
   expect(login.status).toBe(200);
-  return apiAs((await login.json()).token);
+  return apiAs((await login.json()).token, baseUrl);
 }
 
 /** A complete contact body for a family or a tutor. */

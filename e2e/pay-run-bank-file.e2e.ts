@@ -1,0 +1,91 @@
+import { todayIn } from '@agency/domain';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminApi, contactFor, engagementWithLesson } from './support/api';
+import { downloaded, expectAccessible, launchChromium, screenshot } from './support/chromium';
+import { logIn, logInAsAdmin } from './support/session';
+
+/**
+ * A pay run and its bank file (docs/money-models.md, "Pay runs"): an engagement whose lessons the
+ * agency sells from this month, the tutor's bank details, this month's pay statement confirmed by
+ * the tutor in the browser, the run prepared, and its bank file downloaded from Invoices → Pay
+ * Runs with the tutor's row to the penny. On the run's shared product: this month has begun, so no
+ * clock of its own is needed, and only this file prepares pay statements there.
+ */
+describe('a pay run and its bank file, in the browser', () => {
+  let browser: Browser;
+  const stamp = Date.now() % 100000;
+  const month = todayIn('Europe/London', new Date()).slice(0, 7);
+  const tutorLogin = { username: `payrun${stamp}`, password: 'pay-run-tutor-password' };
+  let tutorId = '';
+  let reference = '';
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    const api = await adminApi();
+    const { tutor } = await api.post('/api/tutors/contact', {
+      contact: contactFor('Piet', `Payrun${stamp}`),
+      tutor: { username: `piet${stamp}`, invoicePrefix: `PR${stamp % 1000}`, startDate: '2020-01-01' },
+    });
+    tutorId = tutor.id;
+    await api.post('/api/users', { ...tutorLogin, role: 'tutor', tutorId, name: `Piet Payrun${stamp}` });
+    const { client } = await api.post('/api/clients/contact', contactFor('Pam', `Payrun${stamp}`));
+    const { child } = await api.post(`/api/clients/child/${client.id}`, {
+      firstName: 'Pip',
+      lastName: `Payrun${stamp}`,
+      dob: '2013-06-01',
+    });
+    // £40 an hour, 25 % the agency's: one hour's lesson pays the tutor £30.00.
+    const engagementId = await engagementWithLesson(api, { tutorId, studentId: child.id, month });
+    await api.post(`/api/engagements/money-model/${engagementId}`, { model: 'agency-sells-tuition', from: month });
+    await api.post(`/api/tutors/bank-details/${tutorId}`, {
+      accountName: 'Piet Payé & Co',
+      sortCode: '40-11-62',
+      accountNumber: '2143 6587',
+    });
+    // It answers once the statements are issued, or says they are still under way: asking again waits again.
+    let statements: { tutorId: string; reference: string }[] = [];
+    for (let underWay = true; underWay; ) {
+      ({ statements, underWay } = await api.post('/api/pay-statements', { month }));
+    }
+    reference = statements.find((statement) => statement.tutorId === tutorId)?.reference ?? '';
+    expect(reference).not.toBe('');
+  });
+  afterAll(() => browser?.close());
+
+  it('the tutor confirms their statement, and the bank file pays them to the penny', async () => {
+    const tutorPage = await logIn(browser, tutorLogin.username, tutorLogin.password);
+    await tutorPage.goto('/invoices/pay-statements');
+    await tutorPage.getByRole('button', { name: reference }).click();
+    const panel = tutorPage.getByRole('region', { name: `Pay statement ${reference}` });
+    await panel.getByRole('button', { name: 'Confirm statement' }).click();
+    await panel.getByText('Confirmed.').waitFor();
+    await tutorPage.context().close();
+
+    const api = await adminApi();
+    const { payRun } = await api.post('/api/pay-runs', { month });
+    expect(payRun.month).toBe(month);
+
+    const page = await logInAsAdmin(browser);
+    await page.goto(`/invoices/pay-runs?month=${month}`);
+    const run = page.getByRole('region', { name: `Pay run ${month}` });
+    const line = run.getByRole('row').filter({ hasText: `Payrun${stamp}` });
+    await expect.poll(() => line.count()).toBe(1);
+    expect(await line.innerText()).toContain('****6587');
+    await expectAccessible(page);
+    await screenshot(page, 'pay-run');
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      run.getByRole('link', { name: 'Download bank file (CSV)' }).click(),
+    ]);
+    const rows = (await downloaded(download)).toString('utf8').trim().split(/\r?\n/);
+    expect(rows[0]).toBe('"Name","Sort code","Account number","Amount","Reference"');
+    // The name in the Bacs character set (capitals, no accents, "&" kept), the sort code and account
+    // number as digits only, pounds from the pence, the reference the run's screen shows.
+    const { lines } = await api.get(`/api/pay-runs/${month}`);
+    const bankReference = lines.find((paid: { tutorId: string }) => paid.tutorId === tutorId).reference;
+    expect(bankReference).toMatch(/^[A-Z0-9][A-Z0-9 ./&-]{5,17}$/);
+    expect(rows).toContain(`"PIET PAYE & CO","401162","21436587","30.00","${bankReference}"`);
+  });
+});
