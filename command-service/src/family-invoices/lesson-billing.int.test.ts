@@ -377,6 +377,24 @@ describe('lesson billing: one invoice per family and month, late changes as adju
       ['tuition', '2026-05-04', 4515, 903],
       ['adjustment', '2026-02-24', -3010, -602],
     ]);
+    // The accountant's export credits each line with its VAT, negative.
+    const credited = await store().readStream(familyInvoice.familyInvoiceStream(may.invoiceId));
+    const note = credited[1]?.data as { reference: string; date: string };
+    await expect
+      .poll(
+        async () => {
+          const response = await fetch(
+            `${product.url}/api/reports/accounting-export?from=${note.date}&to=${note.date}&layout=quickbooks&part=sales`,
+            { headers: { authorization: `Bearer ${admin}` } },
+          );
+          return (await response.text()).split('\r\n').filter((row) => row.startsWith(`"${note.reference}"`));
+        },
+        { timeout: 60_000 },
+      )
+      .toEqual([
+        expect.stringContaining('"1","-60.2","-60.2","20.0% S","-12.04"'),
+        expect.stringContaining('"1","30.1","30.1","20.0% S","6.02"'),
+      ]);
     // Asked again: nothing more is owed back, nothing written.
     const after = await countEvents();
     expect((await post('/api/family-invoices/lesson-credit', { clientId: families.mix })).statusCode).toBe(409);
