@@ -94,7 +94,9 @@ export async function lessonBillingRoutes(
         const { standing } = await reader.positionOf(context, clientId, months);
         const latest = standing[standing.length - 1];
         if (!latest) throw new HttpError(409, 'conflict', 'This family has no lessons invoice to credit.');
-        const sheets = (await reader.candidates(months, latest.month, clientId)).get(clientId) ?? [];
+        // As the reactor will bill the month again: its lessons and earlier ones, never a later month's.
+        const upTo = months.filter((m) => m <= latest.month);
+        const sheets = (await reader.candidates(upTo, latest.month, clientId)).get(clientId) ?? [];
         const linesWithout = async (creditedId: string | null) => {
           const billed = lessonBilling.billedSoFar(
             standing.filter(({ id }) => id !== creditedId).map((s) => s.invoice),
