@@ -283,6 +283,7 @@ describe('screens that fit, and read-only roles that see no edit control', () =>
       '/reports/workshops',
       '/activity',
       '/settings',
+      '/settings/money-model',
       '/resources',
     ];
     const misfits: string[] = [];
