@@ -3,7 +3,7 @@ import { reactorsSettled } from '@agency/scripts/testing/reactors-settled';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
 import { contact, testRequests } from '@agency/scripts/testing/test-requests';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { lessonInvoiceIdOf } from './family-invoices/lesson-billing';
 
 /** Half up to the penny for a positive value, half away from zero for a negative one: computed here, not by the product. */
@@ -195,5 +195,40 @@ describe('money attack: a late lesson and a late change through family invoices,
     // Marked paid again, or prepared again once paid: nothing more.
     expect((await post('/api/pay-runs/paid/2026-04', { date: '2026-05-01' })).statusCode).toBe(200);
     expect((await post('/api/pay-runs', { month: '2026-04' })).statusCode).toBe(409);
+  });
+  it('never lists a statement already on another month’s unpaid run while the pay-runs read model is stalled', async () => {
+    const may = await lesson(engagements.ann, '2026-05-04', 1);
+    now = new Date('2026-06-01T12:00:00Z');
+    await bill('2026-05');
+    const invoice = await invoiceOf('2026-05');
+    if (!invoice) throw new Error('May was not billed');
+    await payInFull(invoice, '2026-06-01');
+    await prepareStatements('2026-05');
+    expect(linesOf(await statementOf('2026-05'))).toEqual([['lesson', may, payOf(ANN.rate, 1, ANN.commission)]]);
+    await ok('/api/pay-statements/confirm', { id: payStatement.payStatementId(tutorId, '2026-05') });
+    const statementsOf = async (month: string) =>
+      (await store().readStream(`pay-run-${month}`))
+        .filter((event) => event.type === 'PayRunPrepared')
+        .flatMap((event) => (event.data as { lines: { statements: { statementId: string }[] }[] }).lines)
+        .flatMap((line) => line.statements.map((statement) => statement.statementId));
+
+    // The pay-runs read model stops at May's run: the next run cannot see that May's holds the statement.
+    await db.query("alter table read.pay_runs add constraint money_attack_stall check (id <> '2026-05')");
+    try {
+      await ok('/api/pay-runs', { month: '2026-05' });
+      expect(await statementsOf('2026-05')).toEqual([payStatement.payStatementId(tutorId, '2026-05')]);
+      const june = await post('/api/pay-runs', { month: '2026-06' });
+      // Refused while it cannot know (a retry completes it), or prepared without the statement: never in two bank files.
+      if (june.statusCode !== 200) expect(june.statusCode, june.body).toBe(503);
+      expect(await statementsOf('2026-06')).toEqual([]);
+    } finally {
+      await db.query('alter table read.pay_runs drop constraint money_attack_stall');
+    }
+    // Resumed, June's run is prepared, and still leaves May's statement to May's run.
+    await vi.waitFor(async () => expect((await post('/api/pay-runs', { month: '2026-06' })).statusCode).toBe(200), {
+      timeout: 60_000,
+      interval: 200,
+    });
+    expect(await statementsOf('2026-06')).toEqual([]);
   });
 });

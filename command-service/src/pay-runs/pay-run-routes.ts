@@ -1,5 +1,6 @@
 import { payRunPaidBody, preparePayRunBody, tutorBankDetailsBody } from '@agency/contracts';
 import { DomainError, payRun, payStatement, todayIn, toPounds, tutor } from '@agency/domain';
+import { HttpError } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { type CommandContext, type CommandDependencies, commandRoute, derivedId } from '../pipeline/command-pipeline';
@@ -29,9 +30,17 @@ type Owed = payRun.StatementOwed;
  * run still unpaid. Confirmed ones are paid, grouped by tutor; the others wait for their tutor.
  */
 async function gatherRun(deps: CommandDependencies, context: CommandContext, db: pg.Pool, month: string, date: string) {
-  // The read models are first brought up to now, so a statement issued just before is not missed;
-  // a projection stopped or slow past the bound leaves it for the run prepared again.
-  await deps.projections.waitFor(await deps.store.head(), 5000, STATEMENT_EVENTS);
+  // The read models are first brought up to now, so a statement issued just before is not missed
+  // and one another run holds is not listed again: while they cannot be (a projection stopped or
+  // slow past the bound), nothing is prepared, as a run gathered from them could pay a statement
+  // in two bank files; a retry prepares it.
+  if (!(await deps.projections.waitFor(await deps.store.head(), 5000, STATEMENT_EVENTS))) {
+    throw new HttpError(
+      503,
+      'under_way',
+      'The pay runs and statements are still being brought up to date. Please try again in a moment.',
+    );
+  }
   const { rows } = await db.query<{ id: string; tutor_id: string; month: string }>(
     `select id, tutor_id, left(month::text, 7) as month from read.pay_statements
       where left(month::text, 7) <= $1 and paid_pence < total_pay_pence
