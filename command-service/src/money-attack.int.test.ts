@@ -231,4 +231,29 @@ describe('money attack: a late lesson and a late change through family invoices,
     });
     expect(await statementsOf('2026-06')).toEqual([]);
   });
+  it('bills a lesson recorded late once, even when its month is billed again after a later month billed it', async () => {
+    // A family with nothing in April when April was billed: its April lesson is recorded late.
+    const zed = (await ok('/api/clients/contact', contact('Parent', 'Zed'))).client.id as string;
+    const { child } = await ok(`/api/clients/child/${zed}`, { firstName: 'Zoe', lastName: 'Zed', dob: '2014-05-01' });
+    const { engagement } = await ok('/api/tutors/engagement', {
+      tutorId,
+      studentId: child.id,
+      rate: ANN.rate / 100,
+      commissionPct: ANN.commission,
+      partnerPct: 0,
+      startDate: '2026-01-05',
+      subjects: ['Maths'],
+    });
+    const april = await lesson(engagement.id, '2026-04-15', 1);
+    await bill('2026-06');
+    // April asked for again (it is allowed: it issues only what is missing).
+    await bill('2026-04');
+    const billed = [];
+    for (const month of ['2026-04', '2026-05', '2026-06']) {
+      const [issued] = await store().readStream(familyInvoice.familyInvoiceStream(lessonInvoiceIdOf(zed, month)));
+      for (const line of (issued?.data as familyInvoice.IssuedInvoice | undefined)?.lines ?? [])
+        if (line.lesson?.lessonId === april) billed.push([month, line.lesson.kind, line.amountPence]);
+    }
+    expect(billed).toEqual([['2026-06', 'adjustment', amountOf(ANN.rate, 1)]]);
+  });
 });

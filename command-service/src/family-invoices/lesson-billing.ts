@@ -322,11 +322,13 @@ export function lessonBillingReactor({ db, invoicing }: { db: pg.Pool; invoicing
         const family = await look.load(client.clientStream(clientId), client.clientDecider);
         // An erased family is not billed: it cannot be addressed (docs/money-models.md).
         if (family.status !== 'registered' || family.erased) continue;
-        // What each lesson was billed so far: the family's other months' invoices that stand.
+        // What each lesson was billed so far: the family's invoices of every other month asked for
+        // that stand, later ones too: a month asked for again after a later month's invoice billed
+        // its lessons recorded late as adjustments must not bill them a second time.
         const { standing } = await reader.positionOf(
           look,
           clientId,
-          months.filter((m) => m !== month),
+          [...requested.months].filter((m) => m !== month),
         );
         const billed = lessonBilling.billedSoFar(standing.map(({ invoice }) => invoice));
         const lessons = await reader.lessonsNow(look, family.childIds, sheets, billed);
