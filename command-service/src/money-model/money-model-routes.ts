@@ -1,6 +1,6 @@
 import { agencyMoneyModelBody, engagementMoneyModelBody } from '@agency/contracts';
-import { engagement, moneyModel, todayIn } from '@agency/domain';
-import { notFound } from '@agency/platform';
+import { engagement, moneyModel, timesheet, todayIn } from '@agency/domain';
+import { HttpError, notFound } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
 import { type CommandDependencies, commandRoute } from '../pipeline/command-pipeline';
 
@@ -57,11 +57,25 @@ export async function moneyModelRoutes(app: FastifyInstance, { deps, timeZone }:
       // refused before anything is written.
       const found = await load(engagement.engagementStream(engagementId), engagement.engagementDecider);
       if (found.status === 'none') throw notFound('There is no such engagement.');
+      const today = todayIn(timeZone, now);
+      // This month invoiced early already: its lessons are on the tutor's issued invoice, which a
+      // choice from this month would contradict (issued documents never change meaning).
+      if (fromOf(body.from) === moneyModel.firstOfMonth(today)) {
+        const sheet = await load(timesheet.timesheetStream(found.tutorId, body.from), timesheet.timesheetDecider);
+        if (sheet.status === 'locked') {
+          throw new HttpError(
+            409,
+            'conflict',
+            `The tutor's invoice for ${timesheet.monthName(body.from)} is issued already: choose a model from next month on.`,
+            { from: 'This month is invoiced already' },
+          );
+        }
+      }
       const saved = await run(moneyModel.engagementModelStream(engagementId), moneyModel.engagementModelDecider, {
         type: 'ChooseEngagementMoneyModel',
         engagementId,
         choice: { model: body.model, from: fromOf(body.from) },
-        today: todayIn(timeZone, now),
+        today,
         actor: { role: user.role, tutorId: user.tutorId },
       });
       const recorded = saved.choices.findLast((held) => held.from === fromOf(body.from));

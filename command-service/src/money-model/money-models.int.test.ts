@@ -228,8 +228,24 @@ describe('money models: choices, the read model and the commission invoice under
     try {
       const early = await post('/api/invoices/save', { tutorId, year: 2026, month: 4, early: true });
       expect(early.json().error?.code, early.body).toBe('under_way');
-      // Chosen after the lock for the month it locked: the invoice must not follow it.
-      await ok(`/api/engagements/money-model/${engagements.own}`, { model: 'introduction', from: '2026-04' });
+      // A choice for the month it locked is refused now, writing nothing …
+      const refused = await post(`/api/engagements/money-model/${engagements.own}`, {
+        model: 'introduction',
+        from: '2026-04',
+      });
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().error.fields).toEqual({ from: 'This month is invoiced already' });
+      // … but one recorded in the moment between the generation's check and its lock (appended
+      // here as that race would) must not change what the lock invoices either.
+      await product.command
+        .actAs({ id: 'race', username: 'race', role: 'admin' }, randomUUID())
+        .context.run(moneyModel.engagementModelStream(engagements.own), moneyModel.engagementModelDecider, {
+          type: 'ChooseEngagementMoneyModel',
+          engagementId: engagements.own,
+          choice: { model: 'introduction', from: '2026-04-01' },
+          today: '2026-04-05',
+          actor: { role: 'admin' },
+        });
     } finally {
       product.command.reactors.start();
     }
