@@ -3,16 +3,18 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminApi, contactFor, engagementWithLesson } from './support/api';
 import { downloaded, expectAccessible, launchChromium, screenshot } from './support/chromium';
-import { logIn, logInAsAdmin } from './support/session';
+import { startClockedProduct } from './support/clocked-product';
+import { logInAt } from './support/session';
 
 /**
  * A pay run and its bank file (docs/money-models.md, "Pay runs"): an engagement whose lessons the
  * agency sells from this month, the tutor's bank details, this month's pay statement confirmed by
  * the tutor in the browser, the run prepared, and its bank file downloaded from Invoices → Pay
- * Runs with the tutor's row to the penny. On the run's shared product: this month has begun, so no
- * clock of its own is needed, and only this file prepares pay statements there.
+ * Runs, to the penny. A month's pay statements are prepared once, so this runs on a product of its
+ * own (on today's date: the clock is not moved), where no other file has prepared this month's.
  */
 describe('a pay run and its bank file, in the browser', () => {
+  let clocked: Awaited<ReturnType<typeof startClockedProduct>>;
   let browser: Browser;
   const stamp = Date.now() % 100000;
   const month = todayIn('Europe/London', new Date()).slice(0, 7);
@@ -21,8 +23,9 @@ describe('a pay run and its bank file, in the browser', () => {
   let reference = '';
 
   beforeAll(async () => {
+    clocked = await startClockedProduct(new Date());
     browser = await launchChromium();
-    const api = await adminApi();
+    const api = await adminApi(clocked.baseUrl, clocked.admin);
     const { tutor } = await api.post('/api/tutors/contact', {
       contact: contactFor('Piet', `Payrun${stamp}`),
       tutor: { username: `piet${stamp}`, invoicePrefix: `PR${stamp % 1000}`, startDate: '2020-01-01' },
@@ -51,10 +54,13 @@ describe('a pay run and its bank file, in the browser', () => {
     reference = statements.find((statement) => statement.tutorId === tutorId)?.reference ?? '';
     expect(reference).not.toBe('');
   });
-  afterAll(() => browser?.close());
+  afterAll(async () => {
+    await browser?.close();
+    await clocked?.stop();
+  });
 
   it('the tutor confirms their statement, and the bank file pays them to the penny', async () => {
-    const tutorPage = await logIn(browser, tutorLogin.username, tutorLogin.password);
+    const tutorPage = await logInAt(browser, clocked.baseUrl, tutorLogin.username, tutorLogin.password);
     await tutorPage.goto('/invoices/pay-statements');
     await tutorPage.getByRole('button', { name: reference }).click();
     const panel = tutorPage.getByRole('region', { name: `Pay statement ${reference}` });
@@ -62,11 +68,11 @@ describe('a pay run and its bank file, in the browser', () => {
     await panel.getByText('Confirmed.').waitFor();
     await tutorPage.context().close();
 
-    const api = await adminApi();
+    const api = await adminApi(clocked.baseUrl, clocked.admin);
     const { payRun } = await api.post('/api/pay-runs', { month });
     expect(payRun.month).toBe(month);
 
-    const page = await logInAsAdmin(browser);
+    const page = await logInAt(browser, clocked.baseUrl, clocked.admin.username, clocked.admin.password);
     await page.goto(`/invoices/pay-runs?month=${month}`);
     const run = page.getByRole('region', { name: `Pay run ${month}` });
     const line = run.getByRole('row').filter({ hasText: `Payrun${stamp}` });
@@ -80,12 +86,15 @@ describe('a pay run and its bank file, in the browser', () => {
       run.getByRole('link', { name: 'Download bank file (CSV)' }).click(),
     ]);
     const rows = (await downloaded(download)).toString('utf8').trim().split(/\r?\n/);
-    expect(rows[0]).toBe('"Name","Sort code","Account number","Amount","Reference"');
     // The name in the Bacs character set (capitals, no accents, "&" kept), the sort code and account
     // number as digits only, pounds from the pence, the reference the run's screen shows.
     const { lines } = await api.get(`/api/pay-runs/${month}`);
     const bankReference = lines.find((paid: { tutorId: string }) => paid.tutorId === tutorId).reference;
     expect(bankReference).toMatch(/^[A-Z0-9][A-Z0-9 ./&-]{5,17}$/);
-    expect(rows).toContain(`"PIET PAYE & CO","401162","21436587","30.00","${bankReference}"`);
+    expect(await line.innerText()).toContain(bankReference);
+    expect(rows).toEqual([
+      '"Name","Sort code","Account number","Amount","Reference"',
+      `"PIET PAYE & CO","401162","21436587","30.00","${bankReference}"`,
+    ]);
   });
 });
