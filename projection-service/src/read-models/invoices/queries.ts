@@ -130,9 +130,11 @@ async function oneInvoice(db: pg.Pool, user: SessionUser, id: string) {
  */
 async function modelsOfMonths(db: pg.Pool, [months, month, tutorId]: [string, string | null, string | null]) {
   const found = await db.query<{ tutor_id: string; month: string; models: MoneyModel[] }>(
-    `select tutor_id, month, array_agg(distinct money_model_on(engagement_id, date)) as models
-       from lessons
-      where month like $1 and ($2::text is null or month = $2) and ($3::text is null or tutor_id = $3)
+    // A choice applies to whole months, so an engagement's lessons of a month share its model on
+    // the month's first day: one look-up per engagement and month, not one per lesson.
+    `select tutor_id, month, array_agg(distinct money_model_on(engagement_id, (month || '-01')::date)) as models
+       from (select distinct tutor_id, month, engagement_id from lessons
+              where month like $1 and ($2::text is null or month = $2) and ($3::text is null or tutor_id = $3)) taught
       group by tutor_id, month`,
     [months, month, tutorId],
   );
