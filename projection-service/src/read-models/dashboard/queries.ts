@@ -44,9 +44,12 @@ export async function dashboardQueries(fastify: FastifyInstance, { db, today }: 
       const row = withMoney(found.rows[0]);
       // Who bills whom for the month's lessons: the money model each is under on its date.
       const byModel = await db.query(
-        `select money_model_on(engagement_id, date) as model, count(*)::int as lesson_count,
+        // A choice applies to whole months: one look-up per engagement taught, not one per lesson.
+        `select money_model_on(engagement_id, ($1 || '-01')::date) as model, sum(lesson_count)::int as lesson_count,
                 sum(commission_pence)::bigint as commission_pence
-           from lessons where month = $1 and ($2::text is null or tutor_id = $2)
+           from (select engagement_id, count(*) as lesson_count, sum(commission_pence) as commission_pence
+                   from lessons where month = $1 and ($2::text is null or tutor_id = $2)
+                  group by engagement_id) taught
           group by 1 order by 1`,
         [month, tutorOnly],
       );
