@@ -256,4 +256,26 @@ describe('money attack: a late lesson and a late change through family invoices,
     }
     expect(billed).toEqual([['2026-06', 'adjustment', amountOf(ANN.rate, 1)]]);
   });
+  it('bills a lesson of the largest amount a timesheet takes, its VAT on top (the last test: a refusal here stops billing)', async () => {
+    const big = (await ok('/api/clients/contact', contact('Parent', 'Big'))).client.id as string;
+    const { child } = await ok(`/api/clients/child/${big}`, { firstName: 'Bo', lastName: 'Big', dob: '2014-05-01' });
+    const { engagement } = await ok('/api/tutors/engagement', {
+      tutorId,
+      studentId: child.id,
+      rate: 10_000,
+      commissionPct: 15,
+      partnerPct: 0,
+      startDate: '2026-01-05',
+      subjects: ['Maths'],
+    });
+    // £10,000 an hour for 10 hours: £100,000, the most a lesson may be worth; two of them.
+    const lessonIds = [await lesson(engagement.id, '2026-06-01', 10), await lesson(engagement.id, '2026-06-02', 10)];
+    await bill('2026-06');
+    const [issued] = await store().readStream(familyInvoice.familyInvoiceStream(lessonInvoiceIdOf(big, '2026-06')));
+    const invoice = issued?.data as familyInvoice.IssuedInvoice;
+    expect(invoice.lines.map((line) => [line.lesson?.lessonId, line.amountPence, line.vatPence])).toEqual(
+      lessonIds.map((id) => [id, 10_000_000, 2_000_000]),
+    );
+    expect(invoice.totalPence).toBe(24_000_000);
+  });
 });

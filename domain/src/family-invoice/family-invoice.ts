@@ -72,6 +72,12 @@ function checkBilling(billing: FamilyBilling) {
 /** A lessons invoice has a line per lesson of the family's month: more than any other invoice. */
 const MAX_LINES = 100;
 const MAX_LESSON_LINES = 1000;
+/**
+ * A lessons invoice's total: as many lessons as it has lines, each of the largest amount a timesheet
+ * takes, with VAT at up to 100 %. A lesson the timesheet took is always billable: a refused lessons
+ * invoice would stop the billing reactor at its request, every family's billing after it too.
+ */
+const MAX_LESSON_INVOICE_PENCE = MAX_LESSON_LINES * LIMITS.maxMoneyPence * 2;
 
 /**
  * The lines' amounts and their VAT summed. Only a lessons invoice's adjustment line may be negative
@@ -79,7 +85,8 @@ const MAX_LESSON_LINES = 1000;
  */
 function checkLines(lines: readonly FamilyInvoiceLine[]): { netPence: Pence; vatPence: Pence } {
   if (lines.length === 0) refuseInvalid('lines', 'An invoice has at least one line');
-  const max = lines.some((line) => line.lesson) ? MAX_LESSON_LINES : MAX_LINES;
+  const lessons = lines.some((line) => line.lesson);
+  const max = lessons ? MAX_LESSON_LINES : MAX_LINES;
   const sums = checkList(lines, max, 'lines', 'Invoice lines', (line) => {
     const { description, amountPence, vatPence = 0, lesson } = line as FamilyInvoiceLine;
     checkText(description, { field: 'lines', label: 'A line’s description', required: true });
@@ -90,7 +97,11 @@ function checkLines(lines: readonly FamilyInvoiceLine[]): { netPence: Pence; vat
   });
   const netPence = sums.reduce((sum, { amount }) => sum + amount, 0);
   const vatPence = sums.reduce((sum, { vat }) => sum + vat, 0);
-  checkPence(netPence + vatPence, { field: 'amount', label: 'The total' });
+  checkPence(netPence + vatPence, {
+    field: 'amount',
+    label: 'The total',
+    max: lessons ? MAX_LESSON_INVOICE_PENCE : LIMITS.maxMoneyPence,
+  });
   return { netPence, vatPence };
 }
 
