@@ -256,7 +256,7 @@ describe('money attack: a late lesson and a late change through family invoices,
     }
     expect(billed).toEqual([['2026-06', 'adjustment', amountOf(ANN.rate, 1)]]);
   });
-  it('bills a lesson of the largest amount a timesheet takes, its VAT on top (the last test: a refusal here stops billing)', async () => {
+  it('bills a lesson of the largest amount a timesheet takes, its VAT on top, and pays its tutor (the last test: a refusal here stops a reactor)', async () => {
     const big = (await ok('/api/clients/contact', contact('Parent', 'Big'))).client.id as string;
     const { child } = await ok(`/api/clients/child/${big}`, { firstName: 'Bo', lastName: 'Big', dob: '2014-05-01' });
     const { engagement } = await ok('/api/tutors/engagement', {
@@ -277,5 +277,22 @@ describe('money attack: a late lesson and a late change through family invoices,
       lessonIds.map((id) => [id, 10_000_000, 2_000_000]),
     );
     expect(invoice.totalPence).toBe(24_000_000);
+
+    // Paid in parts of at most £100,000; the tutor's June pay, £85,000 a lesson, is paid by one run.
+    for (const amount of [100_000, 100_000, 40_000])
+      await ok('/api/family-invoices/payment', { invoiceId: invoice.invoiceId, date: '2026-06-02', amount });
+    await settled();
+    await prepareStatements('2026-06');
+    const pay = 2 * (10_000_000 - 1_500_000);
+    expect((await statementOf('2026-06'))?.totalPayPence).toBe(pay);
+    await ok('/api/pay-statements/confirm', { id: payStatement.payStatementId(tutorId, '2026-06') });
+    now = new Date('2026-07-01T12:00:00Z');
+    await ok('/api/pay-runs', { month: '2026-07' });
+    await ok('/api/pay-runs/paid/2026-07', { date: '2026-07-01' });
+    await settled();
+    const payments = (await store().readStream(payStatement.payStatementStream(tutorId, '2026-06')))
+      .filter((event) => event.type === 'TutorPaymentRecorded')
+      .map((event) => (event.data as { amountPence: number }).amountPence);
+    expect(payments).toEqual([pay]);
   });
 });

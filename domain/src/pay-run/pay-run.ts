@@ -76,7 +76,9 @@ function checkRun(run: Prepared) {
     checkId(line.tutorId, 'tutorId', 'The tutor');
     for (const statement of line.statements) {
       once(statement.statementId);
-      checkPence(statement.owedPence, { field: 'amount', label: 'Owed', positive: true });
+      // Bounded by its statement, not by a payment's cap: a month of large lessons may owe more than
+      // £100,000, and a refusal here would leave every tutor of the month unpaid.
+      checkPence(statement.owedPence, { field: 'amount', label: 'Owed', positive: true, max: Number.MAX_SAFE_INTEGER });
       if (statement.month > run.month) refuse('statements', 'A run pays statements of its month and before');
     }
     if (line.amountPence !== lineTotal(line)) refuse('amount', 'A line pays what its statements still owe');

@@ -121,7 +121,9 @@ export function decide(command: PayStatementCommand, state: PayStatementState, _
       checkId(paymentId, 'paymentId', 'The payment id');
       checkId(payRunId, 'payRunId', 'The pay run id');
       checkDate(date, 'date');
-      checkPence(amountPence, { field: 'amount', label: 'Amount', positive: true });
+      // At most what is owed (below), which a month of large lessons may put above £100,000: a pay run
+      // pays a statement in one payment, and a refusal would stop the pay-runs reactor at it.
+      checkPence(amountPence, { field: 'amount', label: 'Amount', positive: true, max: Number.MAX_SAFE_INTEGER });
       // Recorded once per payment: a retried pay run records nothing more.
       if (issued.paymentIds.has(paymentId)) return [];
       const owed = owedOf(issued);
