@@ -196,9 +196,13 @@ export class PostgresEventStore implements EventStore {
 
   /** Events exist that a running appender still hides from `$all` readers. */
   private async someEventsWithheld(): Promise<boolean> {
+    // The last event's id against the horizon: one step down the (transaction_id, global_position)
+    // index. The same question put as `exists (… where transaction_id >= horizon)` is planned
+    // blind to the horizon's value and read the whole table (0.8 s at a million events, seconds
+    // under load), after every batch of every follower.
     const result = await this.pool.query(
       `with ${HORIZON_CTES}
-       select exists(select 1 from es.events where transaction_id >= (select id from horizon)) as withheld`,
+       select coalesce((select max(transaction_id) from es.events) >= (select id from horizon), false) as withheld`,
     );
     return result.rows[0].withheld === true;
   }
