@@ -27,7 +27,7 @@ describe('money attack: a late lesson and a late change through family invoices,
   let db: pg.Pool;
   let admin = '';
   let now = new Date('2026-02-10T12:00:00Z');
-  const { ok, post } = testRequests(
+  const { ok, post, get } = testRequests(
     () => product,
     () => admin,
   );
@@ -294,5 +294,79 @@ describe('money attack: a late lesson and a late change through family invoices,
       .filter((event) => event.type === 'TutorPaymentRecorded')
       .map((event) => (event.data as { amountPence: number }).amountPence);
     expect(payments).toEqual([pay]);
+  });
+  it('records as paid only what the bank file the admin paid held, when another admin prepared the run again meanwhile', async () => {
+    const second = (
+      await ok('/api/tutors/contact', {
+        contact: contact('Uma', 'Attack'),
+        tutor: { username: 'umaattack', invoicePrefix: 'UA', startDate: '2025-09-01' },
+      })
+    ).tutor.id as string;
+    const fam = (await ok('/api/clients/contact', contact('Parent', 'Race'))).client.id as string;
+    const { child } = await ok(`/api/clients/child/${fam}`, { firstName: 'Ray', lastName: 'Race', dob: '2014-05-01' });
+    const { engagement } = await ok('/api/tutors/engagement', {
+      tutorId: second,
+      studentId: child.id,
+      rate: 30,
+      commissionPct: 10,
+      partnerPct: 0,
+      startDate: '2026-01-05',
+      subjects: ['Maths'],
+    });
+    await ok(`/api/lessons/lesson?month=2026-07`, {
+      tutorId: second,
+      lesson: { engagementId: engagement.id, date: '2026-07-01', duration: 1 },
+    });
+    await ok(`/api/lessons/lesson?month=2026-07`, {
+      tutorId,
+      lesson: { engagementId: engagements.ann, date: '2026-07-01', duration: 1 },
+    });
+    now = new Date('2026-08-01T12:00:00Z');
+    await bill('2026-07');
+    for (const client of [fam, clientId]) {
+      const [issued] = await store().readStream(
+        familyInvoice.familyInvoiceStream(lessonInvoiceIdOf(client, '2026-07')),
+      );
+      await payInFull(issued?.data as familyInvoice.IssuedInvoice, '2026-08-01');
+    }
+    await prepareStatements('2026-07');
+    await ok(`/api/tutors/bank-details/${second}`, {
+      accountName: 'Uma Attack',
+      sortCode: '12-34-56',
+      accountNumber: '87654321',
+    });
+    await ok('/api/pay-statements/confirm', { id: payStatement.payStatementId(tutorId, '2026-07') });
+    await ok('/api/pay-runs', { month: '2026-08' });
+    // Admin A opens the run (one line with bank details) and pays its bank file at the bank.
+    const seen = await vi.waitFor(async () => {
+      const answer = await get('/api/pay-runs/2026-08');
+      expect(answer.status).toBe(200);
+      return answer.body as { lines: { blocked: string | null; statements: { statementId: string }[] }[] };
+    });
+    const statements = seen.lines
+      .filter((line) => line.blocked === null)
+      .flatMap((line) => line.statements.map((s) => s.statementId));
+    expect(statements).toEqual([payStatement.payStatementId(tutorId, '2026-07')]);
+    // Meanwhile Uma confirms, and admin B prepares the run again: its bank file now pays her too.
+    await ok('/api/pay-statements/confirm', { id: payStatement.payStatementId(second, '2026-07') });
+    await ok('/api/pay-runs', { month: '2026-08' });
+    // Admin A marks paid the run they saw: refused, nothing recorded.
+    const stale = await post('/api/pay-runs/paid/2026-08', { date: '2026-08-01', statements });
+    expect(stale.statusCode, stale.body).toBe(409);
+    expect((await store().readStream('pay-run-2026-08')).map((event) => event.type)).toEqual([
+      'PayRunPrepared',
+      'PayRunPrepared',
+    ]);
+    // Opened again, the run and its file pay both: marked paid, each statement is paid once.
+    await ok('/api/pay-runs/paid/2026-08', {
+      date: '2026-08-01',
+      statements: [payStatement.payStatementId(tutorId, '2026-07'), payStatement.payStatementId(second, '2026-07')],
+    });
+    await settled();
+    const paidTo = async (tutor: string) =>
+      (await store().readStream(payStatement.payStatementStream(tutor, '2026-07'))).filter(
+        (event) => event.type === 'TutorPaymentRecorded',
+      ).length;
+    expect([await paidTo(tutorId), await paidTo(second)]).toEqual([1, 1]);
   });
 });

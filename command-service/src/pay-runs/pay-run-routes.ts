@@ -195,6 +195,7 @@ export async function payRunRoutes(app: FastifyInstance, { deps, db, timeZone }:
         leftOut,
         month,
         date: body.date,
+        statements: body.statements,
         today: todayIn(timeZone, context.now),
         paymentIdOf: (statementId) => payRunPaymentIdOf(month, statementId),
         actor: { role: context.user.role, tutorId: context.user.tutorId },

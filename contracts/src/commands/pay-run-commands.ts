@@ -44,8 +44,17 @@ export type TutorBankDetailsAnswer = z.infer<typeof tutorBankDetailsAnswer>;
 export const preparePayRunBody = z.object({ commandId, month: calendarMonth });
 export type PreparePayRunBody = z.input<typeof preparePayRunBody>;
 
-/** `POST /api/pay-runs/paid/:month` (admins): the run's bank file was paid on `date`. */
-export const payRunPaidBody = z.object({ commandId, date: calendarDate });
+/**
+ * `POST /api/pay-runs/paid/:month` (admins): the run's bank file was paid on `date`. `statements`:
+ * the statements of the lines with bank details as the admin saw the run (the file they paid); the
+ * run prepared again since with others is refused (409), so no statement is recorded as paid by a
+ * file that did not hold it.
+ */
+export const payRunPaidBody = z.object({
+  commandId,
+  date: calendarDate,
+  statements: z.array(z.string().min(1).max(200)).max(10_000).optional(),
+});
 export type PayRunPaidBody = z.input<typeof payRunPaidBody>;
 
 const statementOwedView = z.object({

@@ -37,6 +37,8 @@ export type PayRunCommand =
       paymentIdOf: (statementId: string) => string;
       /** Tutors whose bank details no longer open (erased since the run was prepared): not in the file, not paid. */
       leftOut: readonly string[];
+      /** The statements of the payable lines as the admin saw the run (the bank file they paid), when sent. */
+      statements?: readonly string[];
       actor: Actor;
     };
 
@@ -138,6 +140,13 @@ export const payRunDecider: Decider<PayRunCommand, PayRunEvent, PayRunState> = {
     if (state.status === 'paid') return [];
     if (date > today) refuse('date', 'A payment is recorded once it is made, not before');
     if (date < state.run.date) refuse('date', 'A run is paid on or after the day it was prepared');
+    const prepared = payableLines(state.run).flatMap((line) => line.statements.map((s) => s.statementId));
+    if (command.statements && !sameValue([...command.statements].sort(), [...prepared].sort())) {
+      throw new DomainError(
+        'conflict',
+        'This pay run was prepared again since you opened it, and its bank file changed: open it again, check the file you paid, then mark it paid.',
+      );
+    }
     const paid = payableLines(state.run).filter((line) => !leftOut.includes(line.tutorId));
     const payments = paid.flatMap((line) =>
       line.statements.map((statement) => ({

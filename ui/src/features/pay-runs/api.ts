@@ -14,8 +14,11 @@ export const fetchPayRun = (month: string, signal?: AbortSignal) =>
 export const preparePayRun = (body: { month: string; commandId: string }) =>
   postJson<{ payRun: { month: string } }>('/api/pay-runs', body);
 
-/** The run's bank file was paid on `date`: each payment is recorded on its statement. */
-export const markPayRunPaid = (month: string, body: { date: string; commandId: string }) =>
+/**
+ * The run's bank file was paid on `date`: each payment is recorded on its statement. `statements`:
+ * those of the run's lines with bank details as shown (refused if it was prepared again since).
+ */
+export const markPayRunPaid = (month: string, body: { date: string; commandId: string; statements: string[] }) =>
   postJson<{ payRun: { month: string; paidOn: string } }>(`/api/pay-runs/paid/${month}`, body);
 
 /** The run's bank file (CSV) to upload to the bank. */

@@ -102,7 +102,8 @@ describe('Pay Runs', () => {
     });
     expect(posts).toEqual([
       { path: '/api/pay-runs', body: { month: '2026-10' } },
-      { path: '/api/pay-runs/paid/2026-10', body: { date: '2026-11-05' } },
+      // The statements of the lines the bank file pays (Bo's has no bank details): a run prepared again since is refused.
+      { path: '/api/pay-runs/paid/2026-10', body: { date: '2026-11-05', statements: ['t1-2026-10'] } },
     ]);
   });
 });

@@ -144,11 +144,15 @@ function Waiting({ run }: { run: PayRunAnswer }) {
 
 const loadRun = (month: string, signal: AbortSignal) => fetchPayRun(month, signal);
 
+/** The statements the bank file shown pays: marking the run paid names them, so a run prepared again since is refused. */
+const payableStatements = (run: PayRunAnswer) =>
+  run.lines.filter((line) => line.blocked === null).flatMap((line) => line.statements.map((s) => s.statementId));
+
 function PayRunDetail({ month, onChanged }: { month: string; onChanged: () => void }) {
   const run = useLoader(loadRun, month);
   const [date, setDate] = useState(dayjs().format('YYYY-MM-DD'));
   const paid = useCommand(
-    (commandId, day: string) => markPayRunPaid(month, { date: day, commandId }),
+    (commandId, day: string, statements: string[]) => markPayRunPaid(month, { date: day, commandId, statements }),
     () => {
       run.refresh();
       onChanged();
@@ -178,7 +182,11 @@ function PayRunDetail({ month, onChanged }: { month: string; onChanged: () => vo
                     value={date}
                     onChange={(event) => setDate(event.target.value)}
                   />
-                  <Button type="button" disabled={paid.busy} onClick={() => paid.run(`paid-${month}-${date}`, date)}>
+                  <Button
+                    type="button"
+                    disabled={paid.busy}
+                    onClick={() => paid.run(`paid-${month}-${date}`, date, payableStatements(answer))}
+                  >
                     Mark paid
                   </Button>
                 </>
