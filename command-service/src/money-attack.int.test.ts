@@ -369,4 +369,60 @@ describe('money attack: a late lesson and a late change through family invoices,
       ).length;
     expect([await paidTo(tutorId), await paidTo(second)]).toEqual([1, 1]);
   });
+  it('prepares no month’s pay statements while the lessons read model that finds their tutors is stalled', async () => {
+    const vic = (
+      await ok('/api/tutors/contact', {
+        contact: contact('Vic', 'Attack'),
+        tutor: { username: 'vicattack', invoicePrefix: 'VA', startDate: '2025-09-01' },
+      })
+    ).tutor.id as string;
+    const family = (await ok('/api/clients/contact', contact('Parent', 'Vee'))).client.id as string;
+    const { child } = await ok(`/api/clients/child/${family}`, {
+      firstName: 'Val',
+      lastName: 'Vee',
+      dob: '2014-05-01',
+    });
+    const { engagement } = await ok('/api/tutors/engagement', {
+      tutorId: vic,
+      studentId: child.id,
+      rate: 30,
+      commissionPct: 10,
+      partnerPct: 0,
+      startDate: '2026-01-05',
+      subjects: ['Maths'],
+    });
+    // Vic's only lesson is one the lessons read model refuses: it stops there until it resumes.
+    await db.query('alter table read.lessons add constraint money_attack_lessons check (duration_hundredths <> 123)');
+    let refused = 0;
+    try {
+      const only = (
+        await ok('/api/lessons/lesson?month=2026-08', {
+          tutorId: vic,
+          lesson: { engagementId: engagement.id, date: '2026-08-03', duration: 1.23 },
+        })
+      ).lesson.id as string;
+      const august = await post('/api/pay-statements', { month: '2026-08' });
+      // A month is prepared once: prepared now, it would leave Vic out of August for good.
+      expect(august.statusCode, august.body).toBe(503);
+      refused = (await store().readStream(payStatement.preparedStream())).filter(
+        (event) => (event.data as { month: string }).month === '2026-08',
+      ).length;
+      expect(refused).toBe(0);
+      await db.query('alter table read.lessons drop constraint money_attack_lessons');
+      await vi.waitFor(
+        async () => expect((await post('/api/pay-statements', { month: '2026-08' })).statusCode).toBe(200),
+        {
+          timeout: 60_000,
+          interval: 200,
+        },
+      );
+      await settled();
+      const [issued] = await store().readStream(payStatement.payStatementStream(vic, '2026-08'));
+      expect((issued?.data as payStatement.IssuedStatement | undefined)?.lines.map((line) => line.lessonId)).toEqual([
+        only,
+      ]);
+    } finally {
+      await db.query('alter table read.lessons drop constraint if exists money_attack_lessons');
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { confirmPayStatementBody, preparePayStatementsBody } from '@agency/contracts';
 import { payStatement, todayIn, toPounds } from '@agency/domain';
-import { forbidden, notFound } from '@agency/platform';
+import { forbidden, HttpError, notFound } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { type CommandDependencies, commandRoute } from '../pipeline/command-pipeline';
@@ -13,6 +13,9 @@ export function parseStatementId(id: string): { tutorId: string; month: string }
 }
 
 type Issued = Extract<payStatement.PayStatementState, { status: 'issued' }>;
+
+/** The events that decide which tutors the read models name as a month's candidates. */
+const CANDIDATE_EVENTS = ['LessonRecorded', 'LessonChanged', 'LessonRemoved', 'LessonsRepriced', 'PayStatementIssued'];
 
 const summary = ({ statement, confirmed, paidPence }: Issued) => ({
   id: statement.statementId,
@@ -42,7 +45,16 @@ export async function payStatementRoutes(
     body: preparePayStatementsBody,
     handle: async ({ body }, { run, load, settle, user, now }) => {
       // The read models only find the candidates: tutors with lessons in the pay window, or a statement
-      // in it (a lesson removed since it was paid). A lesson they do not show yet is paid next month.
+      // in it (a lesson removed since it was paid). A lesson they do not show yet is paid next month;
+      // while they cannot be brought up to now (stopped, or slower than the bound) nothing is
+      // prepared, as a month is prepared once and every tutor they miss would miss it: a retry does.
+      if (!(await deps.projections.waitFor(await deps.store.head(), 5000, CANDIDATE_EVENTS))) {
+        throw new HttpError(
+          503,
+          'under_way',
+          'The lessons and pay statements are still being brought up to date. Please try again in a moment.',
+        );
+      }
       const window = payStatement.windowOf(body.month);
       const { rows } = await db.query<{ id: string }>(
         `select tutor_id as id from read.lessons where month >= $1 and month <= $2
