@@ -162,6 +162,12 @@ export function sqlAsOf(text: string, tables: readonly VersionedTable[], at: Pos
 export type PastConnection = { client: pg.ClientBase; sql: (text: string) => string };
 const pastConnection = new AsyncLocalStorage<PastConnection>();
 
+/**
+ * Whether the request being answered is a view as of a past moment. The money-model labels are
+ * left off such a view: the choices keep no versions, and a past view never mixes in present rows.
+ */
+export const answeringAsOf = () => pastConnection.getStore() !== undefined;
+
 /** Runs `work` with the queries of `pastAwarePool` sent to `past`. */
 export const withPastConnection = <T>(past: PastConnection, work: () => Promise<T>) => pastConnection.run(past, work);
 

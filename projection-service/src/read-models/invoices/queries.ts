@@ -29,6 +29,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import type { z } from 'zod';
+import { answeringAsOf } from '../../audit/as-of';
 import { requireSignIn } from '../../signed-in';
 import { withMoney } from '../money-columns';
 import { invoiceStatusGroups, type MonthAmounts, type TutorMonth } from './invoice-status';
@@ -129,6 +130,7 @@ async function oneInvoice(db: pg.Pool, user: SessionUser, id: string) {
  * spec's answers are unchanged (docs/money-models.md).
  */
 async function modelsOfMonths(db: pg.Pool, [months, month, tutorId]: [string, string | null, string | null]) {
+  if (answeringAsOf()) return new Map<string, MoneyModel[]>();
   const found = await db.query<{ tutor_id: string; month: string; models: MoneyModel[] }>(
     // A choice applies to whole months, so an engagement's lessons of a month share its model on
     // the month's first day: one look-up per engagement and month, not one per lesson.

@@ -15,6 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import type { z } from 'zod';
+import { answeringAsOf } from '../../audit/as-of';
 import { requireSignIn } from '../../signed-in';
 import { penceFrom } from '../money-columns';
 import { decodeCursor, encodeCursor, listChanged } from '../paging';
@@ -92,7 +93,7 @@ export async function lessonQueries(fastify: FastifyInstance, { db }: { db: pg.P
             where l.id = $3 and l.month = $1 and ($2::text is null or l.tutor_id = $2)
          )
          select ${LESSON_COLUMNS}, ${TUTOR_NAME} as tutor_name, ${STUDENT_NAME} as student_name,
-                lm.invoice_id is not null as locked, money_model_on(l.engagement_id, l.date) as money_model
+                lm.invoice_id is not null as locked, ${answeringAsOf() ? 'null::text' : 'money_model_on(l.engagement_id, l.date)'} as money_model
            from lessons l
            left join tutors t on t.id = l.tutor_id
            left join children ch on ch.id = l.student_id
@@ -147,7 +148,9 @@ export async function lessonQueries(fastify: FastifyInstance, { db }: { db: pg.P
           partnerCommission: toPounds(lesson.partnerCommissionPence),
           locked: row.locked,
           // Named only when another than the spec's, whose answer stays as it was.
-          ...(row.money_model === 'tutor-pays-commission' ? {} : { model: row.money_model }),
+          ...(row.money_model === 'tutor-pays-commission' || row.money_model === null
+            ? {}
+            : { model: row.money_model }),
         };
       }),
       total: totals.total,
