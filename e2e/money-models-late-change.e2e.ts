@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminApi, contactFor } from './support/api';
+import { adminApi, tutorAndFamily } from './support/api';
 import { expectAccessible, launchChromium, screenshot } from './support/chromium';
 import { startClockedProduct } from './support/clocked-product';
 import { logInAt } from './support/session';
@@ -23,19 +23,18 @@ describe('a late change on the next family invoice, in the browser', () => {
     clocked = await startClockedProduct(new Date('2026-02-10T12:00:00Z'));
     browser = await launchChromium();
     const api = await adminApi(clocked.baseUrl, clocked.admin);
-    const { tutor } = await api.post('/api/tutors/contact', {
-      contact: contactFor('Lena', 'Late'),
-      tutor: { username: 'lenalate', invoicePrefix: 'LL', startDate: '2025-09-01' },
-    });
-    const { client } = await api.post('/api/clients/contact', contactFor('Carla', 'Change'));
-    const { child } = await api.post(`/api/clients/child/${client.id}`, {
-      firstName: 'Cody',
-      lastName: 'Change',
+    const { tutorId, clientId, childId } = await tutorAndFamily(api, {
+      tutor: ['Lena', 'Late'],
+      username: 'lenalate',
+      invoicePrefix: 'LL',
+      tutorStart: '2025-09-01',
+      family: ['Carla', 'Change'],
+      child: ['Cody', 'Change'],
       dob: '2014-03-01',
     });
     const { engagement } = await api.post('/api/tutors/engagement', {
-      tutorId: tutor.id,
-      studentId: child.id,
+      tutorId,
+      studentId: childId,
       rate: 40,
       commissionPct: 25,
       partnerPct: 0,
@@ -51,7 +50,7 @@ describe('a late change on the next family invoice, in the browser', () => {
     await api.post(`/api/engagements/money-model/${engagement.id}`, { model: 'agency-sells-tuition', from: '2026-02' });
     const lesson = (date: string, duration: number, id?: string): Promise<Grid> =>
       api.post(`/api/lessons/lesson?month=${date.slice(0, 7)}`, {
-        tutorId: tutor.id,
+        tutorId,
         lesson: { id, engagementId: engagement.id, date, duration },
       });
     const recorded = await lesson('2026-02-03', 1);
@@ -69,7 +68,7 @@ describe('a late change on the next family invoice, in the browser', () => {
     clocked.setNow(new Date('2026-03-05T12:00:00Z'));
     await lesson('2026-03-03', 1);
     await bill('2026-03');
-    const { entries } = await api.get(`/api/family-invoices?client=${client.id}`);
+    const { entries } = await api.get(`/api/family-invoices?client=${clientId}`);
     for (const entry of entries as { id: string; kind: string; reference: string }[]) {
       if (entry.kind !== 'invoice') continue;
       const invoice = await api.get(`/api/family-invoices/lines/${entry.id}`);

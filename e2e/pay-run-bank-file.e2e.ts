@@ -1,7 +1,7 @@
 import { todayIn } from '@agency/domain';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminApi, contactFor, engagementWithLesson } from './support/api';
+import { adminApi, engagementWithLesson, tutorAndFamily } from './support/api';
 import { downloaded, expectAccessible, launchChromium, screenshot } from './support/chromium';
 import { startClockedProduct } from './support/clocked-product';
 import { logInAt } from './support/session';
@@ -26,20 +26,19 @@ describe('a pay run and its bank file, in the browser', () => {
     clocked = await startClockedProduct(new Date());
     browser = await launchChromium();
     const api = await adminApi(clocked.baseUrl, clocked.admin);
-    const { tutor } = await api.post('/api/tutors/contact', {
-      contact: contactFor('Piet', `Payrun${stamp}`),
-      tutor: { username: `piet${stamp}`, invoicePrefix: `PR${stamp % 1000}`, startDate: '2020-01-01' },
-    });
-    tutorId = tutor.id;
-    await api.post('/api/users', { ...tutorLogin, role: 'tutor', tutorId, name: `Piet Payrun${stamp}` });
-    const { client } = await api.post('/api/clients/contact', contactFor('Pam', `Payrun${stamp}`));
-    const { child } = await api.post(`/api/clients/child/${client.id}`, {
-      firstName: 'Pip',
-      lastName: `Payrun${stamp}`,
+    const set = await tutorAndFamily(api, {
+      tutor: ['Piet', `Payrun${stamp}`],
+      username: `piet${stamp}`,
+      invoicePrefix: `PR${stamp % 1000}`,
+      tutorStart: '2020-01-01',
+      family: ['Pam', `Payrun${stamp}`],
+      child: ['Pip', `Payrun${stamp}`],
       dob: '2013-06-01',
     });
+    tutorId = set.tutorId;
+    await api.post('/api/users', { ...tutorLogin, role: 'tutor', tutorId, name: `Piet Payrun${stamp}` });
     // £40 an hour, 25 % the agency's: one hour's lesson pays the tutor £30.00.
-    const engagementId = await engagementWithLesson(api, { tutorId, studentId: child.id, month });
+    const engagementId = await engagementWithLesson(api, { tutorId, studentId: set.childId, month });
     await api.post(`/api/engagements/money-model/${engagementId}`, { model: 'agency-sells-tuition', from: month });
     await api.post(`/api/tutors/bank-details/${tutorId}`, {
       accountName: 'Piet Payé & Co',

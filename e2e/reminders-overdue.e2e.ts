@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { todayIn } from '@agency/domain';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminApi, contactFor } from './support/api';
+import { adminApi, tutorAndFamily } from './support/api';
 import { expectAccessible, launchChromium, screenshot } from './support/chromium';
 import { startClockedProduct } from './support/clocked-product';
 import { logInAt } from './support/session';
@@ -30,19 +30,18 @@ describe('a reminder of an overdue family invoice, in the browser', () => {
     clocked = await startClockedProduct(start);
     browser = await launchChromium();
     const api = await adminApi(clocked.baseUrl, clocked.admin);
-    const { tutor } = await api.post('/api/tutors/contact', {
-      contact: contactFor('Rita', 'Remind'),
-      tutor: { username: 'ritaremind', invoicePrefix: 'RR', startDate: '2025-09-01' },
-    });
-    const { client } = await api.post('/api/clients/contact', contactFor('Olga', 'Owing'));
-    const { child } = await api.post(`/api/clients/child/${client.id}`, {
-      firstName: 'Otto',
-      lastName: 'Owing',
+    const { tutorId, clientId, childId } = await tutorAndFamily(api, {
+      tutor: ['Rita', 'Remind'],
+      username: 'ritaremind',
+      invoicePrefix: 'RR',
+      tutorStart: '2025-09-01',
+      family: ['Olga', 'Owing'],
+      child: ['Otto', 'Owing'],
       dob: '2014-03-01',
     });
     const { engagement } = await api.post('/api/tutors/engagement', {
-      tutorId: tutor.id,
-      studentId: child.id,
+      tutorId,
+      studentId: childId,
       rate: 40,
       commissionPct: 25,
       partnerPct: 0,
@@ -52,11 +51,11 @@ describe('a reminder of an overdue family invoice, in the browser', () => {
     // The agency sells this engagement's lessons (no VAT chosen): this month's lesson is a family invoice of £40.00.
     await api.post(`/api/engagements/money-model/${engagement.id}`, { model: 'agency-sells-tuition', from: month });
     await api.post(`/api/lessons/lesson?month=${month}`, {
-      tutorId: tutor.id,
+      tutorId,
       lesson: { engagementId: engagement.id, date: `${month}-01`, duration: 1 },
     });
     while ((await api.post('/api/family-invoices/lesson-billing', { month })).underWay);
-    const { entries } = await api.get(`/api/family-invoices?client=${client.id}`);
+    const { entries } = await api.get(`/api/family-invoices?client=${clientId}`);
     reference = (entries as { kind: string; reference: string }[]).find((entry) => entry.kind === 'invoice')!.reference;
   });
   afterAll(async () => {

@@ -68,3 +68,29 @@ export async function engagementWithLesson(
   });
   return id;
 }
+
+/** A tutor, a family and the family's child, set up through the API: their ids. */
+export async function tutorAndFamily(
+  api: ReturnType<typeof apiAs>,
+  given: {
+    tutor: [first: string, last: string];
+    username: string;
+    invoicePrefix: string;
+    tutorStart: string;
+    family: [first: string, last: string];
+    child: [first: string, last: string];
+    dob: string;
+  },
+): Promise<{ tutorId: string; clientId: string; childId: string }> {
+  const { tutor } = await api.post('/api/tutors/contact', {
+    contact: contactFor(...given.tutor),
+    tutor: { username: given.username, invoicePrefix: given.invoicePrefix, startDate: given.tutorStart },
+  });
+  const { client } = await api.post('/api/clients/contact', contactFor(...given.family));
+  const { child } = await api.post(`/api/clients/child/${client.id}`, {
+    firstName: given.child[0],
+    lastName: given.child[1],
+    dob: given.dob,
+  });
+  return { tutorId: tutor.id, clientId: client.id, childId: child.id };
+}
