@@ -1,9 +1,14 @@
 import { payRunPaidBody, preparePayRunBody, tutorBankDetailsBody } from '@agency/contracts';
 import { DomainError, payRun, payStatement, todayIn, toPounds, tutor } from '@agency/domain';
-import { HttpError } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
-import { type CommandContext, type CommandDependencies, commandRoute, derivedId } from '../pipeline/command-pipeline';
+import {
+  type CommandContext,
+  type CommandDependencies,
+  commandRoute,
+  derivedId,
+  requireReadModelsCaughtUp,
+} from '../pipeline/command-pipeline';
 import { PAY_RUNS_REACTOR } from './pay-run-reactor';
 
 type Options = { deps: CommandDependencies; db: pg.Pool; timeZone: string };
@@ -34,13 +39,11 @@ async function gatherRun(deps: CommandDependencies, context: CommandContext, db:
   // and one another run holds is not listed again: while they cannot be (a projection stopped or
   // slow past the bound), nothing is prepared, as a run gathered from them could pay a statement
   // in two bank files; a retry prepares it.
-  if (!(await deps.projections.waitFor(await deps.store.head(), 5000, STATEMENT_EVENTS))) {
-    throw new HttpError(
-      503,
-      'under_way',
-      'The pay runs and statements are still being brought up to date. Please try again in a moment.',
-    );
-  }
+  await requireReadModelsCaughtUp(
+    deps,
+    STATEMENT_EVENTS,
+    'The pay runs and statements are still being brought up to date. Please try again in a moment.',
+  );
   const { rows } = await db.query<{ id: string; tutor_id: string; month: string }>(
     `select id, tutor_id, left(month::text, 7) as month from read.pay_statements
       where left(month::text, 7) <= $1 and paid_pence < total_pay_pence

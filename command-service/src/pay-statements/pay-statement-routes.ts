@@ -1,9 +1,9 @@
 import { confirmPayStatementBody, preparePayStatementsBody } from '@agency/contracts';
 import { payStatement, todayIn, toPounds } from '@agency/domain';
-import { forbidden, HttpError, notFound } from '@agency/platform';
+import { forbidden, notFound } from '@agency/platform';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
-import { type CommandDependencies, commandRoute } from '../pipeline/command-pipeline';
+import { type CommandDependencies, commandRoute, requireReadModelsCaughtUp } from '../pipeline/command-pipeline';
 import { PAY_STATEMENTS_REACTOR } from './pay-statement-reactor';
 
 /** The tutor and month a statement id names (`{tutorId}-{yyyy-mm}`). */
@@ -48,13 +48,11 @@ export async function payStatementRoutes(
       // in it (a lesson removed since it was paid). A lesson they do not show yet is paid next month;
       // while they cannot be brought up to now (stopped, or slower than the bound) nothing is
       // prepared, as a month is prepared once and every tutor they miss would miss it: a retry does.
-      if (!(await deps.projections.waitFor(await deps.store.head(), 5000, CANDIDATE_EVENTS))) {
-        throw new HttpError(
-          503,
-          'under_way',
-          'The lessons and pay statements are still being brought up to date. Please try again in a moment.',
-        );
-      }
+      await requireReadModelsCaughtUp(
+        deps,
+        CANDIDATE_EVENTS,
+        'The lessons and pay statements are still being brought up to date. Please try again in a moment.',
+      );
       const window = payStatement.windowOf(body.month);
       const { rows } = await db.query<{ id: string }>(
         `select tutor_id as id from read.lessons where month >= $1 and month <= $2

@@ -12,3 +12,4 @@ export { type CommandContext, createCommandContext, derivedId } from './command-
 export { type CommandRoute, commandRoute } from './command-route';
 export { CONFLICT_ATTEMPTS, ConcurrentChange, type Contention } from './conflicts';
 export type { CommandDependencies } from './dependencies';
+export { requireReadModelsCaughtUp } from './read-your-writes';

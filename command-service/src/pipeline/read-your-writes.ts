@@ -1,4 +1,4 @@
-import { comparePositions, type Position } from '@agency/platform';
+import { comparePositions, HttpError, type Position } from '@agency/platform';
 import type { CommandDependencies } from './dependencies';
 
 /** What a command's context saw: what it appended and what it read (see `createCommandContext`). */
@@ -22,4 +22,17 @@ export async function awaitProjections(deps: CommandDependencies, seen: Seen, sh
       ? [read.position, read.types]
       : [position, seen.appendedTypes()];
   return upTo ? await deps.projections.waitFor(upTo, 5000, types) : true;
+}
+
+/**
+ * A decision that finds its candidates in read models (the rest it reads from streams) waits,
+ * bounded, until those of `types` show everything recorded so far: one taken from read models
+ * that lag could miss or repeat a candidate for good. While they cannot (a projection stopped or
+ * slower than the bound) it is refused with 503 `under_way` before anything is written, and a
+ * retry decides again.
+ */
+export async function requireReadModelsCaughtUp(deps: CommandDependencies, types: string[], message: string) {
+  if (!(await deps.projections.waitFor(await deps.store.head(), 5000, types))) {
+    throw new HttpError(503, 'under_way', message);
+  }
 }
