@@ -174,6 +174,12 @@ export async function startEmbeddedDatabase(options: {
   port?: number;
   database?: string;
   log?: (line: string) => void;
+  /**
+   * `false` for a throwaway cluster (the tests'): no fsync, so a commit waits for no disk. Only a
+   * crash of the machine itself could lose what it wrote; a killed PostgreSQL still recovers
+   * every commit from the write-ahead log in the page cache (README, "Test it").
+   */
+  durable?: boolean;
 }): Promise<RunningDatabase> {
   const dataDir = resolve(options.dataDir);
   const pgDir = join(dataDir, 'pg');
@@ -202,6 +208,7 @@ export async function startEmbeddedDatabase(options: {
       'max_connections=200',
       '-c',
       'idle_in_transaction_session_timeout=60s',
+      ...(options.durable === false ? ['-c', 'fsync=off', '-c', 'full_page_writes=off'] : []),
     ],
     onLog: (message) => log(String(message).trim()),
     onError: (message) => log(String(message).trim()),

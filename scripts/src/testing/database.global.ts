@@ -21,10 +21,12 @@ export default async function setup(project: TestProject) {
     return;
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'agency-test-'));
-  const database = await startEmbeddedDatabase({ dataDir, database: 'postgres' }).catch((error: unknown) => {
-    rmSync(dataDir, { recursive: true, force: true });
-    throw new Error(`The embedded PostgreSQL for the integration tests could not start: ${messageOf(error)}`);
-  });
+  const database = await startEmbeddedDatabase({ dataDir, database: 'postgres', durable: false }).catch(
+    (error: unknown) => {
+      rmSync(dataDir, { recursive: true, force: true });
+      throw new Error(`The embedded PostgreSQL for the integration tests could not start: ${messageOf(error)}`);
+    },
+  );
   project.provide('databaseUrl', database.url);
   return async () => {
     await database.stop();
