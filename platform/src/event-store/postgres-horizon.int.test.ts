@@ -5,6 +5,7 @@ import pg from 'pg';
 import { describe, expect, it, vi } from 'vitest';
 import { anEvent, eventMetadata, usePostgresStoreDatabase } from '../testing/postgres-store-bed';
 import { comparePositions, type Position, type RecordedEvent, START } from './port';
+import { APPENDER_LOCK, horizonCtes } from './postgres/all-horizon';
 import { migrateEventStore, type PostgresEventStore } from './postgres/postgres-event-store';
 
 /**
@@ -125,6 +126,42 @@ describe('PostgreSQL $all horizon: only appenders hold readers back', () => {
     expect(delivered[1]!.streamId).toBe(heldStream);
     expect(types(await store.readAll({ from }))).toEqual(types(delivered));
     await unrelated.client.query('rollback');
+  });
+
+  it('a lock copy that reads an appender mid-commit (its id lock and APPENDER_LOCK under two virtual transactions, one pid) still holds readers back at its id', async () => {
+    // pg_locks reads each row's virtual transaction from the holder's PGPROC as it reaches the
+    // row, and a committing backend clears it before releasing its locks: a copy taken across
+    // that moment lists the two locks of one transaction under `3/7` and `3/0` (all-horizon.ts).
+    // The copy is given here as rows, so the moment is hit every time.
+    const client = await connect();
+    const horizonOf = async (rows: string) =>
+      (
+        await client.query(
+          `with copied (locktype, mode, granted, transactionid, virtualtransaction, pid, classid, objid, objsubid, database) as (
+             select locktype, mode, granted, transactionid::xid, virtualtransaction, pid, classid::oid, objid::oid,
+                    objsubid::int2, database::oid
+               from (values ${rows}) as v(locktype, mode, granted, transactionid, virtualtransaction, pid, classid,
+                                          objid, objsubid, database)
+           ),
+           ${horizonCtes({ locks: 'copied', snapshot: `'100:110:105,107'::pg_snapshot` })}
+           select (select id from horizon)::text as horizon`,
+        )
+      ).rows[0].horizon as string;
+    const database = `(select oid from pg_database where datname = current_database())::text`;
+    const appenderLock = (vxid: string, pid: number) =>
+      `('advisory', 'ShareLock', true, null, '${vxid}', ${pid}, '${APPENDER_LOCK.key1}', '${APPENDER_LOCK.key2}', '2', ${database})`;
+    const idLock = (xid: number, vxid: string, pid: number) =>
+      `('transactionid', 'ExclusiveLock', true, '${xid}', '${vxid}', ${pid}, null, null, null, null)`;
+    // 105 appends (backend 4001, caught mid-commit); 107 (backend 4002) holds no APPENDER_LOCK.
+    const nonAppender = idLock(107, '4/9', 4002);
+    expect(await horizonOf([idLock(105, '3/7', 4001), appenderLock('3/0', 4001), nonAppender].join(', '))).toBe('105');
+    expect(await horizonOf([appenderLock('3/0', 4001), idLock(105, '3/7', 4001), nonAppender].join(', '))).toBe('105');
+    // The same copy a moment later, its lxid cleared in both rows: still the appender.
+    expect(await horizonOf([idLock(105, '3/0', 4001), appenderLock('3/0', 4001), nonAppender].join(', '))).toBe('105');
+    // Once the appender has released its id lock, 105 is not proven a non-appender either: readers wait.
+    expect(await horizonOf([appenderLock('3/0', 4001), nonAppender].join(', '))).toBe('105');
+    // A non-appender alone never holds readers back, whatever its virtual transaction reads.
+    expect(await horizonOf([idLock(105, '3/7', 4001), nonAppender].join(', '))).toBe('110');
   });
 
   it('a bulk writer that announces itself first (the scale seed, a rebase) holds readers back like an append', async () => {

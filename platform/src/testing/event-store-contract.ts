@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { firstValueFrom, take, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { comparePositions, type EventStore, type EventToAppend, WrongExpectedRevision } from '../event-store/port';
+import {
+  comparePositions,
+  type EventStore,
+  type EventToAppend,
+  type RecordedEvent,
+  WrongExpectedRevision,
+} from '../event-store/port';
 
 /**
  * The behaviour every adapter of the port must show. An adapter's test file calls this with a
@@ -177,19 +183,29 @@ export function eventStoreContract(
       const writers = 8;
       const runId = randomUUID();
       const [head] = (await store.readAll({ limit: 1_000_000 })).slice(-1);
-      const seen: { streamId: string; revision: number }[] = [];
-      const done = new Promise<void>((resolve, reject) => {
-        const subscription = store.subscribeToAll(head?.position).subscribe({
-          next: (e) => {
-            if (!e.streamId.startsWith(`stress-${runId}`)) return;
-            seen.push({ streamId: e.streamId, revision: e.revision });
-            if (seen.length === total) {
-              subscription.unsubscribe();
-              resolve();
-            }
-          },
-          error: reject,
-        });
+      const seen: RecordedEvent[] = [];
+      const seenIds = new Set<string>();
+      // Once the appenders are done, the last of their events in $all: the subscriber delivers in
+      // $all order, so when it has delivered that one, an event it has not delivered was skipped.
+      let last: string | undefined;
+      let reachedLast: () => void = () => {};
+      const lastDelivered = new Promise<void>((resolve) => {
+        reachedLast = resolve;
+      });
+      let failed: (error: unknown) => void = () => {};
+      const subscriptionFailed = new Promise<never>((_, reject) => {
+        failed = reject;
+      });
+      // Handled by the race below; an error before the appenders are done is not unhandled meanwhile.
+      subscriptionFailed.catch(() => {});
+      const subscription = store.subscribeToAll(head?.position).subscribe({
+        next: (e) => {
+          if (!e.streamId.startsWith(`stress-${runId}`)) return;
+          seen.push(e);
+          seenIds.add(e.id);
+          if (last !== undefined && seenIds.has(last)) reachedLast();
+        },
+        error: (error) => failed(error),
       });
       // Writers share 40 streams, so they collide and retry, as the command pipeline does.
       const streams = Array.from({ length: 40 }, (_, i) => `stress-${runId}-${i}`);
@@ -210,17 +226,34 @@ export function eventStoreContract(
           }
         }
       };
-      await Promise.all(Array.from({ length: writers }, writer));
-      await done;
-      expect(seen).toHaveLength(total);
-      expect(new Set(seen.map((e) => `${e.streamId}@${e.revision}`)).size).toBe(total);
+      try {
+        await Promise.all(Array.from({ length: writers }, writer));
+        // Every append has committed, so a fresh read holds them all.
+        const appended = (await store.readAll({ from: head?.position, limit: 1_000_000 })).filter((e) =>
+          e.streamId.startsWith(`stress-${runId}`),
+        );
+        expect(appended).toHaveLength(total);
+        last = appended.at(-1)!.id;
+        if (seenIds.has(last)) reachedLast();
+        await Promise.race([lastDelivered, subscriptionFailed]);
+        const skipped = appended.filter((e) => !seenIds.has(e.id));
+        // Nothing skipped (named, if one was) ...
+        expect(skipped.map((e) => `${e.streamId}@${e.revision} at ${e.position.commit}/${e.position.prepare}`)).toEqual(
+          [],
+        );
+        // ... and each once, in the order of a fresh read: nothing repeated or reordered.
+        expect(seen.map((e) => `${e.streamId}@${e.revision}`)).toEqual(
+          appended.map((e) => `${e.streamId}@${e.revision}`),
+        );
+      } finally {
+        subscription.unsubscribe();
+      }
       const lastRevision = new Map<string, number>();
       for (const e of seen) {
         expect(e.revision).toBe((lastRevision.get(e.streamId) ?? -1) + 1);
         lastRevision.set(e.streamId, e.revision);
       }
-      // A bound for a hang, not a measure: 5 s alone on two cores. The PostgreSQL contract runs on
-      // a cluster of its own (postgres-event-store.int.test.ts).
+      // A bound for a hang, not a measure: 5 s alone on two cores.
     }, 240_000);
   });
 }
