@@ -3,6 +3,7 @@ import { comparePositions, type EventStore, type Position } from '@agency/platfo
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKPOINT_CHANNEL, LIVE_SCHEMA, ProjectionRunner } from './projection-runner';
+import type { Projection } from './read-models/projection';
 import { ensureReadModels, rebuildReadModels } from './read-models/read-schema';
 import { meta, openTestStore, tally, waitUntil } from './testing/tally';
 
@@ -126,5 +127,36 @@ describe('projection runner', () => {
       await listener.query(`unlisten ${CHECKPOINT_CHANNEL}`);
       listener.release();
     }
+  });
+
+  it("a rebuild's load applies the projections' shares of a batch side by side, each in a transaction of its own", async () => {
+    // Each of two projections, inside its share of the first batch, waits for the other's share to
+    // have begun: applied one after the other, the first would wait in vain (bounded at 20 s).
+    const begun = new Map<string, () => void>();
+    const beginning = (name: string) => new Promise<void>((resolve) => begun.set(name, resolve));
+    const waits = { a: beginning('a'), b: beginning('b') };
+    const met: string[] = [];
+    const meeting = (name: 'a' | 'b', other: 'a' | 'b'): Projection => ({
+      name: `meeting-${name}`,
+      version: 1,
+      handlers: { Tallied: async () => {} },
+      applyBatch: async (sql) => {
+        begun.get(name)?.();
+        let bound: NodeJS.Timeout | undefined;
+        const gaveUp = new Promise<'gave up'>((resolve) => {
+          bound = setTimeout(() => resolve('gave up'), 20_000);
+        });
+        const outcome = await Promise.race([waits[other], gaveUp]);
+        clearTimeout(bound);
+        const [{ backend }] = (await sql.query('select pg_backend_pid() as backend')).rows;
+        if (outcome !== 'gave up' && !met.some((entry) => entry.endsWith(`@${backend}`)))
+          met.push(`${name}@${backend}`);
+      },
+    });
+    await appendTallied(3);
+    const { failures } = await rebuildReadModels(pool, store, [meeting('a', 'b'), meeting('b', 'a')]);
+    expect(failures).toEqual([]);
+    // Both met the other, each on a connection of its own.
+    expect(met.map((entry) => entry.split('@')[0]).sort()).toEqual(['a', 'b']);
   });
 });

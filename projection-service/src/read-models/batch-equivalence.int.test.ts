@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { LessonDetails } from '@agency/contracts';
+import { type LessonDetails, seedAgencyDetails } from '@agency/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountingExportProjection } from './accounting-export/projection';
 import { engagementsProjection } from './engagements/projection';
 import { invoicesProjection } from './invoices/projection';
 import { lessonsProjection } from './lessons/projection';
@@ -9,10 +10,18 @@ import type { Projection } from './projection';
 import { lesson } from './testing/lesson-details';
 import { type GivenEvent, projectionTestBed } from './testing/projection-test-bed';
 
-const batched = [lessonsProjection, engagementsProjection, invoicesProjection];
+const batched = [lessonsProjection, engagementsProjection, invoicesProjection, accountingExportProjection];
 
 /** The same projection without `applyBatch`: the runner then applies every event by its handler. */
 const eventByEvent = (projection: Projection): Projection => ({ ...projection, applyBatch: undefined });
+
+/** The same projection applying each batch in runs of `size` events: what one run left in its tables, the next reads. */
+const inRunsOf = (size: number, projection: Projection): Projection => ({
+  ...projection,
+  applyBatch: async (sql, events) => {
+    for (let i = 0; i < events.length; i += size) await projection.applyBatch?.(sql, events.slice(i, i + size));
+  },
+});
 
 function engagementEvents(): GivenEvent[] {
   const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
@@ -102,6 +111,65 @@ function invoiceEvents(): GivenEvent[] {
   ];
 }
 
+/** A family's invoice paid, credited and paid again after the family is erased; the agency's terms changed. */
+function familyEvents(): GivenEvent[] {
+  const [clientId, invoiceId] = [randomUUID(), randomUUID()];
+  const streamId = `family-invoice-${invoiceId}`;
+  const lines = [
+    { description: 'Easter workshop: Sam', amountPence: 4_500 },
+    { description: 'Maths lessons', amountPence: 6_000, vatPence: 1_200 },
+  ];
+  const payment = (paymentId: string, amountPence: number): GivenEvent => ({
+    streamId,
+    type: 'FamilyInvoicePaymentRecorded',
+    data: { invoiceId, paymentId, date: '2026-03-25', amountPence },
+  });
+  return [
+    { streamId: 'agency-details', type: 'AgencyDetailsSet', data: { details: seedAgencyDetails } },
+    {
+      streamId,
+      type: 'FamilyInvoiceIssued',
+      data: {
+        invoiceId,
+        reference: 'OTA00007',
+        date: '2026-03-20',
+        dueDate: '2026-04-03',
+        clientId,
+        billedFor: { kind: 'workshops', id: 'w-1' },
+        billing: { name: 'Jo Lee', address: ['1 High Street'], postcode: 'OX1 1AA', email: 'jo@example.com' },
+        lines,
+        discountPence: 450,
+        totalPence: 11_250,
+      },
+    },
+    payment(randomUUID(), 1_000),
+    {
+      streamId,
+      type: 'FamilyCreditNoteIssued',
+      data: {
+        invoiceId,
+        creditNoteId: randomUUID(),
+        reference: 'OTA00008',
+        date: '2026-03-28',
+        reason: 'cancelled',
+        lines,
+        totalPence: 11_250,
+      },
+    },
+    {
+      streamId: `client-${clientId}`,
+      type: 'ClientErased',
+      data: { clientId, reason: 'Asked', erasedAt: '2026-05-01T09:00:00.000Z' },
+    },
+    payment(randomUUID(), 2_000),
+    {
+      streamId: 'agency-details',
+      type: 'AgencyDetailsSet',
+      data: { details: { ...seedAgencyDetails, paymentTermsDays: 30 } },
+    },
+  ];
+}
+
 const repriced = (tutorId: string, lessons: LessonDetails[]): GivenEvent => ({
   streamId: `timesheet-${tutorId}-2026-03`,
   type: 'LessonsRepriced',
@@ -133,8 +201,15 @@ function lessonEvents(): GivenEvent[] {
     { streamId, type: 'LessonRecorded', data: { tutorId, month, lesson: { ...back, duration: 100 } } },
     repriced(tutorId, [{ ...back, duration: 100, ratePence: 3200, amountPence: 3200, commissionPence: 800 }]),
     { streamId, type: 'TimesheetMonthLocked', data: { tutorId, month, invoiceId } },
+    // A lock on a locked month keeps its invoice; an unlock by another invoice frees nothing.
+    { streamId, type: 'TimesheetMonthLocked', data: { tutorId, month, invoiceId: `${invoiceId}-other` } },
+    { streamId, type: 'TimesheetMonthUnlocked', data: { tutorId, month, invoiceId: `${invoiceId}-other` } },
     { streamId, type: 'TimesheetMonthUnlocked', data: { tutorId, month, invoiceId } },
     { streamId, type: 'TimesheetMonthLocked', data: { tutorId, month, invoiceId: `${invoiceId}-again` } },
+    // Another month locked and unlocked in the same run (no row left), a third left locked.
+    { streamId, type: 'TimesheetMonthLocked', data: { tutorId, month: '2026-04', invoiceId: `${tutorId}_2026-04` } },
+    { streamId, type: 'TimesheetMonthUnlocked', data: { tutorId, month: '2026-04', invoiceId: `${tutorId}_2026-04` } },
+    { streamId, type: 'TimesheetMonthLocked', data: { tutorId, month: '2026-05', invoiceId: `${tutorId}_2026-05` } },
   ];
 }
 
@@ -147,7 +222,7 @@ describe('applyBatch', () => {
   afterAll(() => bed.close());
 
   it('gives every batched projection the same rows as applying its events one by one', async () => {
-    await bed.given(...engagementEvents(), ...invoiceEvents(), ...lessonEvents());
+    await bed.given(...engagementEvents(), ...familyEvents(), ...invoiceEvents(), ...lessonEvents());
     // Each batch handler is seen to succeed: one that threw would be replaced, silently, by event by event.
     const succeeded: string[] = [];
     const watched = batched.map((projection) => ({
@@ -163,9 +238,21 @@ describe('applyBatch', () => {
     await bed.rebuild(batched.map(eventByEvent));
     const oneByOne = await bed.snapshot();
     expect(byBatch).toEqual(oneByOne);
+    // Batches that end anywhere: each run starts from the rows the runs before it wrote.
+    for (const size of [2, 3]) {
+      await bed.rebuild(batched.map((projection) => inRunsOf(size, projection)));
+      expect(await bed.snapshot()).toEqual(oneByOne);
+    }
     // Not vacuous: every table of these projections holds rows.
-    const tables = ['lessons', 'locked_months', 'engagements', 'engagement_periods', 'tutor_students'];
-    for (const table of [...tables, 'invoices', 'invoice_payments'])
+    const tables = [
+      'lessons',
+      'locked_months',
+      'locked_month_versions',
+      'engagements',
+      'engagement_periods',
+      'tutor_students',
+    ];
+    for (const table of [...tables, 'invoices', 'invoice_payments', 'accounting_rows', 'accounting_terms'])
       expect(oneByOne[table]?.length, table).toBeGreaterThan(0);
     expect(oneByOne.invoices).toHaveLength(5);
   });

@@ -21,6 +21,14 @@ export type Projection = {
    * runner applies the run event by event, which stops exactly at the event at fault.
    */
   applyBatch?: BatchHandler;
+  /**
+   * Optional: its large tables that its handlers only write, or look up by a unique key (never
+   * by a secondary index). A full rebuild loads these without their secondary indexes and makes
+   * those once at the end (one sort each instead of an insertion per row). Every other table keeps
+   * its indexes through the load: a handler that looks rows up by one would scan the whole table
+   * for every event without it.
+   */
+  bulkTables?: string[];
 };
 
 export type BatchHandler = (sql: pg.ClientBase, events: RecordedEvent[]) => Promise<unknown>;
@@ -48,6 +56,7 @@ export function defineProjection<E extends AnyEvent = ProductEvent>(definition: 
   migrations: string[];
   handlers: TypedHandlers<E>;
   applyBatch?: BatchHandler;
+  bulkTables?: string[];
 }): Projection {
   // The one place the payload type is asserted: the store hands the runner events upcast to the
   // current version of their type's contract, and the runner calls a handler only for its type.

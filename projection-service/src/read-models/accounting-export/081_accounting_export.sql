@@ -22,7 +22,10 @@ create table accounting_rows (
   prepare_position bigint not null
 );
 create index accounting_rows_period on accounting_rows (part, date);
-create index accounting_rows_document on accounting_rows (document_id);
+-- By pattern (byte order): a tutor's payment finds its invoice's latest sale by the prefix of its
+-- document id (`invoice~reference`), which an index in the database's collation cannot serve
+-- (every payment scanned the table); equality lookups use it all the same.
+create index accounting_rows_document on accounting_rows (document_id text_pattern_ops);
 create index accounting_rows_contact on accounting_rows (contact_id);
 
 -- A tutor's generated invoice until it is confirmed (only then is it a sale), and the payment terms in force.
