@@ -280,9 +280,12 @@ class BatchBooks implements Books {
     for (const row of rows) {
       this.rows.push({ event, row });
       if (row.part !== 'sales') continue;
-      // What was read is kept current (a document's rows all come from one event, in line order,
-      // after every stored one); a document or an invoice nothing was read for is asked of the tables.
-      this.sales.get(row.documentId)?.push(salesRowOf(row));
+      // What was read is kept current, and a document recorded here is known whole: its rows all
+      // come from the one event that records it, in line order (their ids, `document:line`, are
+      // unique). Another document or invoice nothing was read for is asked of the tables.
+      const cached = this.sales.get(row.documentId);
+      if (cached) cached.push(salesRowOf(row));
+      else if (row.lineNo === 1) this.sales.set(row.documentId, [salesRowOf(row)]);
       const invoiceId = row.documentId.slice(0, row.documentId.indexOf('~'));
       if (row.source === 'tutor' && this.latest.has(invoiceId)) this.latest.set(invoiceId, row.documentId);
     }
