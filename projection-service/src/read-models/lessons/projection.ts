@@ -72,24 +72,30 @@ const position = (event: RecordedEvent) => [event.position.commit.toString(), ev
  * writes a batch's lessons at once.
  */
 function upsertLessons(sql: pg.ClientBase, writes: (LessonWrite & { values: WithLesson })[]) {
-  const n = LESSON_COLUMNS.length;
+  const columns = [...LESSON_COLUMNS, ['valid_from_commit', 'bigint'], ['valid_from_prepare', 'bigint']];
+  // One JSON parameter, one object per lesson, instead of a text array per column: the array
+  // parameters were serialised element by element in JavaScript (pg's escapeElement, 3.5 % of a
+  // rebuild's profile, and its garbage); JSON.stringify is native, PostgreSQL parses it in one pass.
+  const rows = writes.map(({ event, values }) => {
+    const row: Record<string, unknown> = { recorded_at: event.metadata.recordedAt };
+    const fields = [...valuesOf(values), ...position(event)];
+    columns.forEach(([column], i) => {
+      row[column] = fields[i];
+    });
+    return row;
+  });
   return sql.query(
-    `insert into lessons (${LESSON_COLUMNS.map(([column]) => column).join(', ')}, valid_from_commit, valid_from_prepare,
-       recorded_at)
-     select * from unnest(${LESSON_COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')},
-       $${n + 1}::bigint[], $${n + 2}::bigint[], $${n + 3}::timestamptz[])
+    `insert into lessons (${columns.map(([column]) => column).join(', ')}, recorded_at)
+     select ${columns.map(([column]) => column).join(', ')}, recorded_at
+       from json_to_recordset($1::json)
+         as r (${columns.map(([column, type]) => `${column} ${type}`).join(', ')}, recorded_at timestamptz)
      on conflict (id) do update set date = excluded.date, duration_hundredths = excluded.duration_hundredths,
        rate_pence = excluded.rate_pence, amount_pence = excluded.amount_pence, amount_edited = excluded.amount_edited,
        commission_bp = excluded.commission_bp, commission_pence = excluded.commission_pence,
        partner_bp = excluded.partner_bp, partner_commission_pence = excluded.partner_commission_pence,
        valid_from_commit = excluded.valid_from_commit, valid_from_prepare = excluded.valid_from_prepare,
        recorded_at = excluded.recorded_at`,
-    [
-      ...LESSON_COLUMNS.map((_, i) => writes.map((write) => valuesOf(write.values)[i])),
-      writes.map(({ event }) => position(event)[0]),
-      writes.map(({ event }) => position(event)[1]),
-      writes.map(({ event }) => event.metadata.recordedAt),
-    ],
+    [JSON.stringify(rows)],
   );
 }
 
