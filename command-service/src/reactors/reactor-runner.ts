@@ -9,6 +9,7 @@ import {
 } from '@agency/platform';
 import type pg from 'pg';
 import type { CommandDependencies } from '../pipeline/command-pipeline';
+import { BehindTheTail, LogTail } from '../pipeline/log-tail';
 import { type Reactor, reactionContext } from './reactor';
 
 /** Notified whenever a reactor's checkpoint or failure changes (commands waiting on it listen). */
@@ -49,6 +50,8 @@ export type Chore = { name: string; everyMs: number; run: () => Promise<unknown>
 export class ReactorRunner {
   private controller?: AbortController;
   private loops: Promise<void>[] = [];
+  /** The log's newest events, read once for every reactor that has caught up with them. */
+  private tail?: LogTail;
   private readonly backoff: ReactorBackoff;
   private readonly chores: Chore[] = [];
 
@@ -97,7 +100,10 @@ export class ReactorRunner {
     // Each reactor's loop, store subscription and waits listen for this one stop.
     setMaxListeners(8 * Math.max(1, this.reactors.length + this.chores.length), controller.signal);
     this.controller = controller;
+    const tail = this.store.followAll ? new LogTail(this.store) : undefined;
+    this.tail = tail;
     this.loops = [
+      ...(tail ? [tail.run(controller.signal)] : []),
       ...this.reactors.map((reactor) => this.follow(reactor, controller.signal)),
       ...this.chores.map((chore) => this.repeat(chore, controller.signal)),
     ];
@@ -204,6 +210,10 @@ export class ReactorRunner {
       if (position) await this.advance(reactor.name, position);
     };
     signal.addEventListener('abort', () => clearTimeout(flushTimer));
+    const tail = this.tail;
+    await tail?.ready;
+    // After an event it could not read, the next read is its own: the tail holds the same copy.
+    let readAgain = false;
     while (!signal.aborted) {
       try {
         const from = await this.checkpointOf(reactor.name);
@@ -227,12 +237,34 @@ export class ReactorRunner {
           if (reacted || Date.now() - written >= PASSED_FLUSH_MS) await flush();
           else flushTimer ??= setTimeout(() => void flush().catch(() => {}), PASSED_FLUSH_MS);
         };
-        if (followAll) await followAll(from, handleBatch, { signal });
-        else await this.poll(from, handleBatch, signal);
+        const fromTail = !readAgain && tail?.covers(from);
+        readAgain = false;
+        if (fromTail && tail) await tail.follow(from, handleBatch, signal);
+        else if (followAll) {
+          // Its own reading of the store, until it reaches the events the shared tail holds.
+          const caughtUp = new AbortController();
+          const joining = async (events: RecordedEvent[]) => {
+            await handleBatch(events);
+            const last = events.at(-1);
+            if (last && tail?.covers(last.position)) {
+              await flush();
+              caughtUp.abort();
+            }
+          };
+          await followAll(from, joining, { signal: AbortSignal.any([signal, caughtUp.signal]) });
+        } else await this.poll(from, handleBatch, signal);
       } catch (error) {
         if (signal.aborted) return;
+        if (error instanceof BehindTheTail) {
+          // Further behind than the tail holds: it reads the store itself from its checkpoint.
+          await flush().catch(() => {});
+          continue;
+        }
         passed = undefined;
-        if (error instanceof ReadAgain) continue;
+        if (error instanceof ReadAgain) {
+          readAgain = true;
+          continue;
+        }
         this.log(`reactor ${reactor.name} could not read the log; trying again`, error);
         await abortableSleep(1000, signal);
       }
