@@ -70,13 +70,14 @@ export function commandRoute<S extends z.ZodType, P = Record<string, string>, A 
     const commandId = givenId ?? randomUUID();
     const input = { body: parsed.data, params: request.params as P, query: request.query as Record<string, string> };
     const { view } = route;
-    /** The answer with the view it names, asked now (a view is never kept). */
-    const send = async (kept: StoredAnswer, answer: A, viewVisible: boolean) => {
-      const shown = view ? await askView(deps, user, (views) => view(input, answer, views), viewVisible) : {};
-      return reply
-        .status(kept.statusCode)
-        .send({ ...kept.answer, ...shown, position: kept.position, visible: kept.visible });
-    };
+    /** The view the route names for an answer, asked now (a view is never kept). */
+    const viewOf = async (answer: A, viewVisible: boolean): Promise<object> =>
+      view ? askView(deps, user, (views) => view(input, answer, views), viewVisible) : {};
+    const answerWith = (kept: StoredAnswer, shown: object) =>
+      reply.status(kept.statusCode).send({ ...kept.answer, ...shown, position: kept.position, visible: kept.visible });
+    /** The answer with the view it names. */
+    const send = async (kept: StoredAnswer, answer: A, viewVisible: boolean) =>
+      answerWith(kept, await viewOf(answer, viewVisible));
     let claim: Claim | undefined;
     if (givenId) {
       const claimed = await claimCommandId(deps, givenId, user, { route: route.url, ...input, sent });
@@ -100,10 +101,13 @@ export function commandRoute<S extends z.ZodType, P = Record<string, string>, A 
       // without, as one the projections have not reached: the command stands, its follow-up is under way.
       if (!givenId) return send(kept, answer, visible && made.followedUp());
       await faultPoint({ step: 'recording', commandId });
+      // The view is read while the answer is recorded (two round trips at once, not one after
+      // the other); it is asked again for the answer that stands in the rare case another
+      // runner's was recorded first.
+      const viewing = viewOf(answer, visible && made.followedUp());
+      viewing.catch(() => {});
       const stands = await keepAnswer(deps, givenId, kept, made.subjects());
-      return stands === kept
-        ? send(kept, answer, visible && made.followedUp())
-        : send(stands, stands.answer as A, false);
+      return stands === kept ? answerWith(kept, await viewing) : send(stands, stands.answer as A, false);
     } catch (error) {
       if (claim) await letClaimGo(deps, commandId, claim, Boolean(made.appendedUpTo()));
       throw domainToHttp(error);
