@@ -72,16 +72,31 @@ const position = (event: RecordedEvent) => [event.position.commit.toString(), ev
  * writes a batch's lessons at once.
  */
 function upsertLessons(sql: pg.ClientBase, writes: (LessonWrite & { values: WithLesson })[]) {
-  const columns = [...LESSON_COLUMNS, ['valid_from_commit', 'bigint'], ['valid_from_prepare', 'bigint']];
+  const columns = [...LESSON_COLUMNS, ['valid_from_commit', 'bigint'], ['valid_from_prepare', 'bigint']] as const;
   // One JSON parameter, one object per lesson, instead of a text array per column: the array
   // parameters were serialised element by element in JavaScript (pg's escapeElement, 3.5 % of a
   // rebuild's profile, and its garbage); JSON.stringify is native, PostgreSQL parses it in one pass.
-  const rows = writes.map(({ event, values }) => {
-    const row: Record<string, unknown> = { recorded_at: event.metadata.recordedAt };
-    const fields = [...valuesOf(values), ...position(event)];
-    columns.forEach(([column], i) => {
-      row[column] = fields[i];
-    });
+  const rows = writes.map(({ event, values: { tutorId, month, lesson } }) => {
+    // An object literal of one shape (V8 makes and serialises those fastest), its keys `columns`.
+    const row = {
+      id: lesson.lessonId,
+      tutor_id: tutorId,
+      month,
+      engagement_id: lesson.engagementId,
+      student_id: lesson.studentId,
+      date: lesson.date,
+      duration_hundredths: lesson.duration,
+      rate_pence: lesson.ratePence,
+      amount_pence: lesson.amountPence,
+      amount_edited: lesson.amountEdited,
+      commission_bp: lesson.commissionBp,
+      commission_pence: lesson.commissionPence,
+      partner_bp: lesson.partnerBp,
+      partner_commission_pence: lesson.partnerCommissionPence,
+      valid_from_commit: event.position.commit.toString(),
+      valid_from_prepare: event.position.prepare.toString(),
+      recorded_at: event.metadata.recordedAt,
+    } satisfies Record<(typeof columns)[number][0] | 'recorded_at', unknown>;
     return row;
   });
   return sql.query(
