@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { seedConsultations } from './demo/consultations';
+import { inParallel } from './demo/demo-requests';
 import { seedEngagements } from './demo/engagements';
 import { seedInvoices } from './demo/invoices';
 import { seedLessons } from './demo/lessons';
@@ -148,9 +149,10 @@ export async function seedDemoData(product: RunningProduct, families = 36): Prom
   if (existing.statusCode !== 200) throw new Error(`Could not list clients: ${existing.body}`);
   if (existing.json().clients.length > 0) return null;
 
+  // Every random value is drawn first, in the order the families were always drawn in, so the demo
+  // agency stays the same however its commands are then interleaved.
   const random = sequence(20261122);
-  let children = 0;
-  for (let family = 0; family < families; family++) {
+  const plans = Array.from({ length: families }, (_, family) => {
     const surname = SURNAMES[family % SURNAMES.length] as string;
     const [town, area] = random.pick(TOWNS);
     const postcode = `${area}${1 + random.int(9)} ${1 + random.int(9)}${String.fromCharCode(65 + random.int(26))}${String.fromCharCode(65 + random.int(26))}`;
@@ -158,36 +160,43 @@ export async function seedDemoData(product: RunningProduct, families = 36): Prom
     const parent = random.pick(PARENTS);
     const email = `${parent.toLowerCase()}.${surname.toLowerCase().replace(/[^a-z]/g, '')}@example.com`;
     const mobile = `07${700 + random.int(299)} ${100000 + random.int(899999)}`;
-    const { client } = await post('/api/clients/contact', {
+    const contact = {
       firstName: parent,
       lastName: surname,
       address,
       postcode,
       email,
       phone: [{ type: 'Mobile', number: mobile }],
-    });
-    if (family % 3 === 0) {
-      await post(`/api/clients/contact/${client.id}`, {
-        firstName: random.pick(PARENTS),
-        lastName: surname,
-        address,
-        postcode,
-        email: `family.${surname.toLowerCase().replace(/[^a-z]/g, '')}@example.org`,
-        phone: [
-          { type: 'Home', number: `01${800 + random.int(199)} ${100000 + random.int(899999)}` },
-          { type: 'Work', number: `020 ${7000 + random.int(999)} ${1000 + random.int(8999)}` },
-        ],
-      });
-    }
-    const count = 1 + random.int(3);
-    for (let c = 0; c < count; c++) {
+    };
+    const second =
+      family % 3 === 0
+        ? {
+            firstName: random.pick(PARENTS),
+            lastName: surname,
+            address,
+            postcode,
+            email: `family.${surname.toLowerCase().replace(/[^a-z]/g, '')}@example.org`,
+            phone: [
+              { type: 'Home', number: `01${800 + random.int(199)} ${100000 + random.int(899999)}` },
+              { type: 'Work', number: `020 ${7000 + random.int(999)} ${1000 + random.int(8999)}` },
+            ],
+          }
+        : null;
+    const kids = Array.from({ length: 1 + random.int(3) }, () => {
       const year = 2008 + random.int(12);
       const dob = `${year}-${String(1 + random.int(12)).padStart(2, '0')}-${String(1 + random.int(28)).padStart(2, '0')}`;
-      await post(`/api/clients/child/${client.id}`, { firstName: random.pick(CHILDREN), lastName: surname, dob });
-      children++;
-    }
-    if (family % 9 === 8) await post(`/api/clients/active/${client.id}`, { id: client.id, active: false });
-  }
+      return { firstName: random.pick(CHILDREN), lastName: surname, dob };
+    });
+    return { contact, second, kids, inactive: family % 9 === 8 };
+  });
+  // The families are independent of each other: a few are entered at once, each in its own order.
+  await inParallel(plans, async ({ contact, second, kids, inactive }) => {
+    const { client } = await post('/api/clients/contact', contact);
+    if (second) await post(`/api/clients/contact/${client.id}`, second);
+    for (const kid of kids) await post(`/api/clients/child/${client.id}`, kid);
+    if (inactive) await post(`/api/clients/active/${client.id}`, { id: client.id, active: false });
+  });
+  const children = plans.reduce((sum, plan) => sum + plan.kids.length, 0);
   const tutors = await seedTutors(post);
   const engagements = await seedEngagements(product, token);
   // Engagements of the other two money models for children without a tutor yet, before their lessons.
@@ -217,8 +226,8 @@ export const DEMO_PARTNER = { username: 'partner', password: 'demo-partner-passw
 
 /** Tutors through the real routes: suggestion, save, two terminated, one with a partner login. */
 async function seedTutors(post: (url: string, payload: Record<string, unknown>) => Promise<unknown>) {
-  let n = 0;
-  for (const entry of TUTORS) {
+  // Each tutor's own commands in order; the tutors a few at a time (their names and prefixes differ).
+  await inParallel(TUTORS, async (entry, n) => {
     const suggestion = (await post('/api/tutors/suggest', { firstName: entry.first, lastName: entry.last })) as {
       username: string;
       prefix: string;
@@ -243,7 +252,7 @@ async function seedTutors(post: (url: string, payload: Record<string, unknown>) 
         name: `${entry.first} ${entry.last}`,
       });
     }
-    n++;
-  }
+  });
+  const n = TUTORS.length;
   return `${n} tutors (2 terminated; partner login ${DEMO_PARTNER.username} / ${DEMO_PARTNER.password})`;
 }

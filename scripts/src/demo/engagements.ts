@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { subjectOptions } from '@agency/contracts';
 import { todayIn } from '@agency/domain';
 import type { RunningProduct } from '../product';
-import { getAs } from './demo-requests';
+import { getAs, inParallel } from './demo-requests';
 
 const RATES = [28, 30, 32.5, 35, 40, 45, 50];
 const COMMISSIONS = [20, 25, 25, 30];
@@ -55,41 +55,45 @@ export async function seedEngagements(product: RunningProduct, token: string, ti
   let ended = 0;
   // Round the tutors so each gets students even when there are few children.
   const count = tutors.length === 0 ? 0 : Math.min(students.length, tutors.length * STUDENTS_PER_TUTOR);
-  for (let n = 0; n < count; n++) {
-    const tutor = tutors[n % tutors.length]!;
-    const student = students[n]!;
-    const monthsAgo = 4 + ((n * 5) % 15);
-    const startDate = [monthStart(today, monthsAgo), tutor.startDate].sort().at(-1)!;
-    const terms = {
-      tutorId: tutor.id,
-      rate: RATES[n % RATES.length],
-      commissionPct: COMMISSIONS[n % COMMISSIONS.length],
-      // The partner's share is given on some engagements only.
-      partnerPct: n % 3 === 0 ? 10 : 0,
-      subjects: [subjectOptions[1 + ((n * 7) % (subjectOptions.length - 1))]],
-    };
-    const engagement = await post({ ...terms, studentId: student.id, startDate });
-    started++;
-    const endDate = monthEnd(today, 2);
-    if (n % 7 === 6 && endDate > startDate) {
-      await post({ ...terms, id: engagement.id, change: 'termination', startDate, endDate });
-      ended++;
-      continue;
-    }
-    let history = false;
-    const subjectsFrom = monthStart(today, 3);
-    if (n % 4 === 2 && subjectsFrom > startDate) {
-      const subjects = [...terms.subjects, subjectOptions[1 + ((n * 11) % (subjectOptions.length - 1))]];
-      await post({ ...terms, id: engagement.id, change: 'subjects', startDate: subjectsFrom, subjects });
-      terms.subjects = subjects;
-      history = true;
-    }
-    const ratesFrom = monthStart(today, 1);
-    if (n % 3 === 1 && ratesFrom > startDate) {
-      await post({ ...terms, id: engagement.id, change: 'rates', rate: terms.rate + 5, startDate: ratesFrom });
-      history = true;
-    }
-    if (history) changed++;
-  }
+  // Each student's engagement and its changes in order; the students a few at a time.
+  await inParallel(
+    Array.from({ length: count }, (_, n) => n),
+    async (n) => {
+      const tutor = tutors[n % tutors.length]!;
+      const student = students[n]!;
+      const monthsAgo = 4 + ((n * 5) % 15);
+      const startDate = [monthStart(today, monthsAgo), tutor.startDate].sort().at(-1)!;
+      const terms = {
+        tutorId: tutor.id,
+        rate: RATES[n % RATES.length],
+        commissionPct: COMMISSIONS[n % COMMISSIONS.length],
+        // The partner's share is given on some engagements only.
+        partnerPct: n % 3 === 0 ? 10 : 0,
+        subjects: [subjectOptions[1 + ((n * 7) % (subjectOptions.length - 1))]],
+      };
+      const engagement = await post({ ...terms, studentId: student.id, startDate });
+      started++;
+      const endDate = monthEnd(today, 2);
+      if (n % 7 === 6 && endDate > startDate) {
+        await post({ ...terms, id: engagement.id, change: 'termination', startDate, endDate });
+        ended++;
+        return;
+      }
+      let history = false;
+      const subjectsFrom = monthStart(today, 3);
+      if (n % 4 === 2 && subjectsFrom > startDate) {
+        const subjects = [...terms.subjects, subjectOptions[1 + ((n * 11) % (subjectOptions.length - 1))]];
+        await post({ ...terms, id: engagement.id, change: 'subjects', startDate: subjectsFrom, subjects });
+        terms.subjects = subjects;
+        history = true;
+      }
+      const ratesFrom = monthStart(today, 1);
+      if (n % 3 === 1 && ratesFrom > startDate) {
+        await post({ ...terms, id: engagement.id, change: 'rates', rate: terms.rate + 5, startDate: ratesFrom });
+        history = true;
+      }
+      if (history) changed++;
+    },
+  );
   return `${started} engagements (${changed} with history, ${ended} ended)`;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { todayIn } from '@agency/domain';
 import { addDays, mondayOf, monthBounds, weekInMonth } from '@agency/domain/timesheet/week';
 import type { RunningProduct } from '../product';
-import { getAs } from './demo-requests';
+import { getAs, inParallel } from './demo-requests';
 
 type Cell = { date: string; id?: string; open: boolean; locked: boolean };
 type Week = { students: { engagementId: string; lessons: Cell[] }[] };
@@ -29,7 +29,8 @@ export async function seedLessons(product: RunningProduct, token: string, timeZo
   });
   const { tutors } = await get<{ tutors: { id: string }[] }>('/api/tutors?includeInactive=N');
   let lessons = 0;
-  for (const tutor of tutors) {
+  // A tutor's weeks in order, as the tutor would type them; the tutors a few at a time.
+  await inParallel(tutors, async (tutor) => {
     for (const month of months) {
       const { first, last } = monthBounds(month);
       for (let monday = mondayOf(first); monday <= last && monday <= today; monday = addDays(monday, 7)) {
@@ -65,6 +66,6 @@ export async function seedLessons(product: RunningProduct, token: string, timeZo
         }
       }
     }
-  }
+  });
   return `${lessons} lessons over ${months[0]} to ${months.at(-1)}`;
 }
