@@ -478,6 +478,49 @@ describe('the mail reactor: every e-mail follows from an event, once (real Postg
     expect((await mailHealth())?.failure).toBeNull();
   });
 
+  it('never mails a subject erased after the log was read but before the mail went (a reactor behind the shared read of the log)', async () => {
+    // The mail reactor is held at a booking's letter by a mail server that is down.
+    const event = await scheduleWorkshop({ capacity: 5, description: 'Clay' });
+    await closeSmtp();
+    await book(event.eventId, 'hal@example.com', 'Hal');
+    await eventually(async () => (await mailHealth())?.failure?.error ?? '').toMatch(/could not be sent/);
+    // Meanwhile a tutor is sent an activation link: the log is read (addresses in clear) past it.
+    const tutorAnswer = await post('/api/tutors/contact', {
+      contact: {
+        firstName: 'Tia',
+        lastName: 'Stone',
+        address: ['9 Elm Row'],
+        postcode: 'OX4 4DD',
+        email: 'tia.stone@example.com',
+        phone: [{ type: 'Mobile', number: '07700 900009' }],
+      },
+      tutor: { username: 'tstone', invoicePrefix: 'TS', startDate: '2024-09-01' },
+    });
+    expect(tutorAnswer.statusCode, tutorAnswer.body).toBe(200);
+    const tutorId = tutorAnswer.json().tutor.id as string;
+    expect((await post(`/api/tutors/activate/${tutorId}`, {})).statusCode).toBe(200);
+    const requested = await eventOf(`tutor-${tutorId}`, 'TutorActivationEmailSent');
+    await eventually(async () => {
+      const { rows } = await db.query(
+        `select count(*)::int as behind from command.reactor_checkpoints
+          where name <> $1 and (commit_position, prepare_position) < ($2::bigint, $3::bigint)`,
+        [MAIL_REACTOR, requested.position.commit.toString(), requested.position.prepare.toString()],
+      );
+      return rows[0].behind;
+    }).toBe(0);
+    // The tutor leaves and is erased before the mail reactor reaches the link's event.
+    expect((await post(`/api/tutors/active/${tutorId}`, { active: false, endDate: '2025-01-31' })).statusCode).toBe(
+      200,
+    );
+    const erased = await post(`/api/tutors/erase/${tutorId}`, { reason: 'Asked by the tutor', confirm: true });
+    expect(erased.statusCode, erased.body).toBe(200);
+    await openSmtp(smtpPort);
+    await eventually(() => mailsTo('hal@example.com').length).toBe(1);
+    await mailReactorCaughtUp();
+    expect(mailsTo('tia.stone@example.com')).toEqual([]);
+    expect(inbox.map((mail) => mail.raw).join('\n')).not.toContain('tia.stone@');
+  });
+
   it('reports a mail server that is down in health, and sends once it is back', async () => {
     const event = await scheduleWorkshop({ capacity: 5, description: 'Chess' });
     await closeSmtp();
