@@ -48,7 +48,7 @@ describe('erasing a family (crypto-shredding)', () => {
   beforeAll(async () => {
     product = await startTestProduct();
     db = new pg.Pool({ connectionString: product.databaseUrl });
-    await seedDemoData(product, 8);
+    await seedDemoData(product, 4);
     token = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
   });
   afterAll(async () => {

@@ -34,7 +34,7 @@ describe('a family’s subject-access export', () => {
   beforeAll(async () => {
     product = await startTestProduct();
     db = new pg.Pool({ connectionString: product.databaseUrl });
-    await seedDemoData(product, 8);
+    await seedDemoData(product, 4);
     token = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
   });
   afterAll(async () => {

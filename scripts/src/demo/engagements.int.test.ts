@@ -16,7 +16,7 @@ describe('demo engagements', () => {
   afterAll(() => product?.dispose());
 
   it('gives every active demo tutor students, some with rate history and a few ended, before the lessons', async () => {
-    const summary = await seedDemoData(product, 12);
+    const summary = await seedDemoData(product, 8);
     expect(summary).toMatch(/\d+ engagements \(\d+ with history, [1-9]\d* ended\)/);
     expect(summary).not.toMatch(/; 0 lessons/);
 
