@@ -72,14 +72,19 @@ function invoiceEvents(): GivenEvent[] {
   const tutorId = randomUUID();
   const key = (month: string) => ({ invoiceId: `${tutorId}_${month}`, tutorId, month });
   const streamId = (month: string) => `invoice-${tutorId}-${month}`;
-  const generated = (month: string, reference: string, earningsPence: number): GivenEvent => ({
+  const generated = (
+    month: string,
+    reference: string,
+    earningsPence: number,
+    items = [{ commissionBp: 2500, earningsPence, commissionPence: earningsPence / 4 }],
+  ): GivenEvent => ({
     streamId: streamId(month),
     type: 'InvoiceGenerated',
     data: {
       ...key(month),
       reference,
       date: `${month}-28`,
-      items: [{ commissionBp: 2500, earningsPence, commissionPence: earningsPence / 4 }],
+      items,
       lessonCount: 2,
       earningsPence,
       commissionPence: earningsPence / 4,
@@ -108,6 +113,14 @@ function invoiceEvents(): GivenEvent[] {
     generated('2026-03', 'GH-4', 1000),
     { streamId: streamId('2026-03'), type: 'InvoiceWithdrawn', data: { ...key('2026-03'), reference: 'GH-4' } },
     generated('2026-03', 'GH-5', 1200),
+    // An invoice of two lines made final by its first payment and paid again: each payment reads
+    // the sale rows the same batch (or run) recorded.
+    generated('2026-04', 'GH-6', 4000, [
+      { commissionBp: 2500, earningsPence: 2000, commissionPence: 500 },
+      { commissionBp: 2000, earningsPence: 2000, commissionPence: 400 },
+    ]),
+    paid('2026-04', 100),
+    paid('2026-04', 250),
   ];
 }
 
@@ -210,6 +223,37 @@ function lessonEvents(): GivenEvent[] {
     { streamId, type: 'TimesheetMonthLocked', data: { tutorId, month: '2026-04', invoiceId: `${tutorId}_2026-04` } },
     { streamId, type: 'TimesheetMonthUnlocked', data: { tutorId, month: '2026-04', invoiceId: `${tutorId}_2026-04` } },
     { streamId, type: 'TimesheetMonthLocked', data: { tutorId, month: '2026-05', invoiceId: `${tutorId}_2026-05` } },
+    // Values at the edges, sent to PostgreSQL as one JSON document per batch and as parameters one
+    // by one: quotes, backslashes, escapes, emoji and other scripts in the ids; pence beyond 2^31
+    // and up to 2^53 either way; the first and last days a date column holds.
+    ...extremeLessons(tutorId, streamId),
+  ];
+}
+
+/** An id no form would type: control characters, a line separator, a quote, a backslash, emoji. */
+const ODD_ENGAGEMENT = 'e-\u00e9\u2028\t\n\r\b\f\u001f"\\😀𝄞';
+
+function extremeLessons(tutorId: string, streamId: string): GivenEvent[] {
+  const month = '2026-03';
+  const odd = lesson({
+    lessonId: `l-"quoted"\\back\\slash\\u0000-'${randomUUID()}`,
+    engagementId: ODD_ENGAGEMENT,
+    studentId: `s-${'ж'.repeat(5000)}🧑‍🎓`,
+    date: '0001-01-01',
+    duration: 2 ** 31,
+    ratePence: Number.MAX_SAFE_INTEGER,
+    amountPence: -Number.MAX_SAFE_INTEGER,
+    amountEdited: true,
+    commissionBp: 2 ** 31 - 1,
+    commissionPence: 2 ** 31,
+    partnerBp: -(2 ** 31),
+    partnerCommissionPence: -(2 ** 31) - 1,
+  });
+  const late = lesson({ date: '9999-12-31', amountPence: 0, commissionPence: -0, partnerCommissionPence: 2 ** 53 - 2 });
+  return [
+    { streamId, type: 'LessonRecorded', data: { tutorId, month, lesson: odd } },
+    { streamId, type: 'LessonRecorded', data: { tutorId, month, lesson: late } },
+    repriced(tutorId, [{ ...odd, ratePence: 2 ** 31 - 1, amountPence: -(2 ** 31) }, late]),
   ];
 }
 
@@ -254,7 +298,14 @@ describe('applyBatch', () => {
     ];
     for (const table of [...tables, 'invoices', 'invoice_payments', 'accounting_rows', 'accounting_terms'])
       expect(oneByOne[table]?.length, table).toBeGreaterThan(0);
-    expect(oneByOne.invoices).toHaveLength(5);
+    expect(oneByOne.invoices).toHaveLength(6);
+    // The lessons at the edges are there, as typed.
+    const odd = (oneByOne.lessons ?? [])
+      .map((row) => JSON.parse(row))
+      .filter((row) => row.engagement_id === ODD_ENGAGEMENT);
+    expect(odd.map((row) => [row.date, row.rate_pence, row.amount_pence, row.student_id.length])).toEqual([
+      ['0001-01-01', 2 ** 31 - 1, -(2 ** 31), 5007],
+    ]);
   });
 
   it('swaps in a rebuild with planner statistics on every table (never analyzed would read -1 rows)', async () => {
