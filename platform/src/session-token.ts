@@ -77,8 +77,10 @@ export const sessionToken = fp(
       secret: checkJwtSecret(options.secret),
       cookie: { cookieName: TOKEN_COOKIE, signed: false },
       // One algorithm, in signing and in verifying: a token made with another (none, RS256…) is refused.
+      // A token's verified claims are kept (never past its expiry), so a signed-in user's next
+      // requests skip the signature's HMAC: whether its session is live is checked every time below.
       sign: { algorithm: 'HS256', expiresIn: TOKEN_LIFETIME_SECONDS },
-      verify: { algorithms: ['HS256'] },
+      verify: { algorithms: ['HS256'], cache: true },
     });
     const refuse = (request: FastifyRequest, reason: string, username?: string) => {
       noteRefusal(request, reason, username);
