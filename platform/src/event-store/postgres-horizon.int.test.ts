@@ -210,6 +210,33 @@ describe('PostgreSQL $all horizon: only appenders hold readers back', () => {
     expect(types(await store.readStream(two))).toEqual(['Two']);
   });
 
+  it('a session-level hold of the appenders’ lock is no announcement: released mid-transaction, readers would pass the events', async () => {
+    const store = open();
+    const from = await store.head();
+    const client = await connect();
+    const lock = `${APPENDER_LOCK.key1}, ${APPENDER_LOCK.key2}`;
+    await client.query(`select pg_advisory_lock_shared(${lock})`);
+    // Its id first, then an append: only the session's hold of the lock could let it through.
+    await client.query('begin');
+    await client.query('create temp table session_locked (x int)');
+    const appended = await appendOn(client, stream(), 'Hidden').then(
+      () => true,
+      (error) => {
+        expect(error).toMatchObject({ code: 'ES412' });
+        return false;
+      },
+    );
+    if (appended) await client.query(`select pg_advisory_unlock_shared(${lock})`);
+    // Another appender commits after it; a reader reads, then the first transaction ends.
+    await store.appendToStream(stream(), [anEvent('Later')], { expectedRevision: 'no_stream' });
+    const first = await store.readAll({ from });
+    await client.query(appended ? 'commit' : 'rollback');
+    if (!appended) await client.query(`select pg_advisory_unlock_shared(${lock})`);
+    const rest = await store.readAll({ from: first.at(-1)?.position ?? from });
+    // Read in two steps, $all holds every event once: none was passed while it could still commit.
+    expect(types([...first, ...rest])).toEqual(types(await store.readAll({ from })));
+  });
+
   it('appenders held open across others’ commits, beside unrelated writers: a live subscriber sees every event once, in $all order', async () => {
     const store = open({ pollIntervalMs: 50 });
     const from = await store.head();

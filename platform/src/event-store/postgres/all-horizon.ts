@@ -39,7 +39,8 @@
  * carries its top-level id, pg_current_xact_id). If running, x was proven a non-appender: at the
  * copy P still held the lock on x, so x had not released its locks yet, and P held no
  * APPENDER_LOCK. A backend holds locks of its current transaction only (session locks aside,
- * which only count it in), and x took APPENDER_LOCK before its id existed, so before the lock on
+ * which only count it in: es.announce_append takes none for an announcement, as a session may
+ * release one while its transaction runs), and x took APPENDER_LOCK before its id existed, so before the lock on
  * x; at its end it releases the lock on x (default lock method) before APPENDER_LOCK (user lock
  * method). So x never had APPENDER_LOCK, or lost it with a rolled-back savepoint and with it the
  * events written under it; and es.announce_append refuses it from now on because its id exists.
