@@ -25,12 +25,14 @@ describe('reactors following the log together', () => {
   const seen: Record<string, number[]> = { a: [], b: [], c: [] };
   /** `c` cannot react to the second event until this is false, as a reactor whose mail server is down. */
   let cHeld = true;
+  /** `c` cannot react to the event of this number while it is set. */
+  let cHeldAt: number | undefined;
 
   const noting = (name: string): Reactor => ({
     name,
     handles: ['Noted'],
     async react(event: RecordedEvent) {
-      if (name === 'c' && event.data.n === 2 && cHeld) throw new Error('not now');
+      if (name === 'c' && ((event.data.n === 2 && cHeld) || event.data.n === cHeldAt)) throw new Error('not now');
       seen[name]?.push(event.data.n as number);
     },
   });
@@ -78,5 +80,42 @@ describe('reactors following the log together', () => {
     await vi.waitFor(() => expect(seen.c).toEqual([1, 2, 3, 4, 5]), { timeout: 60_000 });
     // The tail's one subscription: none of the three read the log itself.
     expect(follows).toBe(1);
+  });
+
+  it('one held while the log moves on further than the tail holds reads the store itself, then the tail again: each event once, in order', async () => {
+    const numbers = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+    cHeldAt = 100;
+    await store.appendToStream(`noted-${randomUUID()}`, [{ type: 'Noted', data: { n: 100 }, metadata: meta }], {
+      expectedRevision: 'no_stream',
+    });
+    await vi.waitFor(() => expect([seen.a?.at(-1), seen.b?.at(-1)]).toEqual([100, 100]), { timeout: 60_000 });
+    // 2,500 events while `c` waits (more than the 2,000 the tail keeps), one in 50 for the reactors.
+    const many = numbers(101, 2600).map((n) => ({
+      type: n % 50 === 0 ? 'Noted' : 'Other',
+      data: { n },
+      metadata: meta,
+    }));
+    await store.appendToStream(`noted-${randomUUID()}`, many, { expectedRevision: 'no_stream' });
+    const handled = [100, ...numbers(101, 2600).filter((n) => n % 50 === 0)];
+    await vi.waitFor(() => expect(seen.a?.slice(5)).toEqual(handled), { timeout: 60_000 });
+    expect(seen.b?.slice(5)).toEqual(handled);
+    expect(seen.c?.slice(5)).toEqual([]);
+    const before = follows;
+    cHeldAt = undefined;
+    await vi.waitFor(() => expect(seen.c?.slice(5)).toEqual(handled), { timeout: 60_000 });
+    // It read the store itself to catch up, then joined the tail: the next event is read for all once.
+    expect(follows).toBe(before + 1);
+    await store.appendToStream(`noted-${randomUUID()}`, [{ type: 'Noted', data: { n: 2601 }, metadata: meta }], {
+      expectedRevision: 'no_stream',
+    });
+    await vi.waitFor(() => expect([seen.a, seen.b, seen.c].map((list) => list?.at(-1))).toEqual([2601, 2601, 2601]), {
+      timeout: 60_000,
+    });
+    expect([seen.a, seen.b, seen.c].map((list) => list?.slice(5))).toEqual([
+      [...handled, 2601],
+      [...handled, 2601],
+      [...handled, 2601],
+    ]);
+    expect(follows).toBe(before + 1);
   });
 });
