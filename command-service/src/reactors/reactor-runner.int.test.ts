@@ -118,4 +118,23 @@ describe('reactors following the log together', () => {
     ]);
     expect(follows).toBe(before + 1);
   });
+
+  it('stopped mid-stream (its instance lost the lead) and started again, each reactor sees what was recorded meanwhile once, in order', async () => {
+    const names = ['a', 'b', 'c'] as const;
+    const lengths = names.map((name) => seen[name]?.length ?? 0);
+    const append = (n: number) =>
+      store.appendToStream(`noted-${randomUUID()}`, [{ type: 'Noted', data: { n }, metadata: meta }], {
+        expectedRevision: 'no_stream',
+      });
+    await append(3001);
+    await runner.stop();
+    await append(3002);
+    await append(3003);
+    runner.start();
+    await append(3004);
+    await vi.waitFor(() => expect(names.map((name) => seen[name]?.at(-1))).toEqual([3004, 3004, 3004]), {
+      timeout: 60_000,
+    });
+    expect(names.map((name, i) => seen[name]?.slice(lengths[i]))).toEqual(names.map(() => [3001, 3002, 3003, 3004]));
+  });
 });
