@@ -27,6 +27,8 @@ describe('reactors following the log together', () => {
   let cHeld = true;
   /** `c` cannot react to the event of this number while it is set. */
   let cHeldAt: number | undefined;
+  /** The read of `$all` whose batch first holds the event of this number fails. */
+  let readFailsAt: number | undefined;
 
   const noting = (name: string): Reactor => ({
     name,
@@ -46,7 +48,16 @@ describe('reactors following the log together', () => {
     const followAll = store.followAll.bind(store);
     store.followAll = (...args: Parameters<typeof followAll>) => {
       follows += 1;
-      return followAll(...args);
+      const [from, handle, options] = args;
+      // A read that fails once its batch holds the event named (the connection lost mid-read).
+      const failing = async (events: RecordedEvent[]) => {
+        if (events.some((event) => event.data.n === readFailsAt)) {
+          readFailsAt = undefined;
+          throw new Error('connection lost');
+        }
+        return handle(events);
+      };
+      return followAll(from, failing, options);
     };
     runner = new ReactorRunner(pool, store, {} as CommandDependencies, ['a', 'b', 'c'].map(noting), {
       backoff: { firstMs: 100, maxMs: 100 },
@@ -136,5 +147,21 @@ describe('reactors following the log together', () => {
       timeout: 60_000,
     });
     expect(names.map((name, i) => seen[name]?.slice(lengths[i]))).toEqual(names.map(() => [3001, 3002, 3003, 3004]));
+  });
+
+  it('the shared read failing mid-stream is read again: each reactor sees each event once, in order', async () => {
+    const names = ['a', 'b', 'c'] as const;
+    const lengths = names.map((name) => seen[name]?.length ?? 0);
+    readFailsAt = 5001;
+    for (const n of [5001, 5002]) {
+      await store.appendToStream(`noted-${randomUUID()}`, [{ type: 'Noted', data: { n }, metadata: meta }], {
+        expectedRevision: 'no_stream',
+      });
+    }
+    await vi.waitFor(() => expect(names.map((name) => seen[name]?.at(-1))).toEqual([5002, 5002, 5002]), {
+      timeout: 60_000,
+    });
+    expect(readFailsAt).toBeUndefined();
+    expect(names.map((name, i) => seen[name]?.slice(lengths[i]))).toEqual(names.map(() => [5001, 5002]));
   });
 });
