@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { timesheet } from '@agency/domain';
 import { weekInMonth } from '@agency/domain/timesheet/week';
+import { COMPRESSED_FROM_BYTES } from '@agency/projection-service';
 import { configFromEnvironment } from '@agency/scripts/config';
 import { openDatabase } from '@agency/scripts/database';
 import pg from 'pg';
@@ -191,7 +192,7 @@ async function productFigures() {
     });
     const product = { url };
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    // What a browser sends: the product compresses answers of a kilobyte and more, and so does the floor.
+    // What a browser sends: the product compresses answers of 4 KB and more, and so does the floor.
     const wire = { 'content-type': 'application/json', 'accept-encoding': 'br, gzip' };
     const capture = async (path: string) => {
       const { statements } = await tell<{ statements: Statement[]; sent: string[] }>({ kind: 'capture', path });
@@ -309,7 +310,14 @@ async function productFigures() {
         ]),
       );
       floorProcess = child('bench/src/floor.ts');
-      const setup: FloorSetup = { databaseUrl: database.url, reads, weeks, engagements, schema: FLOOR_SCHEMA };
+      const setup: FloorSetup = {
+        databaseUrl: database.url,
+        reads,
+        weeks,
+        engagements,
+        schema: FLOOR_SCHEMA,
+        compressedFrom: COMPRESSED_FROM_BYTES,
+      };
       const { port } = await ask<{ port: number }>(floorProcess, setup);
       const floorUrl = `http://127.0.0.1:${port}`;
 

@@ -10,9 +10,9 @@ import pg from 'pg';
  * database. `GET /read/<name>` runs the SQL the product ran for that view (captured from it, same
  * values) and answers the rows as JSON; `POST /save` does the minimum a durable save that reads
  * its own writes must do: one statement (one transaction) appends the event and upserts the lesson
- * row, then the week is read back with the product's own SQL for the week's grid. Answers of a
- * kilobyte and more are compressed as the product's are (brotli 4 or gzip 4, when accepted), so
- * the ratio is the product's own cost and not its choice to send fewer bytes.
+ * row, then the week is read back with the product's own SQL for the week's grid. Answers of
+ * `compressedFrom` bytes and more are compressed as the product's are (brotli 4 or gzip 4, when
+ * accepted), so the ratio is the product's own cost and not its choice to send fewer bytes.
  */
 export type Statement = { text: string; values: unknown[] };
 export type FloorEngagement = { studentId: string; ratePence: number; commissionBp: number; partnerBp: number };
@@ -25,6 +25,8 @@ export type FloorSetup = {
   engagements: Record<string, FloorEngagement>;
   /** The floor's own tables: events shaped as es.events, lessons as read.lessons. */
   schema: string;
+  /** Answers of this many bytes and more are compressed, as the product's are. */
+  compressedFrom: number;
 };
 
 const compressors = {
@@ -36,10 +38,16 @@ const compressors = {
   ),
 };
 
-async function answer(request: http.IncomingMessage, response: http.ServerResponse, value: unknown) {
+async function answer(
+  request: http.IncomingMessage,
+  response: http.ServerResponse,
+  value: unknown,
+  compressedFrom: number,
+) {
   const body = Buffer.from(JSON.stringify(value));
   const accepted = String(request.headers['accept-encoding'] ?? '');
-  const encoding = body.length < 1024 ? undefined : (['br', 'gzip'] as const).find((name) => accepted.includes(name));
+  const encoding =
+    body.length < compressedFrom ? undefined : (['br', 'gzip'] as const).find((name) => accepted.includes(name));
   const sent = encoding ? await compressors[encoding](body) : body;
   response.writeHead(200, {
     'content-type': 'application/json; charset=utf-8',
@@ -139,7 +147,7 @@ function floorServer(setup: FloorSetup) {
       const statements = setup.reads[request.url.slice('/read/'.length)];
       if (!statements) return fail(`no view ${request.url}`);
       run(reads, statements)
-        .then((rows) => answer(request, response, rows))
+        .then((rows) => answer(request, response, rows, setup.compressedFrom))
         .catch(fail);
       return;
     }
@@ -148,7 +156,7 @@ function floorServer(setup: FloorSetup) {
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
         save(JSON.parse(Buffer.concat(chunks).toString()))
-          .then((saved) => answer(request, response, saved))
+          .then((saved) => answer(request, response, saved, setup.compressedFrom))
           .catch(fail);
       });
       return;

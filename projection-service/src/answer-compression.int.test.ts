@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { startTestProduct, TEST_ADMIN, type TestProduct } from '@agency/scripts/testing/test-product';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMPRESSED_FROM_BYTES } from './app';
 
 /** One GET through the front door as raw bytes: status, headers and the body as sent (not decoded). */
 function rawGet(url: string, headers: Record<string, string>, { firstChunkOnly = false } = {}) {
@@ -26,9 +27,10 @@ function rawGet(url: string, headers: Record<string, string>, { firstChunkOnly =
 }
 
 /**
- * JSON answers of a kilobyte and more go compressed to a browser that accepts it (a list
- * page is on the way to a phone's first paint), the same JSON once decoded; small answers,
- * clients that accept no encoding and the server-sent events stream go as written.
+ * JSON answers of 4 KB and more go compressed to a browser that accepts it (a list page is on
+ * the way to a phone's first paint), the same JSON once decoded; small answers (they arrive in
+ * the first round trip either way), clients that accept no encoding and the server-sent events
+ * stream go as written.
  */
 describe('compressed JSON answers', () => {
   let product: TestProduct;
@@ -38,7 +40,8 @@ describe('compressed JSON answers', () => {
     product = await startTestProduct();
     token = await product.login(TEST_ADMIN.username, TEST_ADMIN.password);
     const admin = product.api(token);
-    for (const name of ['Adams', 'Baker', 'Clark', 'Davis', 'Evans', 'Frost', 'Grant', 'Hayes', 'Irwin', 'Jones']) {
+    const names = ['Adams', 'Baker', 'Clark', 'Davis', 'Evans', 'Frost', 'Grant', 'Hayes', 'Irwin', 'Jones'];
+    for (const name of [...names, ...names.map((name) => `${name}-Smith`)]) {
       await admin.post('/api/clients/contact', {
         firstName: 'Pat',
         lastName: name,
@@ -58,13 +61,13 @@ describe('compressed JSON answers', () => {
     ...(encoding ? { 'accept-encoding': encoding } : {}),
   });
 
-  it('sends a list of over a kilobyte in brotli or gzip, as asked, and the same JSON decoded', async () => {
+  it('sends a list of 4 KB and more in brotli or gzip, as asked, and the same JSON decoded', async () => {
     const plain = await rawGet(`${product.url}/api/clients`, asAdmin());
     expect(plain.status).toBe(200);
     expect(plain.headers['content-encoding']).toBeUndefined();
-    expect(plain.body.length).toBeGreaterThan(1024);
+    expect(plain.body.length).toBeGreaterThanOrEqual(COMPRESSED_FROM_BYTES);
     const json = JSON.parse(plain.body.toString('utf8'));
-    expect(json.clients).toHaveLength(10);
+    expect(json.clients).toHaveLength(20);
 
     const br = await rawGet(`${product.url}/api/clients`, asAdmin('br, gzip'));
     expect(br.headers['content-encoding']).toBe('br');
@@ -83,6 +86,12 @@ describe('compressed JSON answers', () => {
     expect(health.body.length).toBeLessThan(1024);
     expect(health.headers['content-encoding']).toBeUndefined();
     expect(JSON.parse(health.body.toString('utf8'))).toBeTypeOf('object');
+    // Over a kilobyte and under the threshold (a few clients, as an engagement's detail): as it is too.
+    const few = await rawGet(`${product.url}/api/clients?limit=8`, asAdmin('br, gzip'));
+    expect(few.body.length).toBeGreaterThan(1024);
+    expect(few.body.length).toBeLessThan(COMPRESSED_FROM_BYTES);
+    expect(few.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(few.body.toString('utf8')).clients).toHaveLength(8);
   });
 
   it('sends the live updates stream uncompressed, its first event at once', async () => {

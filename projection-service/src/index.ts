@@ -1,4 +1,4 @@
-export { queryTree, queryViews, readPool } from './app';
+export { COMPRESSED_FROM_BYTES, queryTree, queryViews, readPool } from './app';
 export { type LeadershipOptions, PROJECTION_LEADER_LOCK, ProjectionLeadership } from './leader';
 export {
   CHECKPOINT_CHANNEL,
