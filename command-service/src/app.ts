@@ -146,13 +146,10 @@ export async function commandTree(app: FastifyInstance, options: CommandAppOptio
   const timeZone = options.timeZone ?? 'Europe/London';
   const publicUrl = options.publicUrl ?? 'http://localhost:3000';
   const outboxDir = options.outboxDir ?? join(tmpdir(), 'agency-outbox');
-  // No route can mail an erased subject: its address reads "Erased", which is refused here, and an
-  // address in clear in an event read before the erasure is refused by its recorded digest.
-  const personalData = options.personalData;
+  // No route can mail an erased subject: its address reads "Erased", which is refused here.
   const mailer = refuseErasedRecipients(
     options.mailer ??
       createMailer({ outboxDir, from: 'Tutoring Agency <no-reply@localhost>', log: (line) => app.log.info(line) }),
-    personalData && { db, digest: (address) => personalData.digest('outbox-recipient', address) },
   );
   await app.register(activationRoutes, { accounts, db, deps });
   // A tutor's activation is followed by their login's own stream.

@@ -13,29 +13,11 @@ export class RefusedRecipient extends Error {
   }
 }
 
-/** Where the addresses of erased subjects are kept, as keyed digests (`ErasedMail.forget` records them). */
-export type ErasedAddresses = { db: pg.Pool; digest: (address: string) => string };
-
-/** How `ErasedMail` keys an address: trimmed, in lower case. */
-const normalised = (address: string) => address.trim().toLowerCase();
-
-/**
- * The mailer every route and reactor uses: it refuses a recipient that is not one e-mail address
- * (an erased one reads "Erased") and, given `erased`, one recorded as an erased subject's at the
- * moment of sending. A message composed from events read before the erasure still names the
- * address in clear (the reactors share one read of the log and hold its newest events; a reactor
- * retrying an event holds its copy), so the address itself is looked up, not only the word.
- */
-export function refuseErasedRecipients(mailer: Mailer, erased?: ErasedAddresses): Mailer {
+/** The mailer every route uses: it refuses a recipient that is not one e-mail address (an erased one reads "Erased"). */
+export function refuseErasedRecipients(mailer: Mailer): Mailer {
   return {
-    async send(message) {
-      if (message.to === ERASED || !isSingleEmailAddress(message.to)) throw new RefusedRecipient();
-      if (erased) {
-        const found = await erased.db.query('select 1 from command.erased_mail_recipients where digest = $1', [
-          erased.digest(normalised(message.to)),
-        ]);
-        if (found.rowCount) throw new RefusedRecipient();
-      }
+    send(message) {
+      if (message.to === ERASED || !isSingleEmailAddress(message.to)) return Promise.reject(new RefusedRecipient());
       return mailer.send(message);
     },
   };
@@ -98,7 +80,7 @@ export class ErasedMail {
    */
   async forget(addresses: string[]): Promise<void> {
     const digests = addresses
-      .map(normalised)
+      .map((address) => address.trim().toLowerCase())
       .filter((address) => address.includes('@'))
       .map((address) => this.options.digest(address));
     if (digests.length > 0) {

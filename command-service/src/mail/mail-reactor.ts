@@ -412,11 +412,17 @@ export function mailReactor({ db, store, mailer, publicUrl, log }: MailReactorOp
   return {
     name: MAIL_REACTOR,
     handles: Object.keys(composers),
-    async react(event) {
-      const compose = composers[event.type as Handled] as
+    async react(given) {
+      const compose = composers[given.type as Handled] as
         | ((data: unknown, event: RecordedEvent) => Promise<Letters>)
         | undefined;
       if (!compose) return;
+      // The event as the store reads it now, not the copy in hand: the reactors share one read of
+      // the log and keep its newest events (a retry keeps its copy too), so a subject erased since
+      // that read would still have its address in clear there; read now, it reads "Erased".
+      const event = (await store.readStream(given.streamId)).find((recorded) => recorded.id === given.id) ?? given;
+      // Unreadable now (its key not to be had this moment): tried again, as the runner does.
+      if (event.readError) throw event.readError;
       const { messages, linkId } = await compose(event.data, event);
       for (const [index, message] of messages.entries()) await deliver(event, index, message);
       // The secret has done its work (or can do none): it leaves the database.
