@@ -5,6 +5,7 @@ import type { Sessions } from '@agency/platform/sessions';
 import fastifyCompress from '@fastify/compress';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { compressJsonAnswers } from './answer-compression';
 import { activityQueries } from './audit/activity-queries';
 import { asOfRoutes, pastAwarePool } from './audit/as-of';
 import { historyQueries } from './audit/history-queries';
@@ -101,6 +102,9 @@ export async function queryTree(app: FastifyInstance, options: QueryTreeOptions)
   // 20–40 KB of JSON, 5–8 times less compressed, and on a phone's connection it is on the way to
   // the first paint. Brotli at quality 4 and gzip at level 4: quick enough per answer.
   // Nothing else: server-sent events must flow as written, and PDFs and zips are compressed already.
+  // A JSON answer is compressed in one go off the event loop (answer-compression.ts); the plugin
+  // after it leaves that answer as it is.
+  compressJsonAnswers(app, { from: COMPRESSED_FROM_BYTES });
   await app.register(fastifyCompress, {
     encodings: ['br', 'gzip'],
     threshold: COMPRESSED_FROM_BYTES,
