@@ -29,12 +29,18 @@ describe('reactors following the log together', () => {
   let cHeldAt: number | undefined;
   /** The read of `$all` whose batch first holds the event of this number fails. */
   let readFailsAt: number | undefined;
+  /** `a` stays inside its reaction to the event of this number (a mail being sent) until `until` settles. */
+  let aInside: { n: number; entered: () => void; until: Promise<void> } | undefined;
 
   const noting = (name: string): Reactor => ({
     name,
     handles: ['Noted'],
     async react(event: RecordedEvent) {
       if (name === 'c' && ((event.data.n === 2 && cHeld) || event.data.n === cHeldAt)) throw new Error('not now');
+      if (name === 'a' && aInside && event.data.n === aInside.n) {
+        aInside.entered();
+        await aInside.until;
+      }
       seen[name]?.push(event.data.n as number);
     },
   });
@@ -147,6 +153,48 @@ describe('reactors following the log together', () => {
       timeout: 60_000,
     });
     expect(names.map((name, i) => seen[name]?.slice(lengths[i]))).toEqual(names.map(() => [3001, 3002, 3003, 3004]));
+  });
+
+  it('its lead lost and won back before the stop has ended: the new run begins once the old one has, and each event is reacted to once', async () => {
+    const names = ['a', 'b', 'c'] as const;
+    const lengths = names.map((name) => seen[name]?.length ?? 0);
+    const append = (n: number) =>
+      store.appendToStream(`noted-${randomUUID()}`, [{ type: 'Noted', data: { n }, metadata: meta }], {
+        expectedRevision: 'no_stream',
+      });
+    let release = () => {};
+    const until = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const inside = new Promise<void>((entered) => {
+      aInside = { n: 7001, entered, until };
+    });
+    await append(7001);
+    await inside;
+    // A run starts by asking the log's head (its shared read, LogTail.run): counted while `a` is inside.
+    const head = store.head.bind(store);
+    let headsWhileInside = 0;
+    let released = false;
+    store.head = () => {
+      if (!released) headsWhileInside += 1;
+      return head();
+    };
+    try {
+      const stopping = runner.stop();
+      runner.start();
+      expect(headsWhileInside, 'the new run began while the old one was inside a reaction').toBe(0);
+      released = true;
+      release();
+      await stopping;
+      await append(7002);
+      await vi.waitFor(() => expect(names.map((name) => seen[name]?.at(-1))).toEqual([7002, 7002, 7002]), {
+        timeout: 60_000,
+      });
+      expect(names.map((name, i) => seen[name]?.slice(lengths[i]))).toEqual(names.map(() => [7001, 7002]));
+    } finally {
+      store.head = head;
+      aInside = undefined;
+    }
   });
 
   it('the shared read failing mid-stream is read again: each reactor sees each event once, in order', async () => {

@@ -102,10 +102,14 @@ export class ReactorRunner {
     this.controller = controller;
     const tail = this.store.followAll ? new LogTail(this.store) : undefined;
     this.tail = tail;
+    // The lead lost and won back before the stop has ended: the new run begins once the old one
+    // has, or a reaction still under way (a mail being sent) would be read and run again beside it.
+    const previous = Promise.allSettled(this.loops);
+    const after = (run: () => Promise<void>) => previous.then(run);
     this.loops = [
-      ...(tail ? [tail.run(controller.signal)] : []),
-      ...this.reactors.map((reactor) => this.follow(reactor, controller.signal)),
-      ...this.chores.map((chore) => this.repeat(chore, controller.signal)),
+      ...(tail ? [after(() => tail.run(controller.signal))] : []),
+      ...this.reactors.map((reactor) => after(() => this.follow(reactor, controller.signal))),
+      ...this.chores.map((chore) => after(() => this.repeat(chore, controller.signal))),
     ];
   }
 
@@ -123,8 +127,10 @@ export class ReactorRunner {
 
   async stop() {
     this.controller?.abort();
-    await Promise.allSettled(this.loops);
-    this.loops = [];
+    const loops = this.loops;
+    await Promise.allSettled(loops);
+    // A start made meanwhile has loops of its own, which the next stop waits for.
+    if (this.loops === loops) this.loops = [];
   }
 
   private async checkpointOf(name: string): Promise<Position> {
