@@ -32,6 +32,12 @@ describe('reactors following the log together', () => {
   /** `a` stays inside its reaction to the event of this number (a mail being sent) until `until` settles. */
   let aInside: { n: number; entered: () => void; until: Promise<void> } | undefined;
 
+  /** One `Noted` event of number `n`, on a stream of its own. */
+  const append = (n: number) =>
+    store.appendToStream(`noted-${randomUUID()}`, [{ type: 'Noted', data: { n }, metadata: meta }], {
+      expectedRevision: 'no_stream',
+    });
+
   const noting = (name: string): Reactor => ({
     name,
     handles: ['Noted'],
@@ -139,10 +145,6 @@ describe('reactors following the log together', () => {
   it('stopped mid-stream (its instance lost the lead) and started again, each reactor sees what was recorded meanwhile once, in order', async () => {
     const names = ['a', 'b', 'c'] as const;
     const lengths = names.map((name) => seen[name]?.length ?? 0);
-    const append = (n: number) =>
-      store.appendToStream(`noted-${randomUUID()}`, [{ type: 'Noted', data: { n }, metadata: meta }], {
-        expectedRevision: 'no_stream',
-      });
     await append(3001);
     await runner.stop();
     await append(3002);
@@ -158,10 +160,6 @@ describe('reactors following the log together', () => {
   it('its lead lost and won back before the stop has ended: the new run begins once the old one has, and each event is reacted to once', async () => {
     const names = ['a', 'b', 'c'] as const;
     const lengths = names.map((name) => seen[name]?.length ?? 0);
-    const append = (n: number) =>
-      store.appendToStream(`noted-${randomUUID()}`, [{ type: 'Noted', data: { n }, metadata: meta }], {
-        expectedRevision: 'no_stream',
-      });
     let release = () => {};
     const until = new Promise<void>((resolve) => {
       release = resolve;
