@@ -9,14 +9,21 @@ const compressors = {
   gzip: (input: Buffer) => gzipped(input, { level: 4 }),
 };
 
-/** The encoding of ours the client prefers (`Accept-Encoding`, its q-values and `*`): brotli on a tie. */
+/**
+ * The encoding of ours the client prefers (`Accept-Encoding`, its q-values and `*`): brotli on a
+ * tie. Names and the `q` parameter are read in any case (`br;Q=0` refuses brotli), and `x-gzip`
+ * is gzip, as RFC 9110 and @fastify/compress read them.
+ */
 export function acceptedEncoding(header: string | undefined): keyof typeof compressors | undefined {
   if (!header) return undefined;
   const weights = new Map<string, number>();
-  for (const part of header.split(',')) {
-    const [name = '', ...parameters] = part.split(';').map((piece) => piece.trim());
-    const q = parameters.find((parameter) => parameter.startsWith('q='));
-    weights.set(name.toLowerCase(), q ? Number(q.slice(2)) : 1);
+  for (const part of header.toLowerCase().split(',')) {
+    const [token = '', ...parameters] = part.split(';').map((piece) => piece.trim());
+    const q = parameters.find((parameter) => /^q\s*=/.test(parameter));
+    const name = token === 'x-gzip' ? 'gzip' : token;
+    const weight = q ? Number(q.slice(q.indexOf('=') + 1).trim()) || 0 : 1;
+    // Named twice (`gzip, x-gzip;q=0`): the better weight, as @fastify/compress's negotiator does.
+    weights.set(name, Math.max(weight, weights.get(name) ?? 0));
   }
   let chosen: keyof typeof compressors | undefined;
   let best = 0;
