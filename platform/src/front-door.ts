@@ -1,5 +1,11 @@
 import fastifyHelmet from '@fastify/helmet';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpError } from './http-errors';
 
@@ -49,6 +55,7 @@ export const frontDoor = fp(async (app: FastifyInstance, options: FrontDoorOptio
   // before anything is sent): computed once here, where @fastify/helmet builds helmet's middleware
   // again for every request (2.6 % of a small read's CPU, docs/performance.md).
   const security = await securityHeaders(options);
+  securityHeadersOf.set(app, security);
   app.addHook('onRequest', (_request, reply, done) => {
     for (const [name, value] of security) reply.raw.setHeader(name, value);
     done();
@@ -74,6 +81,33 @@ export const frontDoor = fp(async (app: FastifyInstance, options: FrontDoorOptio
   });
 });
 
+/** Each server's security headers, for the answers Fastify gives before any hook runs. */
+const securityHeadersOf = new WeakMap<FastifyInstance, [string, string | string[]][]>();
+
+/**
+ * The server's `frameworkErrors`. An address the router cannot read (a malformed %-escape, a part
+ * of more than 100 characters) is answered by Fastify before any hook runs, and on its own it
+ * answers with a body of its own shape that repeats the address (which may hold an activation
+ * code) and with none of the front door's headers. Here it is refused as every bad request is:
+ * the usual error body, the security headers, and no-store on the API.
+ */
+export function unreadableAddress(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  for (const [name, value] of securityHeadersOf.get(request.server) ?? []) reply.raw.setHeader(name, value);
+  if (isApiPath(request.url)) reply.header('cache-control', 'no-store');
+  const status = error.statusCode ?? 500;
+  if (status >= 500) {
+    request.log.error({ err: error }, 'request failed');
+    reply.status(500).send({ error: { code: 'internal', message: 'Something went wrong on our side.' } });
+    return;
+  }
+  reply.status(status).send({
+    error: {
+      code: 'bad_request',
+      message: 'This address cannot be read: a %-escape is malformed or a part is too long.',
+    },
+  });
+}
+
 /** The headers helmet gives an answer with the front door's options, as @fastify/helmet sets them. */
 async function securityHeaders(options: FrontDoorOptions): Promise<[string, string | string[]][]> {
   const probe = Fastify();
@@ -83,12 +117,14 @@ async function securityHeaders(options: FrontDoorOptions): Promise<[string, stri
     strictTransportSecurity: options.https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     xFrameOptions: { action: 'deny' },
   });
+  // Named as helmet names them (Content-Security-Policy…), as they went on the wire before. Node's
+  // answers have getRawHeaderNames (since 15.13); @types/node declares it on requests only.
   probe.get('/', (_request, reply) => {
-    reply.send(reply.raw.getHeaders());
+    const answer = reply.raw as typeof reply.raw & { getRawHeaderNames(): string[] };
+    reply.send(answer.getRawHeaderNames().map((name) => [name, answer.getHeader(name)]));
   });
   try {
-    const set = (await probe.inject('/')).json() as Record<string, string | string[]>;
-    return Object.entries(set);
+    return (await probe.inject('/')).json() as [string, string | string[]][];
   } finally {
     await probe.close();
   }

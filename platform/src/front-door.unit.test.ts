@@ -1,8 +1,23 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import Fastify from 'fastify';
-import { afterEach, describe, expect, it } from 'vitest';
-import { checkJwtSecret, frontDoor, redactUrl, serviceLogger } from './front-door';
-import { installErrorReplies } from './http-errors';
+import { brotliCompressSync } from 'node:zlib';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  checkJwtSecret,
+  contentSecurityPolicy,
+  frontDoor,
+  redactUrl,
+  serviceLogger,
+  unreadableAddress,
+} from './front-door';
+import { HttpError, installErrorReplies } from './http-errors';
 import { sessionToken } from './session-token';
 
 async function appWith(https: boolean) {
@@ -61,6 +76,171 @@ describe('security headers', () => {
     const page = await app.inject({ method: 'GET', url: '/index.html' });
     expect(page.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
     expect(String(page.headers['content-security-policy'])).toContain('upgrade-insecure-requests');
+  });
+});
+
+/** A built UI of two files, the asset with its brotli copy beside it, as the build writes them. */
+function builtUi() {
+  const root = mkdtempSync(join(tmpdir(), 'front-door-ui-'));
+  mkdirSync(join(root, 'assets'));
+  writeFileSync(join(root, 'index.html'), '<!doctype html><p>hi</p>');
+  const script = 'console.log("the app");'.repeat(100);
+  writeFileSync(join(root, 'assets', 'app-1a2b.js'), script);
+  writeFileSync(join(root, 'assets', 'app-1a2b.js.br'), brotliCompressSync(script));
+  return root;
+}
+
+/**
+ * Answers of every kind the product gives: the API, a refusal, a failure, a 404, a redirect, the
+ * UI's index and an asset (200, 304, HEAD), and routes that set headers of their own.
+ */
+async function everyKindOfAnswer(app: FastifyInstance, root: string) {
+  installErrorReplies(app);
+  app.get('/api/things', async () => ({ things: [] }));
+  app.get('/api/refused', async () => {
+    throw new HttpError(400, 'invalid_input', 'No.', { name: 'Required.' });
+  });
+  app.get('/api/broken', async () => {
+    throw new Error('a bug');
+  });
+  app.get('/moved', async (_request, reply) => reply.redirect('/index.html'));
+  // A PDF served with a policy, a disposition and a cache rule of its own.
+  app.get('/guide.pdf', async (_request, reply) =>
+    reply
+      .type('application/pdf')
+      .header('content-security-policy', "sandbox; default-src 'none'")
+      .header('content-disposition', 'attachment; filename="guide.pdf"')
+      .header('cache-control', 'private, max-age=60')
+      .header('x-frame-options', 'SAMEORIGIN')
+      .send(Buffer.from('%PDF-1.4')),
+  );
+  await app.register(fastifyStatic, { root, wildcard: true, index: 'index.html', preCompressed: true });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+}
+
+/** The headers as sent on the wire, names in their case, without the date and the connection's. */
+function rawHeaders(base: string, path: string, headers: Record<string, string> = {}, method = 'GET') {
+  return new Promise<{ status: number; headers: string[][] }>((resolve, reject) => {
+    const asked = get(`${base}${path}`, { headers, method }, (response) => {
+      response.resume();
+      response.on('end', () => {
+        const pairs: string[][] = [];
+        for (let index = 0; index < response.rawHeaders.length; index += 2) {
+          const name = response.rawHeaders[index] ?? '';
+          if (!/^(date|connection|keep-alive)$/i.test(name)) pairs.push([name, response.rawHeaders[index + 1] ?? '']);
+        }
+        resolve({ status: response.statusCode ?? 0, headers: pairs });
+      });
+    });
+    asked.on('error', reject);
+  });
+}
+
+describe('security headers computed once', () => {
+  const root = builtUi();
+  const running: FastifyInstance[] = [];
+  afterAll(async () => {
+    for (const app of running) await app.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+  /** The front door as it was: @fastify/helmet running helmet's middleware on every request. */
+  async function helmetPerRequest(https: boolean) {
+    const app = Fastify({ logger: false, trustProxy: true });
+    running.push(app);
+    await app.register(fastifyHelmet, {
+      contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(https) },
+      referrerPolicy: { policy: 'no-referrer' },
+      strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+      xFrameOptions: { action: 'deny' },
+    });
+    return everyKindOfAnswer(app, root);
+  }
+  async function frontDoorOnce(https: boolean) {
+    const app = Fastify({ logger: false, trustProxy: true });
+    running.push(app);
+    await app.register(frontDoor, { https });
+    return everyKindOfAnswer(app, root);
+  }
+
+  let before: { http: string; https: string };
+  let after: { http: string; https: string };
+  beforeAll(async () => {
+    before = { http: await helmetPerRequest(false), https: await helmetPerRequest(true) };
+    after = { http: await frontDoorOnce(false), https: await frontDoorOnce(true) };
+  });
+
+  it('are the headers helmet set on every kind of answer, name for name and value for value, and a route’s own survive', async () => {
+    const etag = (await rawHeaders(before.http, '/assets/app-1a2b.js')).headers.find(([name]) => /^etag$/i.test(name));
+    expect(etag).toBeDefined();
+    const requests: [string, Record<string, string>, string?][] = [
+      ['/api/things', {}],
+      ['/api/refused', {}],
+      ['/api/broken', {}],
+      ['/nowhere', {}],
+      ['/moved', {}],
+      ['/index.html', {}],
+      ['/index.html', {}, 'HEAD'],
+      ['/assets/app-1a2b.js', { 'accept-encoding': 'br' }],
+      ['/assets/app-1a2b.js', { 'if-none-match': etag?.[1] ?? '' }],
+      ['/guide.pdf', {}],
+      // An address the router cannot decode.
+      ['/api/%zz', {}],
+      // Behind a trusted proxy that ended TLS: HSTS rides on the option, not on the request.
+      ['/api/things', { 'x-forwarded-proto': 'https' }],
+    ];
+    for (const scheme of ['http', 'https'] as const) {
+      for (const [path, headers, method] of requests) {
+        const was = await rawHeaders(before[scheme], path, headers, method);
+        const is = await rawHeaders(after[scheme], path, headers, method);
+        const label = `${scheme} ${method ?? 'GET'} ${path} ${JSON.stringify(headers)}`;
+        expect(is.status, label).toBe(was.status);
+        // The API's answers differ by the front door's Cache-Control only (its own test below).
+        const comparable = (pairs: string[][]) =>
+          path.startsWith('/api/') ? pairs.filter(([name]) => !/^cache-control$/i.test(name)) : pairs;
+        expect(comparable(is.headers), label).toEqual(comparable(was.headers));
+      }
+    }
+    const pdf = new Map(
+      (await rawHeaders(after.https, '/guide.pdf')).headers.map(([name, value]) => [name?.toLowerCase(), value]),
+    );
+    expect(pdf.get('content-security-policy')).toBe("sandbox; default-src 'none'");
+    expect(pdf.get('content-disposition')).toBe('attachment; filename="guide.pdf"');
+    expect(pdf.get('cache-control')).toBe('private, max-age=60');
+    expect(pdf.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(pdf.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+  });
+});
+
+describe('an address the router cannot read', () => {
+  it('is refused with the usual error body and the front door’s headers, not Fastify’s own answer', async () => {
+    const app = Fastify({ logger: false, frameworkErrors: unreadableAddress });
+    apps.push(app);
+    installErrorReplies(app);
+    await app.register(frontDoor, { https: true });
+    app.get('/api/things/:id', async () => ({}));
+    app.get('/activate/:code', async () => 'page');
+    const answered = await app.inject({ method: 'GET', url: '/api/things' });
+    for (const [url, status] of [
+      ['/api/things/%zz', 400],
+      [`/api/things/${'a'.repeat(101)}`, 414],
+      ['/activate/SECRET-CODE%zz', 400],
+    ] as const) {
+      const refused = await app.inject({ method: 'GET', url });
+      expect(refused.statusCode, url).toBe(status);
+      expect(refused.json().error.code, url).toBe('bad_request');
+      expect(refused.body, url).not.toContain('SECRET-CODE');
+      for (const name of [
+        'content-security-policy',
+        'strict-transport-security',
+        'x-content-type-options',
+        'x-frame-options',
+        'referrer-policy',
+      ]) {
+        expect(refused.headers[name], `${url} ${name}`).toBe(answered.headers[name]);
+      }
+      expect(refused.headers['cache-control'], url).toBe(url.startsWith('/api/') ? 'no-store' : undefined);
+    }
   });
 });
 

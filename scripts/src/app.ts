@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { type CommandAppOptions, commandTree } from '@agency/command-service';
-import { apiDocs, serverLimits } from '@agency/platform';
+import { apiDocs, serverLimits, unreadableAddress } from '@agency/platform';
 import { appShell } from '@agency/platform/app-shell';
 import { type Metrics, metricsRoute } from '@agency/platform/metrics';
 import { Sessions } from '@agency/platform/sessions';
@@ -58,6 +58,8 @@ export async function buildApp(options: AppOptions) {
     logger: options.logger ?? false,
     trustProxy: options.trustProxy?.length ? options.trustProxy : false,
     ...serverLimits,
+    // An address the router cannot read is refused as every bad request is (front-door.ts).
+    frameworkErrors: unreadableAddress,
   });
   // Every route as it is added, tagged below with the tree that added it.
   const routes: AppRoute[] = [];
