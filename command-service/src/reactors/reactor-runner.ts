@@ -39,8 +39,9 @@ const delayAfter = (attempts: number, backoff: ReactorBackoff) =>
 class ReadAgain extends Error {}
 
 /**
- * Runs the reactors on the instance that leads (the projection leader): each follows `$all` on
- * its own from its checkpoint, so one stopped at an event it cannot handle holds back only itself.
+ * Runs the reactors on the instance that leads (the projection leader): each follows `$all` at its
+ * own pace from its checkpoint (the new events read once for all from a shared tail, `LogTail`), so
+ * one stopped at an event it cannot handle holds back only itself (docs/reactors.md).
  * A reactor new to a store that already has events starts at the head of the log: it reacts to
  * what happens from then on (what happened before was done by the code of its time).
  */
