@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminApi, tutorAndFamily } from './support/api';
+import { adminApi, engagementOf, tutorAndFamily } from './support/api';
 import { expectAccessible, launchChromium, screenshot } from './support/chromium';
 import { startClockedProduct } from './support/clocked-product';
 import { logInAt } from './support/session';
@@ -32,26 +32,18 @@ describe('a late change on the next family invoice, in the browser', () => {
       child: ['Cody', 'Change'],
       dob: '2014-03-01',
     });
-    const { engagement } = await api.post('/api/tutors/engagement', {
-      tutorId,
-      studentId: childId,
-      rate: 40,
-      commissionPct: 25,
-      partnerPct: 0,
-      startDate: '2026-01-05',
-      subjects: ['Maths'],
-    });
+    const engagementId = await engagementOf(api, { tutorId, studentId: childId, startDate: '2026-01-05' });
     await api.post('/api/agency/money-model', {
       model: 'tutor-pays-commission',
       from: '2026-02',
       vatRate: 20,
       payAfterFamilyPays: false,
     });
-    await api.post(`/api/engagements/money-model/${engagement.id}`, { model: 'agency-sells-tuition', from: '2026-02' });
+    await api.post(`/api/engagements/money-model/${engagementId}`, { model: 'agency-sells-tuition', from: '2026-02' });
     const lesson = (date: string, duration: number, id?: string): Promise<Grid> =>
       api.post(`/api/lessons/lesson?month=${date.slice(0, 7)}`, {
         tutorId,
-        lesson: { id, engagementId: engagement.id, date, duration },
+        lesson: { id, engagementId, date, duration },
       });
     const recorded = await lesson('2026-02-03', 1);
     await lesson('2026-02-17', 1);
@@ -61,7 +53,7 @@ describe('a late change on the next family invoice, in the browser', () => {
     };
     await bill('2026-02');
     const changed = recorded.students
-      .find((row) => row.engagementId === engagement.id)
+      .find((row) => row.engagementId === engagementId)
       ?.lessons.find((cell) => cell.date === '2026-02-03' && cell.id);
     expect(changed).toBeDefined();
     await lesson('2026-02-03', 1.5, changed!.id);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { todayIn } from '@agency/domain';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminApi, tutorAndFamily } from './support/api';
+import { adminApi, engagementOf, tutorAndFamily } from './support/api';
 import { expectAccessible, launchChromium, screenshot } from './support/chromium';
 import { startClockedProduct } from './support/clocked-product';
 import { logInAt } from './support/session';
@@ -39,20 +39,12 @@ describe('a reminder of an overdue family invoice, in the browser', () => {
       child: ['Otto', 'Owing'],
       dob: '2014-03-01',
     });
-    const { engagement } = await api.post('/api/tutors/engagement', {
-      tutorId,
-      studentId: childId,
-      rate: 40,
-      commissionPct: 25,
-      partnerPct: 0,
-      startDate: '2020-01-01',
-      subjects: ['Maths'],
-    });
+    const engagementId = await engagementOf(api, { tutorId, studentId: childId, startDate: '2020-01-01' });
     // The agency sells this engagement's lessons (no VAT chosen): this month's lesson is a family invoice of £40.00.
-    await api.post(`/api/engagements/money-model/${engagement.id}`, { model: 'agency-sells-tuition', from: month });
+    await api.post(`/api/engagements/money-model/${engagementId}`, { model: 'agency-sells-tuition', from: month });
     await api.post(`/api/lessons/lesson?month=${month}`, {
       tutorId,
-      lesson: { engagementId: engagement.id, date: `${month}-01`, duration: 1 },
+      lesson: { engagementId, date: `${month}-01`, duration: 1 },
     });
     while ((await api.post('/api/family-invoices/lesson-billing', { month })).underWay);
     const { entries } = await api.get(`/api/family-invoices?client=${clientId}`);

@@ -44,6 +44,26 @@ export const contactFor = (firstName: string, lastName: string) => ({
 });
 
 /**
+ * An engagement of the tutor with the child at £40 an hour in Maths, 25% commission and
+ * `partnerPct` to a partner, from `startDate`: its id.
+ */
+export async function engagementOf(
+  api: ReturnType<typeof apiAs>,
+  given: { tutorId: string; studentId: string; startDate: string; partnerPct?: number },
+): Promise<string> {
+  const { engagement } = await api.post('/api/tutors/engagement', {
+    tutorId: given.tutorId,
+    studentId: given.studentId,
+    rate: 40,
+    commissionPct: 25,
+    partnerPct: given.partnerPct ?? 0,
+    startDate: given.startDate,
+    subjects: ['Maths'],
+  });
+  return engagement.id;
+}
+
+/**
  * An engagement of the tutor with the child at £40 an hour (25% commission, 10% to a partner),
  * and one hour's lesson on the first day of `month` (YYYY-MM): its id.
  */
@@ -51,17 +71,7 @@ export async function engagementWithLesson(
   api: ReturnType<typeof apiAs>,
   { tutorId, studentId, month }: { tutorId: string; studentId: string; month: string },
 ): Promise<string> {
-  const {
-    engagement: { id },
-  } = await api.post('/api/tutors/engagement', {
-    tutorId,
-    studentId,
-    rate: 40,
-    commissionPct: 25,
-    partnerPct: 10,
-    startDate: '2020-01-01',
-    subjects: ['Maths'],
-  });
+  const id = await engagementOf(api, { tutorId, studentId, startDate: '2020-01-01', partnerPct: 10 });
   await api.post(`/api/lessons/lesson?month=${month}`, {
     tutorId,
     lesson: { engagementId: id, date: `${month}-01`, duration: 1 },
