@@ -1,13 +1,36 @@
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import fastifyCompress from '@fastify/compress';
 import type { FastifyInstance } from 'fastify';
+
+/** Brotli at quality 4 and gzip at level 4: quick enough per answer, whichever path compresses it. */
+const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } };
+const GZIP_OPTIONS = { level: 4 };
+const JSON_TYPE = /^application\/json(;|$)/;
 
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
 const compressors = {
-  br: (input: Buffer) => brotli(input, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }),
-  gzip: (input: Buffer) => gzipped(input, { level: 4 }),
+  br: (input: Buffer) => brotli(input, BROTLI_OPTIONS),
+  gzip: (input: Buffer) => gzipped(input, GZIP_OPTIONS),
 };
+
+/**
+ * The query tree's compression: JSON answers of `from` bytes and more in one go
+ * (`compressJsonAnswers`), then @fastify/compress for the JSON it leaves (streams, request
+ * bodies), with the same encodings and levels. Nothing else: server-sent events must flow as
+ * written, and PDFs and zips are compressed already.
+ */
+export async function registerAnswerCompression(app: FastifyInstance, { from }: { from: number }) {
+  compressJsonAnswers(app, { from });
+  await app.register(fastifyCompress, {
+    encodings: ['br', 'gzip'],
+    threshold: from,
+    customTypes: JSON_TYPE,
+    brotliOptions: BROTLI_OPTIONS,
+    zlibOptions: GZIP_OPTIONS,
+  });
+}
 
 /**
  * The encoding of ours the client prefers (`Accept-Encoding`, its q-values and `*`): brotli on a
@@ -47,7 +70,7 @@ export function acceptedEncoding(header: string | undefined): keyof typeof compr
 export function compressJsonAnswers(app: FastifyInstance, { from }: { from: number }) {
   app.addHook('onSend', async (request, reply, payload) => {
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
-    if (!/^application\/json(;|$)/.test(String(reply.getHeader('content-type') ?? ''))) return payload;
+    if (!JSON_TYPE.test(String(reply.getHeader('content-type') ?? ''))) return payload;
     if (reply.getHeader('content-encoding') !== undefined || request.headers['x-no-compression'] !== undefined) {
       return payload;
     }

@@ -2,12 +2,11 @@ import { once } from 'node:events';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
-import { brotliDecompressSync, constants, gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { HttpError, installErrorReplies } from '@agency/platform/http-errors';
-import fastifyCompress from '@fastify/compress';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acceptedEncoding, compressJsonAnswers } from './answer-compression';
+import { acceptedEncoding, registerAnswerCompression } from './answer-compression';
 
 describe('the encoding a client accepts', () => {
   it('is brotli when both are accepted alike, else the one of higher q; none when neither is', () => {
@@ -46,7 +45,7 @@ describe('the encoding a client accepts', () => {
 const big = { rows: Array.from({ length: 100 }, (_, index) => ({ index, name: `Row number ${index} of the list` })) };
 const FROM = 4096;
 
-/** The query tree's compression: the one-shot hook, then @fastify/compress, as queryTree registers them. */
+/** The query tree's compression, registered as queryTree registers it. */
 async function compressingApp() {
   const app = Fastify({ logger: false });
   installErrorReplies(app);
@@ -60,17 +59,10 @@ async function compressingApp() {
   const answered = new Promise<void>((resolve) => {
     settled = resolve;
   });
-  compressJsonAnswers(app, { from: FROM });
+  await registerAnswerCompression(app, { from: FROM });
   app.addHook('onSend', async (request, _reply, payload) => {
     if (request.url === '/disconnecting') setImmediate(settled);
     return payload;
-  });
-  await app.register(fastifyCompress, {
-    encodings: ['br', 'gzip'],
-    threshold: FROM,
-    customTypes: /^application\/json(;|$)/,
-    brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } },
-    zlibOptions: { level: 4 },
   });
   app.get('/big', async () => big);
   app.get('/big-varied', async (_request, reply) => {

@@ -1,11 +1,9 @@
-import { constants } from 'node:zlib';
 import type { EventStore } from '@agency/platform';
 import type { Metrics } from '@agency/platform/metrics';
 import type { Sessions } from '@agency/platform/sessions';
-import fastifyCompress from '@fastify/compress';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { compressJsonAnswers } from './answer-compression';
+import { registerAnswerCompression } from './answer-compression';
 import { activityQueries } from './audit/activity-queries';
 import { asOfRoutes, pastAwarePool } from './audit/as-of';
 import { historyQueries } from './audit/history-queries';
@@ -100,18 +98,8 @@ export async function queryTree(app: FastifyInstance, options: QueryTreeOptions)
   });
   // JSON answers of 4 KB and more go compressed to a client that accepts it: a list page is
   // 20–40 KB of JSON, 5–8 times less compressed, and on a phone's connection it is on the way to
-  // the first paint. Brotli at quality 4 and gzip at level 4: quick enough per answer.
-  // Nothing else: server-sent events must flow as written, and PDFs and zips are compressed already.
-  // A JSON answer is compressed in one go off the event loop (answer-compression.ts); the plugin
-  // after it leaves that answer as it is.
-  compressJsonAnswers(app, { from: COMPRESSED_FROM_BYTES });
-  await app.register(fastifyCompress, {
-    encodings: ['br', 'gzip'],
-    threshold: COMPRESSED_FROM_BYTES,
-    customTypes: /^application\/json(;|$)/,
-    brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } },
-    zlibOptions: { level: 4 },
-  });
+  // the first paint (answer-compression.ts).
+  await registerAnswerCompression(app, { from: COMPRESSED_FROM_BYTES });
   const today = { timeZone: options.timeZone ?? 'Europe/London', clock: options.clock ?? (() => new Date()) };
   await app.register(usersQueries, { db });
   await app.register(clientsQueries, { db, today });
