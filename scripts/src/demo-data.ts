@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { seedConsultations } from './demo/consultations';
-import { inParallel } from './demo/demo-requests';
+import { getAs, inParallel, postAs } from './demo/demo-requests';
 import { seedEngagements } from './demo/engagements';
 import { seedInvoices } from './demo/invoices';
 import { seedLessons } from './demo/lessons';
@@ -127,27 +126,12 @@ function sequence(seed: number) {
  * already has clients.
  */
 export async function seedDemoData(product: RunningProduct, families = 36): Promise<string | null> {
-  const { app } = product.command;
   const admin = await product.command.accounts.firstAdmin();
   if (!admin) throw new Error('No admin user to seed the demo data as');
   const token = await product.command.signSession(admin);
-  const post = async (url: string, payload: Record<string, unknown>) => {
-    const response = await app.inject({
-      method: 'POST',
-      url,
-      payload: { commandId: randomUUID(), ...payload },
-      headers: { authorization: `Bearer ${token}` },
-    });
-    if (response.statusCode !== 200) throw new Error(`${url} answered ${response.statusCode}: ${response.body}`);
-    return response.json();
-  };
-  const existing = await app.inject({
-    method: 'GET',
-    url: '/api/clients?includeInactive=Y',
-    headers: { authorization: `Bearer ${token}` },
-  });
-  if (existing.statusCode !== 200) throw new Error(`Could not list clients: ${existing.body}`);
-  if (existing.json().clients.length > 0) return null;
+  const post = postAs(product, token);
+  const existing = await getAs(product, token)<{ clients: unknown[] }>('/api/clients?includeInactive=Y');
+  if (existing.clients.length > 0) return null;
 
   // Every random value is drawn first, in the order the families were always drawn in, so the demo
   // agency stays the same however its commands are then interleaved.
@@ -191,7 +175,7 @@ export async function seedDemoData(product: RunningProduct, families = 36): Prom
   });
   // The families are independent of each other: a few are entered at once, each in its own order.
   await inParallel(plans, async ({ contact, second, kids, inactive }) => {
-    const { client } = await post('/api/clients/contact', contact);
+    const { client } = await post<{ client: { id: string } }>('/api/clients/contact', contact);
     if (second) await post(`/api/clients/contact/${client.id}`, second);
     for (const kid of kids) await post(`/api/clients/child/${client.id}`, kid);
     if (inactive) await post(`/api/clients/active/${client.id}`, { id: client.id, active: false });
