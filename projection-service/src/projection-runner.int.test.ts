@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { comparePositions, type EventStore, type Position } from '@agency/platform';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHECKPOINT_CHANNEL, LIVE_SCHEMA, ProjectionRunner } from './projection-runner';
+import { CHECKPOINT_CHANNEL, LIVE_SCHEMA, ProjectionRunner, WRITER_LOCK } from './projection-runner';
 import type { Projection } from './read-models/projection';
 import { ensureReadModels, rebuildReadModels } from './read-models/read-schema';
 import { meta, openTestStore, tally, waitUntil } from './testing/tally';
@@ -158,5 +158,46 @@ describe('projection runner', () => {
     expect(failures).toEqual([]);
     // Both met the other, each on a connection of its own.
     expect(met.map((entry) => entry.split('@')[0]).sort()).toEqual(['a', 'b']);
+  });
+
+  it("a projection that fails partway through a rebuild's load is tried again after it, not replayed under the writer lock", async () => {
+    // Its first attempt at its fifth event throws (a passing fault: a lost connection, a deadlock).
+    // Each event it applies notes whether its transaction holds the writer lock, which only the
+    // swap's final catch-up takes: that one should find nothing left to do.
+    let faulted = false;
+    let attempts = 0;
+    const applied = new Set<string>();
+    const underLock: string[] = [];
+    const flaky: Projection = {
+      name: 'flaky',
+      version: 1,
+      handlers: {
+        Tallied: async (sql, event) => {
+          attempts += 1;
+          if (!faulted && attempts === 5) {
+            faulted = true;
+            throw new Error('a passing fault');
+          }
+          const { rows } = await sql.query(
+            `select exists (select 1 from pg_locks where locktype = 'advisory' and pid = pg_backend_pid()
+                              and objid = $1::oid and granted) as held`,
+            [WRITER_LOCK],
+          );
+          (rows[0].held ? underLock : []).push(event.id);
+          applied.add(event.id);
+        },
+      },
+    };
+    await appendTallied(20);
+    const { failures } = await rebuildReadModels(pool, store, [flaky]);
+    expect(faulted).toBe(true);
+    expect(failures).toEqual([]);
+    expect(underLock).toEqual([]);
+    const { rows } = await pool.query("select count(*)::int as events from es.events where event_type = 'Tallied'");
+    expect(applied.size).toBe(rows[0].events);
+    const [status] = (
+      await pool.query(`select failure from ${LIVE_SCHEMA}.projection_checkpoints where name = 'flaky'`)
+    ).rows;
+    expect(status).toEqual({ failure: null });
   });
 });

@@ -351,9 +351,8 @@ type Lane = { projection: Projection; status: ProjectionStatus; stopped: boolean
 
 /**
  * A lane's share of one batch: nothing to write when it handles none of the fresh events (its
- * checkpoint moves in memory, written at the end of the load); else one transaction of its own,
- * its checkpoint with it. A failure stops the lane for the rest of the load (recorded as ever,
- * retried by the final catch-up or the live runner).
+ * checkpoint moves in memory, written at the end of the pass); else one transaction of its own,
+ * its checkpoint with it. A failure stops the lane for the rest of the pass (recorded as ever).
  */
 async function applyLane(
   pool: pg.Pool,
@@ -383,56 +382,79 @@ async function applyLane(
     return failures;
   }
   status.position = (events.at(-1) as RecordedEvent).position;
+  // Cleared with the checkpoint by applyEvents (a projection tried again after a failure).
+  status.failure = null;
+  status.attempts = 0;
   return [];
 }
 
+type PassOptions = {
+  backoff: Backoff;
+  limit: number;
+  onRead: (read: number) => void;
+  onFailure: (failure: AppliedFailure) => void;
+  /** The reading ends here (`store` holds nothing after it): lanes still going are at it once it ends. */
+  upTo?: Position;
+};
+
 /**
- * Loads a scratch schema (a rebuild's, not live yet, which no one else writes) from its
- * projections' checkpoints to the head of `$all`, without the writer lock. Each batch is read
- * once (the next one read while this one is applied) and applied by every projection at once,
- * each on a connection and in a transaction of its own: the projections write disjoint tables,
- * so their writes run side by side in the database instead of one after another (a full
- * rebuild's Node process was idle 63 % of the time, waiting for one statement at a time).
- * Memory stays at two batches: the next is read only once every projection is done with this one.
+ * One pass of a scratch load: every projection of `projections` from its checkpoint on, through
+ * `store`'s `$all`. Each batch is read once (the next one read while this one is applied) and
+ * applied by every lane at once, each on a connection and in a transaction of its own: the
+ * projections write disjoint tables, so their writes run side by side in the database instead of
+ * one after another (a full rebuild's Node process was idle 63 % of the time, waiting for one
+ * statement at a time). Memory stays at two batches: the next is read only once every lane is
+ * done with this one. Answers how many events it read.
  */
-export async function loadScratch(
+async function loadPass(
   pool: pg.Pool,
   store: EventStore,
   schema: string,
   projections: Projection[],
-  options: {
-    backoff?: Backoff;
-    onProgress?: (read: number) => void;
-    onFailure?: (failure: AppliedFailure) => void;
-    limit?: number;
-  } = {},
+  options: PassOptions,
 ): Promise<number> {
-  const limit = options.limit ?? CATCH_UP_BATCH;
+  const { limit } = options;
   const statuses = await readStatuses(pool, schema);
   const lanes: Lane[] = projections.flatMap((projection) => {
     const status = statuses.get(projection.name);
-    return status && !status.failure ? [{ projection, status, stopped: false, unsaved: false }] : [];
+    return status ? [{ projection, status, stopped: false, unsaved: false }] : [];
   });
   if (lanes.length === 0) return 0;
+  const going = () => lanes.filter((lane) => !lane.stopped);
   let read = 0;
   let next = store.readAll({ from: minPosition(lanes.map((lane) => lane.status.position)), limit });
   try {
     for (;;) {
       const events = await next;
       const last = events.at(-1);
-      if (!last || lanes.every((lane) => lane.stopped)) break;
+      if (!last || going().length === 0) break;
       next = store.readAll({ from: last.position, limit });
       // Awaited in the next round (or the finally below); its rejection is not unhandled meanwhile.
       next.catch(() => {});
       const applied = await Promise.allSettled(
-        lanes.map((lane) => applyLane(pool, schema, lane, events, options.backoff ?? DEFAULT_BACKOFF)),
+        lanes.map((lane) => applyLane(pool, schema, lane, events, options.backoff)),
       );
       for (const outcome of applied) {
         if (outcome.status === 'rejected') throw outcome.reason;
-        for (const failure of outcome.value) options.onFailure?.(failure);
+        for (const failure of outcome.value) options.onFailure(failure);
       }
       read += events.length;
-      options.onProgress?.(read);
+      options.onRead(read);
+      // Those still going are all further on (the one behind them stopped again): read from there.
+      const from = minPosition(going().map((lane) => lane.status.position));
+      if (going().length > 0 && comparePositions(from, last.position) > 0) {
+        await next.catch(() => {});
+        next = store.readAll({ from, limit });
+        next.catch(() => {});
+      }
+    }
+    const { upTo } = options;
+    if (upTo) {
+      for (const lane of going()) {
+        if (comparePositions(lane.status.position, upTo) >= 0) continue;
+        lane.status.position = upTo;
+        lane.unsaved = true;
+      }
     }
     const unsaved = lanes.filter((lane) => lane.unsaved);
     if (unsaved.length > 0) {
@@ -453,6 +475,116 @@ export async function loadScratch(
     // No read is left running behind the caller's back (say, one that then closes the store).
     await next.catch(() => {});
   }
+}
+
+/** A rebuild may read the PostgreSQL store's own table: the store lives in the read models' database. */
+export type StoreTable = {
+  /** The store's `$all` holding only events of `types`, none after `upTo`, read as the store reads them. */
+  only: (types: string[], upTo: Position) => EventStore;
+};
+
+/** A projection loaded by the database itself (`loadInDatabase`), its checkpoint moved to `upTo` with it; 0 if it could not be. */
+async function loadInDatabase(pool: pg.Pool, schema: string, projection: Projection, upTo: Position) {
+  const load = projection.loadInDatabase;
+  if (!load) return 0;
+  try {
+    return await inTransaction(pool, async (sql) => {
+      // Its sorts of a million rows in memory rather than in temporary files; no WAL flush (see applyLane).
+      await sql.query(
+        `set local search_path to ${quoteIdent(schema)}; set local synchronous_commit = off; set local work_mem = '64MB'`,
+      );
+      const applied = await load(sql, upTo);
+      await sql.query('update projection_checkpoints set commit_position = $2, prepare_position = $3 where name = $1', [
+        projection.name,
+        upTo.commit.toString(),
+        upTo.prepare.toString(),
+      ]);
+      return applied;
+    });
+  } catch {
+    // Undone: the pass through the store that follows applies its events as ever.
+    return 0;
+  }
+}
+
+/**
+ * The first pass of a load from the store's own table, up to the head seen now: the projections
+ * that can be loaded by the database are (one transaction each), while the others read only the
+ * event types they handle, side by side with them. The events after that head, and a projection
+ * the database could not load, are left to the pass through the store that follows.
+ */
+async function loadFromStoreTable(
+  pool: pg.Pool,
+  store: EventStore,
+  table: StoreTable,
+  schema: string,
+  projections: Projection[],
+  options: PassOptions,
+): Promise<number> {
+  const upTo = await store.head();
+  const statuses = await readStatuses(pool, schema);
+  const fresh = (projection: Projection) => {
+    const status = statuses.get(projection.name);
+    return !!status && !status.failure && comparePositions(status.position, START) === 0;
+  };
+  const inDatabase = projections.filter((projection) => projection.loadInDatabase && fresh(projection));
+  const others = projections.filter((projection) => !inDatabase.includes(projection));
+  const types = [...new Set(others.flatMap((projection) => Object.keys(projection.handlers)))].sort();
+  const [loaded, read] = await Promise.all([
+    Promise.all(inDatabase.map((projection) => loadInDatabase(pool, schema, projection, upTo))),
+    loadPass(pool, table.only(types, upTo), schema, others, { ...options, upTo }),
+  ]);
+  return read + loaded.reduce((sum, applied) => sum + applied, 0);
+}
+
+/**
+ * Loads a scratch schema (a rebuild's, not live yet, which no one else writes) from its
+ * projections' checkpoints to the head of `$all`, without the writer lock, in passes (loadPass).
+ * With `storeTable`, the first pass reads the store's table (loadFromStoreTable). The last pass
+ * reads the store from each projection's checkpoint: what was appended meanwhile, and one more
+ * try, at once, for a projection that failed (a passing fault, a lost connection or a deadlock,
+ * early in a long load would otherwise be replayed whole by the swap's final catch-up, under the
+ * writer lock, blocking every command meanwhile). Only the failures still standing after it are
+ * told to `onFailure`.
+ */
+export async function loadScratch(
+  pool: pg.Pool,
+  store: EventStore,
+  schema: string,
+  projections: Projection[],
+  options: {
+    backoff?: Backoff;
+    onProgress?: (read: number) => void;
+    onFailure?: (failure: AppliedFailure) => void;
+    limit?: number;
+    storeTable?: StoreTable;
+  } = {},
+): Promise<number> {
+  let total = 0;
+  const failures = new Map<string, AppliedFailure>();
+  const pass = (): PassOptions => {
+    const before = total;
+    return {
+      backoff: options.backoff ?? DEFAULT_BACKOFF,
+      limit: options.limit ?? CATCH_UP_BATCH,
+      onRead: (read) => options.onProgress?.(before + read),
+      onFailure: (failure) => failures.set(failure.projection, failure),
+    };
+  };
+  if (options.storeTable) {
+    total += await loadFromStoreTable(pool, store, options.storeTable, schema, projections, pass());
+    options.onProgress?.(total);
+  } else {
+    total += await loadPass(pool, store, schema, projections, pass());
+  }
+  total += await loadPass(pool, store, schema, projections, pass());
+  if (failures.size > 0) {
+    const statuses = await readStatuses(pool, schema);
+    for (const failure of failures.values()) {
+      if (statuses.get(failure.projection)?.failure) options.onFailure?.(failure);
+    }
+  }
+  return total;
 }
 
 export { inTransaction };

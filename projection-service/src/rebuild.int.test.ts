@@ -1,4 +1,5 @@
-import { PostgresEventStore } from '@agency/platform';
+import { type Position, PostgresEventStore } from '@agency/platform';
+import { eventsOfTypesUpTo } from '@agency/platform/event-store/postgres/rebuild-read';
 import { seedDemoData } from '@agency/scripts/demo-data';
 import { openPersonalData } from '@agency/scripts/personal-data';
 import { startTestProduct, type TestProduct } from '@agency/scripts/testing/test-product';
@@ -46,7 +47,11 @@ describe('npm run rebuild', () => {
     const personalData = await openPersonalData(product.dataDir, product.databaseUrl);
     const store = personalData.protect(await PostgresEventStore.connect(product.databaseUrl));
     try {
-      await rebuildReadModels(db, store, projections);
+      // And from the store's table, as npm run rebuild does (the lessons loaded by the database).
+      const storeTable = {
+        only: (types: string[], upTo: Position) => personalData.protect(eventsOfTypesUpTo(db, types, upTo)),
+      };
+      await rebuildReadModels(db, store, projections, undefined, { storeTable });
     } finally {
       await store.close();
       await personalData.close();

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { EventStore, Position } from '@agency/platform';
+import { eventsOfTypesUpTo } from '@agency/platform/event-store/postgres/rebuild-read';
 import { describeFailure, projections, rebuildProjection, rebuildReadModels } from '@agency/projection-service';
 import { SingleBar } from 'cli-progress';
 import pg from 'pg';
@@ -28,6 +29,14 @@ const personalData = await openPersonalData(config.dataDir, database.url);
 const store = personalData.protect(await openEventStore(config.eventStore, database.url));
 const pool = new pg.Pool({ connectionString: database.url });
 pool.on('error', () => {});
+// The PostgreSQL store lives in this database: the load reads its table (only the event types a
+// projection reads in Node; the lessons are applied by the database), through the same layer.
+const storeTable =
+  config.eventStore?.kind === 'esdb'
+    ? undefined
+    : {
+        only: (types: string[], upTo: Position) => personalData.protect(eventsOfTypesUpTo(pool, types, upTo)),
+      };
 
 /** The events in `$all`, for the progress bar (counted by reading it, whichever the store). */
 async function countEvents(events: EventStore): Promise<number> {
@@ -53,8 +62,8 @@ try {
   bar.start(total, 0);
   const progress = (n: number) => bar.update(Math.min(n, total));
   const { failures } = values.projection
-    ? await rebuildProjection(pool, store, projections, values.projection, progress)
-    : await rebuildReadModels(pool, store, projections, progress);
+    ? await rebuildProjection(pool, store, projections, values.projection, progress, { storeTable })
+    : await rebuildReadModels(pool, store, projections, progress, { storeTable });
   bar.update(total);
   bar.stop();
   console.log(

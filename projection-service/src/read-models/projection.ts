@@ -1,5 +1,5 @@
 import type { ProductEvent } from '@agency/contracts';
-import type { RecordedEvent } from '@agency/platform';
+import type { Position, RecordedEvent } from '@agency/platform';
 import type pg from 'pg';
 
 export type ProjectionHandler = (sql: pg.ClientBase, event: RecordedEvent) => Promise<unknown>;
@@ -29,6 +29,15 @@ export type Projection = {
    * for every event without it.
    */
   bulkTables?: string[];
+  /**
+   * Optional: for a rebuild from the PostgreSQL store of the same database, the effect of every
+   * event up to `upTo` on its fresh (empty) tables, applied by the database itself from
+   * `es.events` (set-based SQL) instead of event by event in Node. `upTo` is at or before the
+   * head a reader of `$all` saw (below its horizon), so no event can still appear before it.
+   * Answers how many events it applied; throws (its transaction is then undone) whenever it
+   * cannot apply them exactly as the handlers would, and the runner applies them as ever.
+   */
+  loadInDatabase?: (sql: pg.ClientBase, upTo: Position) => Promise<number>;
 };
 
 export type BatchHandler = (sql: pg.ClientBase, events: RecordedEvent[]) => Promise<unknown>;
@@ -57,6 +66,7 @@ export function defineProjection<E extends AnyEvent = ProductEvent>(definition: 
   handlers: TypedHandlers<E>;
   applyBatch?: BatchHandler;
   bulkTables?: string[];
+  loadInDatabase?: Projection['loadInDatabase'];
 }): Projection {
   // The one place the payload type is asserted: the store hands the runner events upcast to the
   // current version of their type's contract, and the runner calls a handler only for its type.

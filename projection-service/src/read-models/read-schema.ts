@@ -16,6 +16,7 @@ import {
   type ProjectionStatus,
   quoteIdent,
   readStatuses,
+  type StoreTable,
   WRITER_LOCK,
 } from '../projection-runner';
 import { migrations, RUNNER_MIGRATION, readModelVersion } from './migrations';
@@ -71,6 +72,11 @@ export type RebuildProgress = (applied: number) => void;
 export type RebuildHooks = {
   /** Called inside the swap's transaction, after its last catch-up and just before the rename (tests). */
   beforeSwap?: (sql: pg.ClientBase) => Promise<void>;
+  /**
+   * The store is the PostgreSQL one of this database, read through this: the load then reads its
+   * table (projection-runner.ts, `loadScratch`), the lessons applied by the database itself.
+   */
+  storeTable?: StoreTable;
 };
 export type RebuildResult = { applied: number; failures: AppliedFailure[] };
 
@@ -136,6 +142,7 @@ async function buildScratch(
   projections: Projection[],
   kind: string,
   onProgress: RebuildProgress,
+  storeTable: StoreTable | undefined,
 ) {
   const schema = buildSchemaName(kind);
   await createSchema(pool, schema, projections, readModelVersion(projections));
@@ -145,6 +152,7 @@ async function buildScratch(
     result.applied = await loadScratch(pool, store, schema, projections, {
       onProgress,
       onFailure: (failure) => result.failures.push(failure),
+      storeTable,
     });
     await createIndexes(pool, secondary);
   } catch (error) {
@@ -162,7 +170,7 @@ async function buildAndSwap(
   onProgress: RebuildProgress,
   hooks: RebuildHooks,
 ): Promise<RebuildResult> {
-  const { schema, result, finish } = await buildScratch(pool, store, projections, 'all', onProgress);
+  const { schema, result, finish } = await buildScratch(pool, store, projections, 'all', onProgress, hooks.storeTable);
   try {
     // Fresh tables have no planner statistics until autovacuum comes by: without them the first
     // queries on a million rows pick their plans blind. Gathered before the swap, not under its lock.
@@ -229,6 +237,7 @@ export function rebuildProjection(
       result.applied = await loadScratch(pool, store, schema, [projection], {
         onProgress,
         onFailure: (failure) => result.failures.push(failure),
+        storeTable: hooks.storeTable,
       });
       await inTransaction(pool, async (sql) => {
         await finalCatchUp(sql, store, schema, [projection], result, onProgress);

@@ -3,6 +3,7 @@ import type { RecordedEvent } from '@agency/platform';
 import type pg from 'pg';
 import { defineProjection } from '../projection';
 import { snapshotVersion, type Version, type VersionTable, writeVersions } from '../versions';
+import { loadLessonsInDatabase } from './load-in-database';
 
 type WithLesson = { tutorId: string; month: string; lesson: LessonDetails };
 type MonthLock = { tutorId: string; month: string; invoiceId: string };
@@ -219,7 +220,9 @@ async function applyLessonEvents(sql: pg.ClientBase, events: RecordedEvent[]) {
   for (const write of events.flatMap(writesOf)) {
     const before = latest.get(write.id);
     if (!before) first.set(write.id, write);
-    else if (isStored(before)) replaced.push({ from: before, to: write });
+    // A new recording of a lesson keeps no history of the row it overwrites, as event by event
+    // (where it finds no row to supersede: see below).
+    else if (isStored(before) && write.event.type !== 'LessonRecorded') replaced.push({ from: before, to: write });
     latest.set(write.id, write);
     if (isStored(write)) upserts.set(write.id, write);
     else {
@@ -310,4 +313,6 @@ export const lessonsProjection = defineProjection<LessonEvent>({
   applyBatch: applyLessonBatch,
   // Looked up by id only (the history never): a million rows, loaded without their other indexes.
   bulkTables: ['lessons', 'lesson_history'],
+  // A rebuild's million lesson events, applied by the database from the store's table (load-in-database.ts).
+  loadInDatabase: (sql, upTo) => loadLessonsInDatabase(sql, upTo, applyMonthLocks),
 });

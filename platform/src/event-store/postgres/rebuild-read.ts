@@ -1,0 +1,94 @@
+import { type EventUpcaster, upcastEvent } from '@agency/contracts';
+import type pg from 'pg';
+import type { Observable } from 'rxjs';
+import { type EventStore, type Position, type RecordedEvent, START, unreadableEvent } from '../port';
+
+type Row = {
+  global_position: string;
+  commit_position: string;
+  stream_id: string;
+  stream_revision: string;
+  event_id: string;
+  event_type: string;
+  data: Record<string, unknown>;
+  metadata: RecordedEvent['metadata'] | null;
+  recorded_at: string;
+};
+
+/**
+ * The recorded time as `Date.prototype.toISOString` writes it (milliseconds, truncated as
+ * postgres-date truncates), made by the database: parsing a Date per event and formatting it back
+ * was 1.7 % of a rebuild's profile.
+ */
+const RECORDED_AT_ISO = `to_char(recorded_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+const notForReading = (what: string) => () => {
+  throw new Error(`A rebuild's reading of the PostgreSQL store cannot ${what}`);
+};
+
+/**
+ * A rebuild's reading of the PostgreSQL store's `$all`: only the events of `types`, and none
+ * after `upTo`, a position the caller read at or below the head (`head()`, below the horizon of
+ * all-horizon.ts), so no event can still appear before it and no horizon is needed here. Events
+ * of other types are not read at all, so a rebuild whose projections handle few of the types in
+ * the store (a million lessons applied in the database itself) neither ships nor decodes the rest.
+ * Each event is read as the store reads it (upcast to its type's current version; one that cannot
+ * be is handed out unreadable); its recorded time comes as text. Only `readAll` reads: wrap it
+ * (personal data) as the store itself is wrapped.
+ */
+export function eventsOfTypesUpTo(
+  pool: pg.Pool,
+  types: readonly string[],
+  upTo: Position,
+  upcast: EventUpcaster = upcastEvent,
+): EventStore {
+  const toRecorded = (row: Row): RecordedEvent => {
+    const stored = row.metadata?.schemaVersion;
+    // An event copied from another store (npm run store:copy) keeps the time it was first recorded.
+    const recordedAt = typeof row.metadata?.recordedAt === 'string' ? row.metadata.recordedAt : row.recorded_at;
+    const at = (version: number | undefined) => ({
+      id: row.event_id,
+      streamId: row.stream_id,
+      revision: Number(row.stream_revision),
+      position: { commit: BigInt(row.commit_position), prepare: BigInt(row.global_position) },
+      type: row.event_type,
+      metadata: { ...(row.metadata as RecordedEvent['metadata']), schemaVersion: version, recordedAt },
+    });
+    try {
+      const current = upcast(row.event_type, stored, row.data);
+      return { ...at(current.version), data: current.data };
+    } catch (error) {
+      return unreadableEvent(at(stored), error);
+    }
+  };
+  return {
+    async readAll(options: { from?: Position; limit?: number } = {}) {
+      const from = options.from ?? START;
+      if (types.length === 0) return [];
+      const result = await pool.query<Row>(
+        `select global_position, transaction_id::text as commit_position, stream_id, stream_revision, event_id,
+                event_type, data, metadata, ${RECORDED_AT_ISO} as recorded_at
+           from es.events
+          where (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
+            and (transaction_id, global_position) <= ($3::text::xid8, $4::bigint)
+            and event_type = any($5::text[])
+          order by transaction_id, global_position
+          limit $6`,
+        [
+          from.commit.toString(),
+          from.prepare.toString(),
+          upTo.commit.toString(),
+          upTo.prepare.toString(),
+          types,
+          options.limit ?? 1000,
+        ],
+      );
+      return result.rows.map(toRecorded);
+    },
+    head: async () => upTo,
+    readStream: notForReading('read a stream'),
+    appendToStream: notForReading('append'),
+    subscribeToAll: notForReading('subscribe') as () => Observable<RecordedEvent>,
+    close: async () => {},
+  };
+}
