@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { compressAnswer } from '@agency/projection-service/answer-compression';
 import pg from 'pg';
 
 /**
@@ -11,8 +10,8 @@ import pg from 'pg';
  * values) and answers the rows as JSON; `POST /save` does the minimum a durable save that reads
  * its own writes must do: one statement (one transaction) appends the event and upserts the lesson
  * row, then the week is read back with the product's own SQL for the week's grid. Answers of
- * `compressedFrom` bytes and more are compressed as the product's are (brotli 4 or gzip 4, when
- * accepted), so the ratio is the product's own cost and not its choice to send fewer bytes.
+ * `compressedFrom` bytes and more are compressed by the product's own `compressAnswer` (brotli 4 or
+ * gzip 4, when accepted, in line or in the thread pool as the product chooses), so the ratio is the product's own cost and not its choice to send fewer bytes.
  */
 export type Statement = { text: string; values: unknown[] };
 export type FloorEngagement = { studentId: string; ratePence: number; commissionBp: number; partnerBp: number };
@@ -29,15 +28,6 @@ export type FloorSetup = {
   compressedFrom: number;
 };
 
-const compressors = {
-  br: promisify((input: Buffer, done: (error: Error | null, result: Buffer) => void) =>
-    brotliCompress(input, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }, done),
-  ),
-  gzip: promisify((input: Buffer, done: (error: Error | null, result: Buffer) => void) =>
-    gzip(input, { level: 4 }, done),
-  ),
-};
-
 async function answer(
   request: http.IncomingMessage,
   response: http.ServerResponse,
@@ -48,7 +38,7 @@ async function answer(
   const accepted = String(request.headers['accept-encoding'] ?? '');
   const encoding =
     body.length < compressedFrom ? undefined : (['br', 'gzip'] as const).find((name) => accepted.includes(name));
-  const sent = encoding ? await compressors[encoding](body) : body;
+  const sent = encoding ? await compressAnswer(body, encoding) : body;
   response.writeHead(200, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': sent.length,

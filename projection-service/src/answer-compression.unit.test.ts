@@ -6,7 +6,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { HttpError, installErrorReplies } from '@agency/platform/http-errors';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acceptedEncoding, registerAnswerCompression } from './answer-compression';
+import { acceptedEncoding, COMPRESSED_IN_LINE_UP_TO, registerAnswerCompression } from './answer-compression';
 
 describe('the encoding a client accepts', () => {
   it('is brotli when both are accepted alike, else the one of higher q; none when neither is', () => {
@@ -44,6 +44,10 @@ describe('the encoding a client accepts', () => {
 /** 6 KB of JSON, over the threshold. */
 const big = { rows: Array.from({ length: 100 }, (_, index) => ({ index, name: `Row number ${index} of the list` })) };
 const FROM = 4096;
+/** Over the size compressed in line: compressed in the thread pool instead. */
+const huge = {
+  rows: Array.from({ length: 6000 }, (_, index) => ({ index, name: `Row number ${index} of the list` })),
+};
 
 /** The query tree's compression, registered as queryTree registers it. */
 async function compressingApp() {
@@ -65,6 +69,7 @@ async function compressingApp() {
     return payload;
   });
   app.get('/big', async () => big);
+  app.get('/huge', async () => huge);
   app.get('/big-varied', async (_request, reply) => {
     reply.header('vary', 'Origin, Accept-Encoding');
     return big;
@@ -123,6 +128,22 @@ describe('a JSON answer compressed in one go', () => {
       expect(answer.headers['content-encoding'], header).toBe(expected);
       expect(decoded(expected, answer.rawPayload), header).toEqual(big);
       expect(Number(answer.headers['content-length']), header).toBe(answer.rawPayload.length);
+    }
+  });
+
+  it('compresses an answer in line and one too big for that in the pool, to the same encoding, whole', async () => {
+    expect(JSON.stringify(big).length).toBeLessThanOrEqual(COMPRESSED_IN_LINE_UP_TO);
+    expect(JSON.stringify(huge).length).toBeGreaterThan(COMPRESSED_IN_LINE_UP_TO);
+    for (const [url, value] of [
+      ['/big', big],
+      ['/huge', huge],
+    ] as const) {
+      for (const encoding of ['br', 'gzip'] as const) {
+        const answer = await get(url, encoding);
+        expect(answer.headers['content-encoding'], url).toBe(encoding);
+        expect(Number(answer.headers['content-length']), url).toBe(answer.rawPayload.length);
+        expect(decoded(encoding, answer.rawPayload), url).toEqual(value);
+      }
     }
   });
 
