@@ -1,7 +1,7 @@
 import type { EngagementEvent } from '@agency/contracts';
 import { describe, expect, it } from 'vitest';
 import { fold } from '../shared/decider';
-import { changesFrom, engagementDecider } from './engagement';
+import { changesFrom, dayBefore, engagementDecider } from './engagement';
 
 const terms = { ratePence: 4000, commissionBp: 2500, partnerBp: 1000 };
 const started: EngagementEvent = {
@@ -43,5 +43,18 @@ describe('what an edit of an engagement changes', () => {
 
   it('finds nothing to change in an engagement that never started', () => {
     expect(changesFrom(engagementDecider.initialState(), { from: '2026-02-01', terms, subjects: [] })).toEqual([]);
+  });
+});
+
+describe('the day before a date', () => {
+  it('is the calendar day before, for every day from 1999 to 2101 (month ends, leap years, 2000 and 2100)', () => {
+    const day = new Date(Date.UTC(1999, 0, 1));
+    let before = '1998-12-31';
+    while (day.getUTCFullYear() < 2102) {
+      const date = day.toISOString().slice(0, 10);
+      expect(dayBefore(date)).toBe(before);
+      before = date;
+      day.setUTCDate(day.getUTCDate() + 1);
+    }
   });
 });

@@ -65,6 +65,10 @@ export type HistoryRow = PeriodRow & { latest: boolean };
 export const initialState = (): EngagementState => ({ status: 'none' });
 
 export function dayBefore(date: string): string {
+  // Within a month, the day before is the same text with its day less one: no Date is made (a
+  // page of an engagement's history asks this of every period).
+  const dayOfMonth = Number(date.slice(8, 10));
+  if (dayOfMonth > 1 && date.length === 10) return `${date.slice(0, 8)}${dayOfMonth <= 10 ? '0' : ''}${dayOfMonth - 1}`;
   const day = new Date(`${date}T00:00:00Z`);
   day.setUTCDate(day.getUTCDate() - 1);
   return day.toISOString().slice(0, 10);
@@ -192,7 +196,11 @@ export const periodRow = (period: EngagementPeriod): PeriodRow => ({
 
 /** Spec §3's history list, newest period first; the one in force last is marked `latest`. */
 export function historyOf(state: EngagementState): HistoryRow[] {
-  const periods = periodsOf(state);
+  return historyRows(periodsOf(state));
+}
+
+/** The history list of periods already worked out (`periodsOf`, or a summary's). */
+export function historyRows(periods: readonly EngagementPeriod[]): HistoryRow[] {
   return periods.map((period, index) => ({ ...periodRow(period), latest: index === periods.length - 1 })).reverse();
 }
 

@@ -82,7 +82,7 @@ export const engagementView =
     const { state, tutorName, firstName, lastName } = await loadEngagement(db, user, tutorId, engagementId);
     const summary = engagement.summaryOf(state);
     if (!summary) throw notFound('There is no such engagement.');
-    const history = engagement.historyOf(state);
+    const history = engagement.historyRows(summary.periods);
     const latest = history[0]!;
     const studentName = [firstName, lastName].filter(Boolean).join(' ');
     // A tutor reads their own terms but not the partner's share (nor its history).
