@@ -62,6 +62,18 @@ const table = {
   },
 };
 
+/** The user and system CPU seconds a process has used so far (Linux, /proc; 0 when unknown). */
+function cpuSeconds(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    // The fields after the command's name, which is in parentheses and may hold spaces.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 /** A script of ours as a child process (node + tsx), its peak RSS sampled from /proc. */
 function script(path: string, args: string[] = [], env: NodeJS.ProcessEnv = {}, options = { mayFailAfter: '' }) {
   return new Promise<{ seconds: number; peakRssMb: number; output: string }>((resolve, reject) => {
@@ -324,10 +336,19 @@ async function productFigures() {
       /** The floor's run, then the product's under the same load; the product profiled when asked. */
       const against = async (figure: string, floorJob: LoadJob, productJob: LoadJob) => {
         say(`${figure}: floor`);
+        const floorCpu = cpuSeconds(floorProcess?.pid);
         const floorRun = await ask<LoadResult>(loader, floorJob);
+        const floorCpuMs = ((cpuSeconds(floorProcess?.pid) - floorCpu) * 1000) / floorRun.durations.length;
         say(`${figure}: product`);
         if (profiles) await tell({ kind: 'profile' });
+        const productCpu = cpuSeconds(host.pid);
         const productRun = await ask<LoadResult>(loader, productJob);
+        const productCpuMs = ((cpuSeconds(host.pid) - productCpu) * 1000) / productRun.durations.length;
+        // Node's CPU per call, the server's own process only: unlike throughput, it hardly moves
+        // with what else the machine runs (PostgreSQL runs the same SQL for both).
+        say(
+          `${figure}: Node CPU a call: product ${productCpuMs.toFixed(2)} ms, floor ${floorCpuMs.toFixed(2)} ms (${(productCpuMs / floorCpuMs).toFixed(2)}×)`,
+        );
         if (profiles) {
           mkdirSync(profiles, { recursive: true });
           const file = join(profiles, `${figure.replace(/[^a-z0-9]+/gi, '-').replace(/-+$/, '')}.cpuprofile`);
