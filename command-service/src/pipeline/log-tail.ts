@@ -19,6 +19,11 @@ const BATCH = 500;
  * its own pace. One that falls further behind than the window (a reactor retrying an event, or
  * slower than the log) is told so (`BehindTheTail`) and reads the store itself again until it
  * has caught up.
+ *
+ * The events are held as the store hands them out, personal fields open. Once a subject is
+ * erased (the store's `erasures` count grows), nothing opened before is handed out again: the
+ * events held, and the batch being opened meanwhile, are let go, and a follower that had not read
+ * them reads the store, which opens them afresh ("Erased"), as it did before there was a tail.
  */
 export class LogTail {
   private events: RecordedEvent[] = [];
@@ -29,8 +34,11 @@ export class LogTail {
   readonly ready: Promise<void>;
   private markReady: () => void = () => {};
 
+  /** The store's count of erasures when the events held were opened. */
+  private opened = 0;
+
   constructor(
-    private readonly store: Pick<EventStore, 'head' | 'followAll'>,
+    private readonly store: Pick<EventStore, 'head' | 'followAll'> & { erasures?: () => number },
     private readonly window = 2000,
   ) {
     this.ready = new Promise((resolve) => {
@@ -44,6 +52,7 @@ export class LogTail {
     try {
       if (!followAll) return;
       while (!signal.aborted && !this.start) {
+        this.opened = this.store.erasures?.() ?? 0;
         this.start = await this.store.head().catch(() => undefined);
         this.markReady();
         if (!this.start) await pause(retryMs, signal);
@@ -74,6 +83,7 @@ export class LogTail {
   async follow(from: Position, handle: (events: RecordedEvent[]) => Promise<void>, signal: AbortSignal) {
     let position = from;
     while (!signal.aborted) {
+      this.letGoIfErased();
       if (!this.covers(position)) throw new BehindTheTail();
       const next = this.firstAfter(position);
       if (next < this.events.length) {
@@ -110,7 +120,29 @@ export class LogTail {
     return low;
   }
 
+  /**
+   * After an erasure, lets go of every event held: the tail starts after the last of them, so a
+   * follower that had yet to read one reads the store instead. Answers whether it did.
+   */
+  private letGoIfErased(): boolean {
+    const erasures = this.store.erasures?.() ?? 0;
+    if (erasures === this.opened) return false;
+    this.opened = erasures;
+    const last = this.events.at(-1);
+    if (last) this.start = last.position;
+    this.events = [];
+    return true;
+  }
+
   private hold(batch: RecordedEvent[]) {
+    const last = batch.at(-1);
+    if (!last) return;
+    // The batch may have been opened before the erasure: it is let go too (its readers read the store).
+    if (this.letGoIfErased()) {
+      this.start = last.position;
+      this.wake();
+      return;
+    }
     this.events.push(...batch);
     const over = this.events.length - this.window;
     if (over > 0) {

@@ -10,13 +10,24 @@ function fakeLog() {
   const events: RecordedEvent[] = [];
   let wake = () => {};
   let follows = 0;
+  let erasures = 0;
+  /** Runs after a batch is read (and opened) and before it is handed on. */
+  let beforeHanding = () => {};
   return {
     follows: () => follows,
+    /** A subject's key is shredded: what was opened before may hold its data. */
+    erase: () => {
+      erasures += 1;
+    },
+    betweenOpeningAndHanding(run: () => void) {
+      beforeHanding = run;
+    },
     append(...numbers: number[]) {
       events.push(...numbers.map(event));
       wake();
     },
     store: {
+      erasures: () => erasures,
       head: async () => events.at(-1)?.position ?? at(0),
       async followAll(
         from: Position,
@@ -30,6 +41,7 @@ function fakeLog() {
           if (seen < events.length) {
             const batch = events.slice(seen);
             seen = events.length;
+            beforeHanding();
             await handle(batch);
           } else await new Promise<void>((resolve) => (wake = resolve));
         }
@@ -85,6 +97,46 @@ describe('the shared tail of the log', () => {
     await expect(following).rejects.toBeInstanceOf(BehindTheTail);
     stop.abort();
     log.append(10);
+    await running;
+  });
+
+  it('hands out nothing opened before an erasure: a follower that had yet to read it reads the store', async () => {
+    const log = fakeLog();
+    const tail = new LogTail(log.store, 10);
+    const stop = new AbortController();
+    const running = tail.run(stop.signal);
+    await tail.ready;
+    log.append(1, 2, 3);
+    await vi.waitFor(() => expect(tail.covers(at(0))).toBe(true));
+    const caughtUp: number[] = [];
+    const following = tail.follow(
+      at(0),
+      async (batch) => void caughtUp.push(...batch.map((e) => e.data.n as number)),
+      stop.signal,
+    );
+    const ended = following.then(
+      () => 'ended',
+      (error: unknown) => error,
+    );
+    await vi.waitFor(() => expect(caughtUp).toEqual([1, 2, 3]));
+    log.erase();
+    // Held before the erasure: a follower that had not read them is sent to the store.
+    await expect(tail.follow(at(1), async () => {}, stop.signal)).rejects.toBeInstanceOf(BehindTheTail);
+    // One that had read them all goes on with the events after.
+    log.append(4);
+    await vi.waitFor(() => expect(caughtUp).toEqual([1, 2, 3, 4]));
+    // A batch opened before an erasure and handed on after it is let go too.
+    log.betweenOpeningAndHanding(() => log.erase());
+    log.append(5, 6);
+    await vi.waitFor(() => expect(tail.covers(at(4))).toBe(false));
+    await expect(tail.follow(at(4), async () => {}, stop.signal)).rejects.toBeInstanceOf(BehindTheTail);
+    // The follower that was at 4 is sent to the store for 5 and 6, never given them from here.
+    expect(await ended).toBeInstanceOf(BehindTheTail);
+    expect(caughtUp).toEqual([1, 2, 3, 4]);
+    expect(tail.covers(at(6))).toBe(true);
+    log.betweenOpeningAndHanding(() => {});
+    stop.abort();
+    log.append(7);
     await running;
   });
 });

@@ -43,10 +43,14 @@ describe('an erasure reaches every instance sharing the database', () => {
     expect(await there.decrypt(family, 'ClientRegistered.contact', erased)).toBe('Wilhelmina Quartermaine');
     expect(await there.decrypt(other, 'ClientRegistered.contact', erased)).toBe('Ottoline Smith');
 
+    // Each vault counts the erasures it learns of: what was opened before may hold erased values.
+    const [counted, countedThere] = [here.erasures, there.erasures];
     await here.shred('family-1');
+    expect(here.erasures).toBeGreaterThan(counted);
     await vi.waitFor(async () =>
       expect(await there.decrypt(family, 'ClientRegistered.contact', erased)).toBe('Erased'),
     );
+    expect(there.erasures).toBeGreaterThan(countedThere);
     expect(await there.decrypt(other, 'ClientRegistered.contact', erased)).toBe('Ottoline Smith');
   });
 

@@ -140,6 +140,11 @@ export class PersonalDataEventStore implements EventStore {
     }
   }
 
+  /** The vault's count of keys dropped (`PersonalDataVault.erasures`): events opened before a change of it may hold erased values. */
+  erasures(): number {
+    return this.vault.erasures;
+  }
+
   private async decrypt(event: RecordedEvent): Promise<RecordedEvent> {
     if (!this.rules[event.type] || event.readError) return event;
     try {

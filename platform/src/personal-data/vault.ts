@@ -258,6 +258,15 @@ export class PersonalDataVault {
     await this.announce([subject]);
   }
 
+  /**
+   * Grows whenever a key leaves the cache (an erasure here or announced by another process, or
+   * every key when the announcements may have been missed): a value opened before may since have
+   * been erased, and a copy of it held open must be opened again.
+   */
+  get erasures(): number {
+    return this.generation;
+  }
+
   /** Drops a cached key, so the next use reads the table again. */
   forget(subject: string) {
     this.generation += 1;
