@@ -64,11 +64,24 @@ export type HistoryRow = PeriodRow & { latest: boolean };
 
 export const initialState = (): EngagementState => ({ status: 'none' });
 
+const twoDigits = (n: number) => (n < 10 ? `0${n}` : String(n));
+const leap = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+const daysIn = (month: number, year: number) =>
+  month === 2 ? (leap(year) ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+
 export function dayBefore(date: string): string {
-  // Within a month, the day before is the same text with its day less one: no Date is made (a
-  // page of an engagement's history asks this of every period).
-  const dayOfMonth = Number(date.slice(8, 10));
-  if (dayOfMonth > 1 && date.length === 10) return `${date.slice(0, 8)}${dayOfMonth <= 10 ? '0' : ''}${dayOfMonth - 1}`;
+  // Worked out on the date's text, no Date made: a page of an engagement's history asks this of
+  // every period, most of which start on the 1st.
+  if (/^\d{4}-\d{2}-\d{2}$/.test(date)) {
+    const dayOfMonth = Number(date.slice(8, 10));
+    if (dayOfMonth > 1) return `${date.slice(0, 8)}${twoDigits(dayOfMonth - 1)}`;
+    const year = Number(date.slice(0, 4));
+    const month = Number(date.slice(5, 7));
+    if (year > 1 && month >= 1 && month <= 12) {
+      const [before, inYear] = month === 1 ? [12, year - 1] : [month - 1, year];
+      return `${String(inYear).padStart(4, '0')}-${twoDigits(before)}-${daysIn(before, inYear)}`;
+    }
+  }
   const day = new Date(`${date}T00:00:00Z`);
   day.setUTCDate(day.getUTCDate() - 1);
   return day.toISOString().slice(0, 10);
