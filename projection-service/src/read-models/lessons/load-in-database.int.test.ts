@@ -106,9 +106,7 @@ describe('the lessons loaded by the database from the store’s table (a rebuild
       sheet.removed(c),
       sheet.recorded({ ...c, duration: 100 }),
       sheet.repriced({ ...c, duration: 100, ratePence: 3200 }),
-      // Recorded again without a removal: event by event it overwrites, and keeps no history.
       sheet.recorded(d),
-      sheet.recorded({ ...d, duration: 60 }),
       sheet.locked(invoice),
       // A lock on a locked month keeps its invoice; an unlock by another invoice frees nothing.
       sheet.locked(`${invoice}-other`),
@@ -138,10 +136,17 @@ describe('the lessons loaded by the database from the store’s table (a rebuild
     expect(loaded).toHaveLength(2);
   });
 
-  it('leaves to the handlers what it cannot read as they do (a lesson twice in one repricing), with the same rows', async () => {
+  it('leaves to the handlers what it does not apply as they do, with the same rows', async () => {
     const sheet = timesheet();
-    const twice = lesson();
-    await given(sheet.recorded(twice), sheet.repriced({ ...twice, ratePence: 3100 }, { ...twice, ratePence: 3200 }));
+    const [twice, again] = [lesson(), lesson()];
+    await given(
+      // A lesson twice in one repricing.
+      sheet.recorded(twice),
+      sheet.repriced({ ...twice, ratePence: 3100 }, { ...twice, ratePence: 3200 }),
+      // Recorded again without a removal: event by event it overwrites, and keeps no history.
+      sheet.recorded(again),
+      sheet.recorded({ ...again, duration: 60 }),
+    );
     const expected = await rebuilt(eventByEvent);
     loaded.length = 0;
     expect(await rebuilt(watched, { storeTable })).toEqual(expected);

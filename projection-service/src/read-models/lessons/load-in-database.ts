@@ -51,9 +51,10 @@ const LESSON_COLUMNS = `id, tutor_id, month, engagement_id, student_id, date, du
  *    a row of `lessons`, in one pass over the table and without its primary key (made at the end,
  *    one sort instead of a million insertions);
  * 2. the few other events (removals, repricings, month locks, and where changes are) are read;
- * 3. for each lesson written more than once or removed, its writes in order of position: every
- *    row a later write replaces leaves `lessons`, into the history (held until that write) unless
- *    that write is a new recording, which finds no row event by event.
+ * 3. for each lesson changed, repriced or removed, its writes in order of position: every row a
+ *    later write replaces leaves `lessons`, into the history (held until that write) unless that
+ *    write is a new recording, which finds no row event by event (a lesson recorded twice and
+ *    none of these is left twice in `lessons`: its primary key then fails, and the load with it).
  *
  * Anything the handlers would read otherwise than these statements do makes it throw, and the
  * transaction is undone (so the caller applies the events as ever): a payload of an older version
@@ -81,6 +82,7 @@ async function loadLessons(sql: pg.ClientBase, upTo: Position): Promise<number> 
     `create temporary table lesson_events_read on commit drop as
      select e.transaction_id::text::bigint as c, e.global_position as p, e.event_type as t,
             case when e.event_type <> 'LessonChanged' then e.data end as data,
+            case when e.event_type = 'LessonChanged' then e.data->'lesson'->>'lessonId' end as changed,
             ${RECORDED_AT} as at,
             ${storedAsRead(OTHER_TYPES)} and case e.event_type
               when 'LessonChanged' then true
@@ -94,9 +96,11 @@ async function loadLessons(sql: pg.ClientBase, upTo: Position): Promise<number> 
   );
   const moved = await sql.query<{ unreadable: string; twice: string; mixed: string }>(
     `with again as (
-       select id from lessons group by id having count(*) > 1
+       select changed as id from lesson_events_read where t = 'LessonChanged'
        union
        select data->>'lessonId' from lesson_events_read where t = 'LessonRemoved'
+       union
+       select jsonb_array_elements(data->'lessons')->>'lessonId' from lesson_events_read where t = 'LessonsRepriced'
      ),
      writes as (
        select l.ctid as row, l.id, l.valid_from_commit as c, l.valid_from_prepare as p, l.recorded_at as at,
