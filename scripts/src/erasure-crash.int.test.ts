@@ -85,11 +85,15 @@ describe('an erasure cut short right after its event is completed all the same',
     expect(shown).not.toContain('Crashworth');
   });
 
-  it('a tutor: the key is destroyed and the username kept only as a keyed digest', async () => {
+  it('a tutor: the key is destroyed, the username kept only as a keyed digest, no activation code left', async () => {
     const { tutor } = await ok('/api/tutors/contact', {
       contact: contact('Ottoline', 'Crashley'),
       tutor: { username: 'ocrashley', invoicePrefix: 'OCR', startDate: '2024-01-01' },
     });
+    // An activation e-mailed and never used: its code is the tutor's, and goes with the rest.
+    await ok(`/api/tutors/activate/${tutor.id}`, {});
+    const codes = () => db.query('select 1 from auth.activation_codes where tutor_id = $1', [tutor.id]);
+    expect((await codes()).rowCount).toBe(1);
     await ok(`/api/tutors/active/${tutor.id}`, { id: tutor.id, active: false });
 
     await eraseAndCrash(`/api/tutors/erase/${tutor.id}`);
@@ -101,6 +105,7 @@ describe('an erasure cut short right after its event is completed all the same',
         // A keyed digest: the unkeyed hash of a short name is found by trying names.
         const unkeyed = `erased:${createHash('sha256').update('ocrashley').digest('hex')}`;
         expect(names.rows[0].name).not.toBe(unkeyed);
+        expect((await codes()).rowCount).toBe(0);
       },
       { timeout: 60_000 },
     );

@@ -107,6 +107,8 @@ export function erasureSteps({ deps, db, vault, outbox }: ErasureOptions) {
         await tx.query('begin');
         await tx.query('delete from auth.sessions where user_id = any($1)', [logins.logins]);
         await tx.query('delete from auth.accounts where user_id = any($1)', [logins.logins]);
+        // An activation e-mailed and never used names the tutor: it goes with their login.
+        await tx.query('delete from auth.activation_codes where tutor_id = $1', [tutorId]);
         // Usernames stay taken forever (never released), but only as a keyed one-way digest of the
         // name (an unkeyed hash of a short name is reversed by trying names), kept for the tutor (a
         // login's own name had no tutor on its row, and a row names someone).
