@@ -61,27 +61,53 @@ export function eventsOfTypesUpTo(
       return unreadableEvent(at(stored), error);
     }
   };
+  // Where each event to read is, in order, found once: one pass over the table and a sort of two
+  // numbers an event (16 bytes an event held). Reading each batch by an index scan in global
+  // order instead went through every event of the table, of every type, fetching each one to look
+  // at its type (2.2 s of the database's time at a million events; this and the batches by key, 0.5 s).
+  let found: Promise<{ commits: BigInt64Array; prepares: BigInt64Array }> | undefined;
+  const positions = () => {
+    found ??= pool
+      .query<[string, string]>({
+        // The text cast gets its own name: ORDER BY transaction_id would otherwise sort the text.
+        text: `select transaction_id::text as commit, global_position as prepare from es.events
+                where event_type = any($3::text[]) and (transaction_id, global_position) <= ($1::text::xid8, $2::bigint)
+                order by transaction_id, global_position`,
+        values: [upTo.commit.toString(), upTo.prepare.toString(), types],
+        rowMode: 'array',
+      })
+      .then(({ rows }) => ({
+        commits: BigInt64Array.from(rows, ([commit]) => BigInt(commit)),
+        prepares: BigInt64Array.from(rows, ([, prepare]) => BigInt(prepare)),
+      }));
+    return found;
+  };
+  /** The index of the first position after `from` (binary search). */
+  const after = ({ commits, prepares }: { commits: BigInt64Array; prepares: BigInt64Array }, from: Position) => {
+    let [low, high] = [0, commits.length];
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      const commit = commits[middle] as bigint;
+      const beyond = commit > from.commit || (commit === from.commit && (prepares[middle] as bigint) > from.prepare);
+      if (beyond) high = middle;
+      else low = middle + 1;
+    }
+    return low;
+  };
   return {
     async readAll(options: { from?: Position; limit?: number } = {}) {
-      const from = options.from ?? START;
       if (types.length === 0) return [];
+      const order = await positions();
+      const first = after(order, options.from ?? START);
+      const batch = order.prepares.subarray(first, first + (options.limit ?? 1000));
+      if (batch.length === 0) return [];
       const result = await pool.query<Row>(
         `select global_position, transaction_id::text as commit_position, stream_id, stream_revision, event_id,
                 event_type, data, metadata, ${RECORDED_AT_ISO} as recorded_at
            from es.events
-          where (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
-            and (transaction_id, global_position) <= ($3::text::xid8, $4::bigint)
-            and event_type = any($5::text[])
-          order by transaction_id, global_position
-          limit $6`,
-        [
-          from.commit.toString(),
-          from.prepare.toString(),
-          upTo.commit.toString(),
-          upTo.prepare.toString(),
-          types,
-          options.limit ?? 1000,
-        ],
+          where global_position = any($1::bigint[])
+          order by transaction_id, global_position`,
+        [Array.from(batch, String)],
       );
       return result.rows.map(toRecorded);
     },
