@@ -94,6 +94,8 @@ async function loadLessons(sql: pg.ClientBase, upTo: Position): Promise<number> 
       where e.event_type = any($3::text[]) and ${UP_TO}`,
     [...bound, OTHER_TYPES],
   );
+  // Its statistics, or the statement below plans blind: it sorted every lesson to join them to it.
+  await sql.query('analyze lesson_events_read');
   const moved = await sql.query<{ unreadable: string; twice: string; mixed: string }>(
     `with again as (
        select changed as id from lesson_events_read where t = 'LessonChanged'
@@ -102,10 +104,15 @@ async function loadLessons(sql: pg.ClientBase, upTo: Position): Promise<number> 
        union
        select jsonb_array_elements(data->'lessons')->>'lessonId' from lesson_events_read where t = 'LessonsRepriced'
      ),
-     writes as (
+     mine as materialized (
        select l.ctid as row, l.id, l.valid_from_commit as c, l.valid_from_prepare as p, l.recorded_at as at,
-              coalesce(r.t, 'LessonRecorded') as t, l.tutor_id, l.month, l.engagement_id, l.student_id
-         from lessons l join again a on a.id = l.id left join lesson_events_read r on r.p = l.valid_from_prepare
+              l.tutor_id, l.month, l.engagement_id, l.student_id
+         from lessons l where l.id in (select id from again)
+     ),
+     writes as (
+       select m.row, m.id, m.c, m.p, m.at, coalesce(r.t, 'LessonRecorded') as t, m.tutor_id, m.month,
+              m.engagement_id, m.student_id
+         from mine m left join lesson_events_read r on r.p = m.p
        union all
        select null, r.data->>'lessonId', r.c, r.p, r.at, r.t, null, null, null, null
          from lesson_events_read r where r.t = 'LessonRemoved'
@@ -115,12 +122,13 @@ async function loadLessons(sql: pg.ClientBase, upTo: Position): Promise<number> 
          from writes w window n as (partition by w.id order by w.c, w.p)
      ),
      gone as (
-       delete from lessons l using ordered o where l.ctid = o.row and o.nc is not null
-       returning l.*, o.nc, o.np, o.nat, o.nt
+       delete from lessons where ctid = any(array(select row from ordered where nc is not null))
+       returning ctid as row, *
      ),
      kept as (
        insert into lesson_history (${LESSON_COLUMNS}, valid_to_commit, valid_to_prepare, to_recorded_at)
-       select ${LESSON_COLUMNS}, nc, np, nat from gone where nt <> 'LessonRecorded'
+       select ${LESSON_COLUMNS.replaceAll(/(\w+)/g, 'g.$1')}, o.nc, o.np, o.nat
+         from gone g join ordered o on o.row = g.row where o.nt <> 'LessonRecorded'
      )
      select (select count(*) from lesson_events_read where not readable) as unreadable,
             (select count(*) from (select 1 from ordered group by id, c, p having count(*) > 1) d) as twice,
