@@ -66,28 +66,39 @@ async function countEvents(events: EventStore): Promise<number> {
 }
 
 try {
-  const total =
+  // Counted beside the rebuild, not before it (a pass over the store): the bar starts once it is known.
+  const counting =
     config.eventStore?.kind === 'esdb'
-      ? await countEvents(store)
-      : Number((await pool.query('select count(*) from es.events')).rows[0].count);
+      ? countEvents(store)
+      : pool.query('select count(*) from es.events').then((result) => Number(result.rows[0].count));
   const what = values.projection ? `the ${values.projection} projection` : 'read models';
   const bar = new SingleBar({
     format: `Rebuilding ${what} [{bar}] {percentage}% | {value}/{total} events | {eta}s left`,
   });
-  bar.start(total, 0);
+  let applied = 0;
+  let total: number | undefined;
+  const counted = counting.then((events) => {
+    total = events;
+    bar.start(events, Math.min(applied, events));
+    return events;
+  });
   const progress = (n: number) => {
-    bar.update(Math.min(n, total));
+    applied = n;
+    if (total !== undefined) bar.update(Math.min(n, total));
     collectGarbageAbove(HEAP_BOUND_BYTES);
   };
-  const { failures } = values.projection
-    ? await rebuildProjection(pool, store, projections, values.projection, progress, { storeTable })
-    : await rebuildReadModels(pool, store, projections, progress, { storeTable });
-  bar.update(total);
+  const [{ failures }, events] = await Promise.all([
+    values.projection
+      ? rebuildProjection(pool, store, projections, values.projection, progress, { storeTable })
+      : rebuildReadModels(pool, store, projections, progress, { storeTable }),
+    counted,
+  ]);
+  bar.update(events);
   bar.stop();
   console.log(
     values.projection
-      ? `Rebuilt the ${values.projection} projection from ${total} events and swapped its tables in.`
-      : `Rebuilt every read model from ${total} events and swapped it in.`,
+      ? `Rebuilt the ${values.projection} projection from ${events} events and swapped its tables in.`
+      : `Rebuilt every read model from ${events} events and swapped it in.`,
   );
   for (const failure of failures) console.error(describeFailure(failure));
   if (failures.length > 0) {

@@ -121,6 +121,15 @@ async function dropSecondaryIndexes(pool: pg.Pool, schema: string, projections: 
   return found.rows.map(({ definition }) => definition);
 }
 
+/**
+ * Fresh tables have no planner statistics until autovacuum comes by: without them the first
+ * queries on a million rows pick their plans blind. Gathered before the swap, not under its lock.
+ */
+async function analyzeTables(pool: pg.Pool, schema: string) {
+  const tables = await pool.query('select tablename from pg_tables where schemaname = $1', [schema]);
+  for (const { tablename } of tables.rows) await pool.query(`analyze ${quoteIdent(schema)}.${quoteIdent(tablename)}`);
+}
+
 async function createIndexes(pool: pg.Pool, definitions: string[]) {
   const sql = await pool.connect();
   try {
@@ -154,7 +163,8 @@ async function buildScratch(
       onFailure: (failure) => result.failures.push(failure),
       storeTable,
     });
-    await createIndexes(pool, secondary);
+    // Side by side: statistics need no index (none is on an expression), and take no lock an index build waits for.
+    await Promise.all([createIndexes(pool, secondary), analyzeTables(pool, schema)]);
   } catch (error) {
     await pool.query(`drop schema if exists ${quoteIdent(schema)} cascade`).catch(() => {});
     throw error;
@@ -172,10 +182,6 @@ async function buildAndSwap(
 ): Promise<RebuildResult> {
   const { schema, result, finish } = await buildScratch(pool, store, projections, 'all', onProgress, hooks.storeTable);
   try {
-    // Fresh tables have no planner statistics until autovacuum comes by: without them the first
-    // queries on a million rows pick their plans blind. Gathered before the swap, not under its lock.
-    const tables = await pool.query('select tablename from pg_tables where schemaname = $1', [schema]);
-    for (const { tablename } of tables.rows) await pool.query(`analyze ${quoteIdent(schema)}.${quoteIdent(tablename)}`);
     const retired = buildSchemaName('retired');
     await inTransaction(pool, async (sql) => {
       await finish(sql);
