@@ -29,7 +29,8 @@ import { ms, percentile, perSecond, type Summary, summarize, times, versus } fro
  * Figures only: nothing here passes or fails. `--only queries` (or a comma list of rebuild,
  * commands, queries, asof, firstload, lighthouse, appends) measures only those phases, for a quick
  * look; `--profile DIR` writes a CPU profile of the product under each load to DIR and prints
- * where its time went. BENCH_READS and BENCH_SAVES set the calls per figure (1000 and 800).
+ * where its time went. BENCH_READS and BENCH_SAVES set the calls per figure (1000 and 800);
+ * BENCH_ROUNDS the turns floor and product take at each read's figure (4).
  */
 const PHASES = ['rebuild', 'commands', 'queries', 'asof', 'firstload', 'lighthouse', 'appends'] as const;
 const { values: options } = parseArgs({ options: { only: { type: 'string' }, profile: { type: 'string' } } });
@@ -61,6 +62,17 @@ const table = {
     );
   },
 };
+
+/** Rounds of floor then product for each read's figure (`BENCH_ROUNDS`). */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 4));
+
+/** Runs of one load taken in rounds, as one: every call's duration, the seconds of the runs summed. */
+const joined = (runs: LoadResult[]): LoadResult => ({
+  durations: runs.flatMap((run) => run.durations),
+  seconds: runs.reduce((sum, run) => sum + run.seconds, 0),
+  failures: runs.reduce((sum, run) => sum + run.failures, 0),
+  firstFailure: runs.find((run) => run.firstFailure)?.firstFailure,
+});
 
 /** The user and system CPU seconds a process has used so far (Linux, /proc; 0 when unknown). */
 function cpuSeconds(pid: number | undefined): number {
@@ -333,17 +345,35 @@ async function productFigures() {
       const { port } = await ask<{ port: number }>(floorProcess, setup);
       const floorUrl = `http://127.0.0.1:${port}`;
 
-      /** The floor's run, then the product's under the same load; the product profiled when asked. */
+      /**
+       * The floor's runs and the product's under the same load, taken in turns: a read's calls
+       * in `ROUNDS` rounds of floor then product (a save's in one), so a change of what else the
+       * machine runs falls on both alike. The product is profiled when asked.
+       */
       const against = async (figure: string, floorJob: LoadJob, productJob: LoadJob) => {
-        say(`${figure}: floor`);
-        const floorCpu = cpuSeconds(floorProcess?.pid);
-        const floorRun = await ask<LoadResult>(loader, floorJob);
-        const floorCpuMs = ((cpuSeconds(floorProcess?.pid) - floorCpu) * 1000) / floorRun.durations.length;
-        say(`${figure}: product`);
+        const rounds = floorJob.kind === 'get' ? ROUNDS : 1;
+        const inRound = (job: LoadJob, round: number): LoadJob => ({
+          ...job,
+          total: Math.floor((job.total * (round + 1)) / rounds) - Math.floor((job.total * round) / rounds),
+        });
+        const floorRuns: LoadResult[] = [];
+        const productRuns: LoadResult[] = [];
+        let [floorCpu, productCpu] = [0, 0];
         if (profiles) await tell({ kind: 'profile' });
-        const productCpu = cpuSeconds(host.pid);
-        const productRun = await ask<LoadResult>(loader, productJob);
-        const productCpuMs = ((cpuSeconds(host.pid) - productCpu) * 1000) / productRun.durations.length;
+        for (let round = 0; round < rounds; round++) {
+          say(`${figure}: floor${rounds > 1 ? `, round ${round + 1} of ${rounds}` : ''}`);
+          const floorBefore = cpuSeconds(floorProcess?.pid);
+          floorRuns.push(await ask<LoadResult>(loader, inRound(floorJob, round)));
+          floorCpu += cpuSeconds(floorProcess?.pid) - floorBefore;
+          say(`${figure}: product${rounds > 1 ? `, round ${round + 1} of ${rounds}` : ''}`);
+          const productBefore = cpuSeconds(host.pid);
+          productRuns.push(await ask<LoadResult>(loader, inRound(productJob, round)));
+          productCpu += cpuSeconds(host.pid) - productBefore;
+        }
+        const floorRun = joined(floorRuns);
+        const productRun = joined(productRuns);
+        const floorCpuMs = (floorCpu * 1000) / floorRun.durations.length;
+        const productCpuMs = (productCpu * 1000) / productRun.durations.length;
         // Node's CPU per call, the server's own process only: unlike throughput, it hardly moves
         // with what else the machine runs (PostgreSQL runs the same SQL for both).
         say(
