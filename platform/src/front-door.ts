@@ -187,10 +187,41 @@ const REDACTED_PATHS = [
   '*.*.accountNumber',
 ];
 
-let stdout: ReturnType<typeof pino.destination> | undefined;
-/** One asynchronous writer to stdout for every logger of the process (each holds an exit hook). */
-const stdoutLog = () => {
-  stdout ??= pino.destination({ dest: 1, sync: false });
+type LogSink = { write(line: string): void; flush(done?: (error?: Error) => void): void };
+let stdout: LogSink | undefined;
+/**
+ * One writer to stdout for every logger of the process. The lines logged in one turn of the event
+ * loop are written together at its end, in one synchronous write, and what is left when the
+ * process exits is written then. Never in libuv's thread pool (pino's `sync: false`): a write
+ * queued there behind busy threads (password hashing, a large answer's compression) was still
+ * waiting when the process exited, and its lines came out after later ones, or not at all.
+ */
+const stdoutLog = (): LogSink => {
+  if (stdout) return stdout;
+  const sink = pino.destination({ dest: 1, sync: true });
+  let pending = '';
+  let exiting = false;
+  const flush = () => {
+    if (!pending) return;
+    const lines = pending;
+    pending = '';
+    sink.write(lines);
+  };
+  process.on('exit', () => {
+    exiting = true;
+    flush();
+  });
+  stdout = {
+    write(line) {
+      if (exiting) return void sink.write(line);
+      if (!pending) setImmediate(flush);
+      pending += line;
+    },
+    flush(done) {
+      flush();
+      done?.();
+    },
+  };
   return stdout;
 };
 
@@ -199,11 +230,10 @@ const stdoutLog = () => {
  * `authorization` and cookie headers, passwords, tokens and codes are censored wherever they
  * appear, and a request's address is logged with its secret parts blanked.
  *
- * Written to stdout asynchronously (docs/performance.md, "The read log"): every request logs two
- * lines, and a synchronous write each was a system call per line on the event loop; now the lines
- * that come while one write is under way go out together in the next. Nothing waits for a buffer
- * to fill, so a quiet product's log is as current as before; pino flushes what is left when the
- * process exits.
+ * Written to stdout once per turn of the event loop (`stdoutLog`): every request logs two lines,
+ * and a write each was a system call per line; now the lines of one turn go out together at its
+ * end. Nothing waits for a buffer to fill, so a quiet product's log is as current as before, and
+ * the lines left when the process exits are written, in order, before it ends.
  */
 export function serviceLogger(
   level: string = process.env.LOG_LEVEL || 'info',
