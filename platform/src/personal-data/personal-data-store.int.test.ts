@@ -224,4 +224,61 @@ describe('personal data encrypted per data subject', () => {
     expect(all.filter((e) => e.readError).map((e) => e.streamId)).toEqual(['client-c5']);
     expect(all.filter((e) => e.streamId === 'client-c2')[0]?.data.contact).toMatchObject({ firstName: 'Erased' });
   });
+
+  it('opens a batch again when a subject is erased while it is being opened: nothing erased is handed out in clear', async () => {
+    const from = await store.head();
+    await store.appendToStream(
+      'client-c6',
+      [
+        {
+          type: 'ClientRegistered',
+          data: {
+            clientId: 'c6',
+            startDate: '2026-01-05',
+            contact: { ...contact, id: 'contact-6', firstName: 'Fenella' },
+          },
+          metadata,
+        },
+      ],
+      { expectedRevision: 'no_stream' },
+    );
+    // After it, an event whose key id is unknown: opening it reads the key table again, mid-batch.
+    const unknown = {
+      ...(await vault.encrypt('c7', 'Ottoline', 'ClientRegistered.contact.firstName')),
+      kid: 'lost-key',
+    };
+    await new PostgresEventStore(pool).appendToStream(
+      'client-c7',
+      [
+        {
+          type: 'ClientRegistered',
+          data: { clientId: 'c7', startDate: '2026-01-05', contact: { id: 'contact-7', firstName: unknown } },
+          metadata,
+        },
+      ],
+      { expectedRevision: 'no_stream' },
+    );
+    // Another instance's vault, whose key table is read through this: at that second read, c6 is
+    // erased (its key dropped here too), after c6's event of the batch was opened.
+    let reads = 0;
+    let erasing: Promise<void> | undefined;
+    const table = new Proxy(pool, {
+      get(target, key) {
+        if (key !== 'query') return Reflect.get(target, key, target);
+        return async (text: string, values?: unknown[]) => {
+          if (JSON.stringify(values ?? []).includes('lost-key') && ++reads === 2) {
+            erasing = there.shred('c6');
+            await erasing;
+          }
+          return target.query(text, values);
+        };
+      },
+    });
+    const there = new PersonalDataVault(table, { masterKey });
+    const read = await new PersonalDataEventStore(new PostgresEventStore(pool), there).readAll({ from });
+    expect(erasing).toBeDefined();
+    expect(read.map((event) => event.streamId)).toEqual(['client-c6', 'client-c7']);
+    expect(read[0]?.data.contact).toMatchObject({ firstName: 'Erased', email: 'Erased' });
+    expect(read[1]?.readError).toBeInstanceOf(EventReadError);
+  });
 });

@@ -156,11 +156,19 @@ export class PersonalDataEventStore implements EventStore {
     }
   }
 
+  /**
+   * The events opened, all after the latest erasure this vault knows of when they are handed on:
+   * opening one may read the key table (a key id not cached), and a subject erased meanwhile may
+   * own an event opened before it, so the batch is opened again (what `LogTail` holds relies on it).
+   */
   private async decryptAll(events: RecordedEvent[]): Promise<RecordedEvent[]> {
-    await this.vault.preload(keyIdsOf(events, this.rules));
-    const clear: RecordedEvent[] = [];
-    for (const event of events) clear.push(await this.decrypt(event));
-    return clear;
+    for (;;) {
+      const erasures = this.vault.erasures;
+      await this.vault.preload(keyIdsOf(events, this.rules));
+      const clear: RecordedEvent[] = [];
+      for (const event of events) clear.push(await this.decrypt(event));
+      if (this.vault.erasures === erasures) return clear;
+    }
   }
 
   async readStream(streamId: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]> {
