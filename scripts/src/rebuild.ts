@@ -3,7 +3,10 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { EventStore, Position } from '@agency/platform';
 import { eventsOfTypesUpTo } from '@agency/platform/event-store/postgres/rebuild-read';
-import { describeFailure, projections, rebuildProjection, rebuildReadModels } from '@agency/projection-service';
+// The parts a rebuild needs, not the service's index (its HTTP app and every route: 0.4 s and 20 MB more at start).
+import { describeFailure } from '@agency/projection-service/projection-runner';
+import { projections } from '@agency/projection-service/read-models/index';
+import { rebuildProjection, rebuildReadModels } from '@agency/projection-service/read-models/read-schema';
 import { SingleBar } from 'cli-progress';
 import pg from 'pg';
 import { configFromEnvironment } from './config';
