@@ -43,6 +43,13 @@ describe('npm run rebuild', () => {
       expect(live[table]?.length, `rows in read.${table}`).toBeGreaterThan(0);
     }
 
+    // What a killed rebuild leaves: its scratch copy and a retired live schema. A verify's scratch
+    // is made without the rebuild lock and may be in use: it stays.
+    const leftovers = ['read_build_all_1_aaaaaa', 'read_build_retired_1_bbbbbb', 'read_build_verify_1_cccccc'];
+    for (const schema of leftovers) {
+      await db.query(`create schema ${schema}`);
+      await db.query(`create table ${schema}.lessons (id text)`);
+    }
     // Read as npm run rebuild reads: through the personal-data layer, with a key cache of its own.
     const personalData = await openPersonalData(product.dataDir, product.databaseUrl);
     const store = personalData.protect(await PostgresEventStore.connect(product.databaseUrl));
@@ -57,5 +64,8 @@ describe('npm run rebuild', () => {
       await personalData.close();
     }
     expect(await snapshot(db)).toEqual(live);
+    const schemas = await db.query("select nspname from pg_namespace where nspname like 'read_build%' order by 1");
+    expect(schemas.rows.map((row) => row.nspname)).toEqual(['read_build_verify_1_cccccc']);
+    await db.query('drop schema read_build_verify_1_cccccc cascade');
   });
 });

@@ -54,11 +54,26 @@ export async function liveReadModelIsCurrent(pool: pg.Pool | pg.ClientBase, proj
   return info.rows[0]?.version === readModelVersion(projections);
 }
 
+/**
+ * Every schema a build under the rebuild lock made (`buildSchemaName`: a rebuild's scratch, the
+ * retired live one) that is still there when the lock is taken: its maker died before dropping it
+ * (a killed `npm run rebuild` left a copy of the read models behind). Not `verify`'s, which is made
+ * without this lock and may be in use now.
+ */
+async function dropLeftoverBuilds(client: pg.ClientBase) {
+  const left = await client.query<{ name: string }>(
+    `select nspname as name from pg_namespace
+      where nspname like 'read\\_build\\_%' and nspname not like 'read\\_build\\_verify\\_%'`,
+  );
+  for (const { name } of left.rows) await client.query(`drop schema if exists ${quoteIdent(name)} cascade`);
+}
+
 async function withRebuildLock<T>(pool: pg.Pool, work: () => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('select pg_advisory_lock($1)', [REBUILD_LOCK]);
     try {
+      await dropLeftoverBuilds(client);
       return await work();
     } finally {
       await client.query('select pg_advisory_unlock($1)', [REBUILD_LOCK]);
