@@ -481,10 +481,18 @@ async function loadPass(
 export type StoreTable = {
   /** The store's `$all` holding only events of `types`, none after `upTo`, read as the store reads them. */
   only: (types: string[], upTo: Position) => EventStore;
+  /** Told why a projection the database could not load is applied as ever instead (slower, never wrong). */
+  notLoaded?: (projection: string, why: string) => void;
 };
 
 /** A projection loaded by the database itself (`loadInDatabase`), its checkpoint moved to `upTo` with it; 0 if it could not be. */
-async function loadInDatabase(pool: pg.Pool, schema: string, projection: Projection, upTo: Position) {
+async function loadInDatabase(
+  pool: pg.Pool,
+  schema: string,
+  projection: Projection,
+  upTo: Position,
+  notLoaded?: StoreTable['notLoaded'],
+) {
   const load = projection.loadInDatabase;
   if (!load) return 0;
   try {
@@ -501,8 +509,9 @@ async function loadInDatabase(pool: pg.Pool, schema: string, projection: Project
       ]);
       return applied;
     });
-  } catch {
+  } catch (error) {
     // Undone: the pass through the store that follows applies its events as ever.
+    notLoaded?.(projection.name, error instanceof Error ? error.message : String(error));
     return 0;
   }
 }
@@ -531,7 +540,7 @@ async function loadFromStoreTable(
   const others = projections.filter((projection) => !inDatabase.includes(projection));
   const types = [...new Set(others.flatMap((projection) => Object.keys(projection.handlers)))].sort();
   const [loaded, read] = await Promise.all([
-    Promise.all(inDatabase.map((projection) => loadInDatabase(pool, schema, projection, upTo))),
+    Promise.all(inDatabase.map((projection) => loadInDatabase(pool, schema, projection, upTo, table.notLoaded))),
     loadPass(pool, table.only(types, upTo), schema, others, { ...options, upTo }),
   ]);
   return read + loaded.reduce((sum, applied) => sum + applied, 0);

@@ -41,6 +41,8 @@ const storeTable =
     ? undefined
     : {
         only: (types: string[], upTo: Position) => personalData.protect(eventsOfTypesUpTo(pool, types, upTo)),
+        notLoaded: (projection: string, why: string) =>
+          console.log(`${projection}: not loaded by the database (${why}); its events are applied one by one instead`),
       };
 
 /**

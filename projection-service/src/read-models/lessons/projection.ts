@@ -314,5 +314,9 @@ export const lessonsProjection = defineProjection<LessonEvent>({
   // Looked up by id only (the history never): a million rows, loaded without their other indexes.
   bulkTables: ['lessons', 'lesson_history'],
   // A rebuild's million lesson events, applied by the database from the store's table (load-in-database.ts).
-  loadInDatabase: (sql, upTo) => loadLessonsInDatabase(sql, upTo, applyMonthLocks),
+  loadInDatabase: (sql, upTo): Promise<number> =>
+    loadLessonsInDatabase(sql, upTo, applyMonthLocks, Object.keys(handledTypes())),
 });
+
+/** The event types the projection handles, read when a rebuild loads it (after it is defined). */
+const handledTypes = (): Record<string, unknown> => lessonsProjection.handlers;
