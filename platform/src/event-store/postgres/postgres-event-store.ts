@@ -21,7 +21,8 @@ export { migrateEventStore };
 
 export const EVENTS_CHANNEL = 'es_events';
 
-type EventRow = {
+/** A row of `es.events` as the store's statements read it. */
+export type EventRow = {
   global_position: string;
   commit_position: string;
   stream_id: string;

@@ -2,15 +2,10 @@ import { type EventUpcaster, upcastEvent } from '@agency/contracts';
 import type pg from 'pg';
 import type { Observable } from 'rxjs';
 import { type EventStore, type Position, type RecordedEvent, START, unreadableEvent } from '../port';
+import type { EventRow } from './postgres-event-store';
 
-type Row = {
-  global_position: string;
-  commit_position: string;
-  stream_id: string;
-  stream_revision: string;
-  event_id: string;
-  event_type: string;
-  data: Record<string, unknown>;
+/** The store's row, its recorded time as text (see below) and its metadata maybe absent. */
+type Row = Omit<EventRow, 'metadata' | 'recorded_at'> & {
   metadata: RecordedEvent['metadata'] | null;
   recorded_at: string;
 };
