@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import Fastify from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HttpError } from './http-errors';
 import { securityLog, sessionToken } from './session-token';
 
@@ -15,6 +15,7 @@ describe('sessionToken: a live session behind every token, refusals in the secur
   });
   const app = Fastify({ logger: { level: 'info', stream } });
   const asked: string[] = [];
+  let verifications = 0;
   const sessions = {
     check: async (sid: string) => {
       asked.push(sid);
@@ -26,6 +27,16 @@ describe('sessionToken: a live session behind every token, refusals in the secur
 
   beforeAll(async () => {
     await app.register(sessionToken, { secret: 'unit-secret-unit-secret-unit-secret', sessions });
+    // Counts the requests that asked @fastify/jwt to check a signature (it calls itself once more).
+    app.addHook('onRequest', async (request) => {
+      const verify = request.jwtVerify.bind(request);
+      let asked = false;
+      request.jwtVerify = ((...args: unknown[]) => {
+        if (!asked) verifications += 1;
+        asked = true;
+        return (verify as (...given: unknown[]) => unknown)(...args);
+      }) as typeof request.jwtVerify;
+    });
     app.get('/mine', async (request) => ({ user: await app.authenticate(request) }));
     app.post('/guess', async (request) => {
       securityLog(request, 'login.failed', { username: 'ann', reason: 'wrong-credentials' });
@@ -54,6 +65,35 @@ describe('sessionToken: a live session behind every token, refusals in the secur
     expect(refused[0]).toMatchObject({ status: 401, username: 'ann', reason: 'session-idle', address: '127.0.0.1' });
     expect(refused[1]).toMatchObject({ status: 401, reason: 'no-session-in-token' });
     expect(JSON.stringify(lines)).not.toContain(over);
+  });
+
+  it('checks a token’s signature once, then knows it by header or cookie until it expires; its session every time', async () => {
+    const signed = (sid: string) =>
+      app.jwt.sign({ id: 'u-2', username: 'bea', role: 'admin', sid } as never, { expiresIn: 60 });
+    const mine = (headers: Record<string, string>) => app.inject({ method: 'GET', url: '/mine', headers });
+    const short = signed('live');
+    const before = verifications;
+    expect((await mine({ authorization: `Bearer ${short}` })).statusCode).toBe(200);
+    expect(verifications).toBe(before + 1);
+    const again = await mine({ cookie: `token=${short}` });
+    expect(again.statusCode).toBe(200);
+    expect(again.json().user).toEqual({ id: 'u-2', username: 'bea', role: 'admin' });
+    expect((await mine({ authorization: `Bearer ${short}` })).statusCode).toBe(200);
+    expect(verifications).toBe(before + 1);
+    // Known, but its session is over: refused every time.
+    const ended = signed('gone');
+    for (let i = 0; i < 2; i++) expect((await mine({ authorization: `Bearer ${ended}` })).statusCode).toBe(401);
+    // Not a token the header can carry (three parts), though its last part is known: refused.
+    expect((await mine({ authorization: `Bearer x ${short}` })).statusCode).toBe(401);
+    // Past its expiry it is checked again, and refused.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 61_000);
+      expect((await mine({ authorization: `Bearer ${short}` })).statusCode).toBe(401);
+      expect((await mine({ cookie: `token=${short}` })).statusCode).toBe(401);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('logs failed logins and 429s with the username and address, never the password', async () => {
