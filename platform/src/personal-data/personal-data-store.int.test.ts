@@ -26,6 +26,23 @@ const CLEAR_VALUES = ['Wilhelmina', 'Quartermaine', 'Juniper', 'NE46 3QQ', 'wilh
  * every way of reading, and "Erased" (shaped like the field) once the subject's key is shredded;
  * the non-personal fields stay in clear throughout.
  */
+/**
+ * A family registered underneath the personal-data layer, its first name a sealed value as given
+ * (as a store whose key table is not this one holds it).
+ */
+const registeredUnderneath = (pool: pg.Pool, clientId: string, firstName: unknown) =>
+  new PostgresEventStore(pool).appendToStream(
+    `client-${clientId}`,
+    [
+      {
+        type: 'ClientRegistered',
+        data: { clientId, startDate: '2026-01-05', contact: { id: `contact-${clientId.slice(1)}`, firstName } },
+        metadata,
+      },
+    ],
+    { expectedRevision: 'no_stream' },
+  );
+
 describe('personal data encrypted per data subject', () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   let pool: pg.Pool;
@@ -202,17 +219,7 @@ describe('personal data encrypted per data subject', () => {
       UnreadableSealedValue,
     );
     // Recorded underneath the personal-data layer, as a store whose key table is not this one holds it.
-    await new PostgresEventStore(pool).appendToStream(
-      'client-c5',
-      [
-        {
-          type: 'ClientRegistered',
-          data: { clientId: 'c5', startDate: '2026-01-05', contact: { id: 'contact-5', firstName: unknown } },
-          metadata,
-        },
-      ],
-      { expectedRevision: 'no_stream' },
-    );
+    await registeredUnderneath(pool, 'c5', unknown);
     const [event] = await store.readStream('client-c5');
     expect(event?.readError).toBeInstanceOf(EventReadError);
     expect(event?.readError?.message).toContain('no such key id');
@@ -247,17 +254,7 @@ describe('personal data encrypted per data subject', () => {
       ...(await vault.encrypt('c7', 'Ottoline', 'ClientRegistered.contact.firstName')),
       kid: 'lost-key',
     };
-    await new PostgresEventStore(pool).appendToStream(
-      'client-c7',
-      [
-        {
-          type: 'ClientRegistered',
-          data: { clientId: 'c7', startDate: '2026-01-05', contact: { id: 'contact-7', firstName: unknown } },
-          metadata,
-        },
-      ],
-      { expectedRevision: 'no_stream' },
-    );
+    await registeredUnderneath(pool, 'c7', unknown);
     // Another instance's vault, whose key table is read through this: at that second read, c6 is
     // erased (its key dropped here too), after c6's event of the batch was opened.
     let reads = 0;
