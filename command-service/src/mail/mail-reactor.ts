@@ -417,9 +417,9 @@ export function mailReactor({ db, store, mailer, publicUrl, log }: MailReactorOp
         | ((data: unknown, event: RecordedEvent) => Promise<Letters>)
         | undefined;
       if (!compose) return;
-      // The event as the store reads it now, not the copy in hand: the reactors share one read of
-      // the log and keep its newest events (a retry keeps its copy too), so a subject erased since
-      // that read would still have its address in clear there; read now, it reads "Erased".
+      // The event as the store reads it now, not the copy in hand: a letter leaves the agency, so
+      // an erasure since the copy was opened (while the reactor worked through the events before
+      // it) must show here; read now, the address reads "Erased".
       const event = (await store.readStream(given.streamId)).find((recorded) => recorded.id === given.id) ?? given;
       // Unreadable now (its key not to be had this moment): tried again, as the runner does.
       if (event.readError) throw event.readError;

@@ -51,6 +51,23 @@ describe('reactors following the log together', () => {
     },
   });
 
+  /** What `d` was given for a `Reread` event, at each attempt. */
+  const dGiven: unknown[] = [];
+  /** Set while the store reads a `Reread` event otherwise than it was first read (its subject erased since). */
+  let storeReadsNow: Record<string, unknown> | undefined;
+  /** `d` fails its first attempt at a `Reread` event, its subject erased meanwhile. */
+  const rereading: Reactor = {
+    name: 'd',
+    handles: ['Reread'],
+    async react(event: RecordedEvent) {
+      dGiven.push(event.data.name);
+      if (dGiven.length === 1) {
+        storeReadsNow = { name: 'Erased' };
+        throw new Error('mail server down');
+      }
+    },
+  };
+
   beforeAll(async () => {
     const database = await createTestDatabase();
     drop = database.drop;
@@ -71,7 +88,12 @@ describe('reactors following the log together', () => {
       };
       return followAll(from, failing, options);
     };
-    runner = new ReactorRunner(pool, store, {} as CommandDependencies, ['a', 'b', 'c'].map(noting), {
+    const readStream = store.readStream.bind(store);
+    store.readStream = async (...args: Parameters<typeof readStream>) =>
+      (await readStream(...args)).map((event) =>
+        event.type === 'Reread' && storeReadsNow ? { ...event, data: { ...event.data, ...storeReadsNow } } : event,
+      );
+    runner = new ReactorRunner(pool, store, {} as CommandDependencies, [...['a', 'b', 'c'].map(noting), rereading], {
       backoff: { firstMs: 100, maxMs: 100 },
     });
     await runner.register();
@@ -82,6 +104,15 @@ describe('reactors following the log together', () => {
     await store.close();
     await pool.end();
     await drop();
+  });
+
+  it('a retry reacts to the event as the store reads it then, not to the copy it failed with', async () => {
+    await store.appendToStream(
+      `reread-${randomUUID()}`,
+      [{ type: 'Reread', data: { n: 0, name: 'Fenella' }, metadata: meta }],
+      { expectedRevision: 'no_stream' },
+    );
+    await vi.waitFor(() => expect(dGiven).toEqual(['Fenella', 'Erased']), { timeout: 60_000 });
   });
 
   it('reads each event once for all of them; one retrying an event holds back only itself', async () => {

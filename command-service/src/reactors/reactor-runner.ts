@@ -184,19 +184,32 @@ export class ReactorRunner {
     return delay;
   }
 
-  /** Reacts to one event until it succeeds (or the runner stops): a failure is retried, never skipped. */
+  /**
+   * Reacts to one event until it succeeds (or the runner stops): a failure is retried, never
+   * skipped. Each retry reacts to the event as the store reads it then, not to the copy in hand:
+   * a subject erased during the backoff reads "Erased" (docs/reactors.md).
+   */
   private async reactTo(reactor: Reactor, event: RecordedEvent, signal: AbortSignal) {
+    let current = event;
     while (!signal.aborted) {
       try {
-        await reactor.react(event, (key) => reactionContext(this.deps, reactor.name, event, key));
+        if (current.readError) throw current.readError;
+        const reacting = current;
+        await reactor.react(reacting, (key) => reactionContext(this.deps, reactor.name, reacting, key));
         return true;
       } catch (error) {
         if (signal.aborted) return false;
-        const delay = await this.fail(reactor.name, event, error).catch(() => this.backoff.firstMs);
+        const delay = await this.fail(reactor.name, current, error).catch(() => this.backoff.firstMs);
         await abortableSleep(delay, signal);
+        current = (await this.readNow(event).catch(() => undefined)) ?? current;
       }
     }
     return false;
+  }
+
+  /** The event as its stream reads now (undefined if it cannot be found there). */
+  private async readNow(event: RecordedEvent) {
+    return (await this.store.readStream(event.streamId)).find((recorded) => recorded.id === event.id);
   }
 
   private async follow(reactor: Reactor, signal: AbortSignal) {
