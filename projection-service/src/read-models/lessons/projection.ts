@@ -1,7 +1,7 @@
 import type { LessonDetails, LessonEvent } from '@agency/contracts';
 import type { RecordedEvent } from '@agency/platform';
 import type pg from 'pg';
-import { defineProjection } from '../projection';
+import { defineProjection, type TypedHandlers } from '../projection';
 import { snapshotVersion, type Version, type VersionTable, writeVersions } from '../versions';
 import { loadLessonsInDatabase } from './load-in-database';
 
@@ -292,31 +292,30 @@ async function applyLessonBatch(sql: pg.ClientBase, events: RecordedEvent[]) {
   await applyMonthLocks(sql, events.filter(isLockEvent));
 }
 
+/** What each event does to the lessons, event by event (the live rule every batch rule keeps). */
+const handlers: TypedHandlers<LessonEvent> = {
+  LessonRecorded: (sql, event) => applyLessonEvents(sql, [event as RecordedEvent]),
+  LessonChanged: (sql, event) => applyLessonEvents(sql, [event as RecordedEvent]),
+  LessonRemoved: (sql, event) => applyLessonEvents(sql, [event as RecordedEvent]),
+  LessonsRepriced: (sql, event) => applyLessonEvents(sql, [event as RecordedEvent]),
+  TimesheetMonthLocked: async (sql, event) => {
+    await lockMonth(sql, event.data);
+    await lockVersion(sql, event as RecordedEvent);
+  },
+  TimesheetMonthUnlocked: async (sql, event) => {
+    await unlockMonth(sql, event.data);
+    await lockVersion(sql, event as RecordedEvent);
+  },
+};
+
 export const lessonsProjection = defineProjection<LessonEvent>({
   name: 'lessons',
   version: 3,
   migrations: ['007_lessons.sql', '040_lessons_paging.sql', '050_lesson_versions.sql'],
-  handlers: {
-    LessonRecorded: (sql, event) => applyLessonEvents(sql, [event as RecordedEvent]),
-    LessonChanged: (sql, event) => applyLessonEvents(sql, [event as RecordedEvent]),
-    LessonRemoved: (sql, event) => applyLessonEvents(sql, [event as RecordedEvent]),
-    LessonsRepriced: (sql, event) => applyLessonEvents(sql, [event as RecordedEvent]),
-    TimesheetMonthLocked: async (sql, event) => {
-      await lockMonth(sql, event.data);
-      await lockVersion(sql, event as RecordedEvent);
-    },
-    TimesheetMonthUnlocked: async (sql, event) => {
-      await unlockMonth(sql, event.data);
-      await lockVersion(sql, event as RecordedEvent);
-    },
-  },
+  handlers,
   applyBatch: applyLessonBatch,
   // Looked up by id only (the history never): a million rows, loaded without their other indexes.
   bulkTables: ['lessons', 'lesson_history'],
   // A rebuild's million lesson events, applied by the database from the store's table (load-in-database.ts).
-  loadInDatabase: (sql, upTo): Promise<number> =>
-    loadLessonsInDatabase(sql, upTo, applyMonthLocks, Object.keys(handledTypes())),
+  loadInDatabase: (sql, upTo) => loadLessonsInDatabase(sql, upTo, applyMonthLocks, Object.keys(handlers)),
 });
-
-/** The event types the projection handles, read when a rebuild loads it (after it is defined). */
-const handledTypes = (): Record<string, unknown> => lessonsProjection.handlers;
